@@ -1,0 +1,38 @@
+"""janus_widgets: four tabletop games as interactive canvases for Jupyter.
+
+>>> import janus_widgets as jw
+>>> jw.games.names()
+['janus', 'janus-cards', 'jactus', 'jinns']
+>>> state = jw.new("jactus", players=3, seed=42)
+>>> state.current_player
+0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import games
+from .core import (CHANCE, TERMINAL, IllegalMoveError, InvalidMoveError, Record,
+                   RecordError, Replay, VariantError)
+
+__version__ = "0.1.0"
+
+__all__ = ["games", "new", "load", "widget", "Record", "Replay", "CHANCE", "TERMINAL",
+           "IllegalMoveError", "InvalidMoveError", "RecordError", "VariantError"]
+
+
+def new(game: str, variant: Any = None, *, seed: int | None = None, **options: Any) -> Any:
+    """Start a game by name: ``new("jinns", players=4, seed=1)``."""
+    return games.get(game).new(variant, seed=seed, **options)
+
+
+def load(path: str) -> Record:
+    """Load and check a saved game record."""
+    return Record.load(path)
+
+
+def widget(game: str, variant: Any = None, **kwargs: Any) -> Any:
+    """The interactive widget for a game (see :class:`janus_widgets.widgets.GameWidget`)."""
+    from .widgets import GameWidget
+    return GameWidget(game, variant, **kwargs)

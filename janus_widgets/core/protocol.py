@@ -1,0 +1,707 @@
+"""The protocol every game implements: engine, state, move, chance, views, errors.
+
+A game is two layers over one set of rules:
+
+* The **engine** (:class:`Engine`) is the lean path. It works on plain tuples
+  ("raw" states) and whole-number actions, with no checks and no objects it
+  does not need. Playouts, bots, search and simulations use it.
+* The **state** (:class:`State`) is what people use. It is immutable; every
+  method checks its input; moves are :class:`Move` values with a short text
+  notation and a one-sentence description; an illegal move raises
+  :class:`IllegalMoveError` naming the rule (for example ``JA-7``) and the legal
+  options; chance points list their outcomes with exact probabilities.
+
+An action number means the same thing in every state of a game (a fixed,
+documented numbering per game), so a :class:`Move` taken from one state can be
+offered to another, and the numbering doubles as the action space for other
+frameworks. Chance outcomes are actions too: they are played like moves and go
+into the history and the game record.
+
+>>> from janus_widgets import games
+>>> state = games.get("jactus").new(seed=1)
+>>> state.current_player, state.is_chance
+(0, False)
+>>> state = state.play("r*")          # A throws all five dice
+>>> state.is_chance
+True
+>>> state = state.play("=12346")      # ... and they show 1, 2, 3, 4, 6
+>>> state.current_player              # no five of a kind: B is to move
+1
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+
+from .errors import IllegalMoveError, InvalidMoveError, format_options
+from .rng import RandomStream, chance_rng, check_seed, fresh_seed
+from .variant import Variant
+
+if TYPE_CHECKING:
+    from .record import Record
+
+__all__ = [
+    "CHANCE", "TERMINAL", "seat_name", "seat_index", "Move", "MoveList",
+    "Explanation", "Engine", "State", "Game", "Raw",
+]
+
+#: ``current_player`` while chance is to act (the OpenSpiel convention).
+CHANCE = -1
+#: ``current_player`` once the game is over.
+TERMINAL = -4
+
+Raw = Hashable
+VariantT = TypeVar("VariantT", bound=Variant)
+StateT = TypeVar("StateT", bound="State")
+
+SEAT_LETTERS = "ABCDEF"
+
+
+def seat_name(seat: int) -> str:
+    """The letter players read for a seat number: 0 → 'A', 1 → 'B', …
+
+    >>> seat_name(0), seat_name(3), seat_name(CHANCE)
+    ('A', 'D', 'chance')
+    """
+    if seat == CHANCE:
+        return "chance"
+    if seat == TERMINAL:
+        return "nobody (game over)"
+    return SEAT_LETTERS[seat]
+
+
+def seat_index(text: str, num_players: int) -> int:
+    """Read a seat letter (``'B'`` or ``'b'``) back into a seat number.
+
+    >>> seat_index("c", 4)
+    2
+    """
+    letter = text.strip().upper()
+    if len(letter) != 1 or letter not in SEAT_LETTERS[:num_players]:
+        raise ValueError(f"{text!r} is not a seat here: use one of "
+                         + ", ".join(SEAT_LETTERS[:num_players]))
+    return SEAT_LETTERS.index(letter)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move (or a chance outcome): a hashable value with a text notation.
+
+    Two moves are equal when they are the same action of the same game; the
+    notation and the description are for people.
+    """
+
+    game: str
+    action: int
+    notation: str = field(compare=False)
+    description: str = field(compare=False, default="")
+    chance: bool = field(compare=False, default=False)
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"Move({self.notation!r})"
+
+
+class MoveList(tuple):
+    """The legal moves of a state: a tuple of :class:`Move` in a stable order.
+
+    ``in`` accepts notation as well as moves, and :meth:`get` finds a move by
+    its notation.
+    """
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, str):
+            return self.get(item) is not None
+        return tuple.__contains__(self, item)
+
+    def get(self, notation: str) -> Move | None:
+        """The move with this notation, or ``None``."""
+        for move in self:
+            if move.notation == notation:
+                return move
+        return None
+
+    def notations(self) -> list[str]:
+        """The notation of every move, in order."""
+        return [m.notation for m in self]
+
+    def __repr__(self) -> str:
+        return "MoveList([" + ", ".join(repr(m.notation) for m in self) + "])"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a move is (not) allowed: the rule ID and a sentence.
+
+    ``str()`` gives ``"JA-7: …"``, the form the widgets show in the status line.
+    """
+
+    move: str
+    legal: bool
+    rule: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.reason}"
+
+    def __bool__(self) -> bool:
+        return self.legal
+
+
+class Engine(ABC, Generic[VariantT]):
+    """The rules of one game under one variant, on raw tuples and action numbers.
+
+    Subclasses implement the abstract methods. Nothing here checks its input:
+    the :class:`State` layer does that, and search code that calls the engine
+    directly must only apply actions it got from :meth:`actions` or
+    :meth:`sample`.
+    """
+
+    #: Rule cited when a seat moves out of turn.
+    turn_rule: ClassVar[str] = ""
+    #: Rule cited when a player tries to act at a chance point.
+    chance_rule: ClassVar[str] = ""
+    #: Rule cited when a move is tried after the game has ended.
+    over_rule: ClassVar[str] = ""
+    #: Help text shown when notation cannot be read.
+    notation_help: ClassVar[str] = ""
+    #: Number of distinct decision actions (actions are ``0 … num_actions-1``).
+    num_actions: ClassVar[int] = 0
+
+    def __init__(self, variant: VariantT, game: Game | None = None) -> None:
+        self.variant = variant
+        self.game = game
+        self.num_players: int = getattr(variant, "players")
+
+    # --- the lean path -------------------------------------------------
+    @abstractmethod
+    def initial(self) -> Raw:
+        """The raw start state (before any chance point is resolved)."""
+
+    @abstractmethod
+    def current(self, raw: Raw) -> int:
+        """The seat to act, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def actions(self, raw: Raw) -> Sequence[int]:
+        """Legal actions in a stable order (chance outcomes at a chance point,
+        empty where they cannot be enumerated)."""
+
+    @abstractmethod
+    def apply(self, raw: Raw, action: int) -> Raw:
+        """The raw state after ``action`` (unchecked)."""
+
+    @abstractmethod
+    def sample(self, raw: Raw, stream: RandomStream) -> int:
+        """Draw a chance outcome at a chance point."""
+
+    def chance_outcomes(self, raw: Raw) -> Sequence[tuple[int, Fraction]] | None:
+        """``(outcome, probability)`` pairs, or ``None`` if they cannot be listed."""
+        return None
+
+    def is_chance_action(self, action: int) -> bool:
+        """Whether this action number is a chance outcome (in any state)."""
+        return False
+
+    def is_legal(self, raw: Raw, action: int) -> bool:
+        """Whether ``action`` may be played in ``raw``."""
+        return action in self.actions(raw)
+
+    @abstractmethod
+    def winners(self, raw: Raw) -> tuple[int, ...]:
+        """The winning seats (empty while the game goes on; several on a tie)."""
+
+    @abstractmethod
+    def scores(self, raw: Raw) -> tuple[float, ...]:
+        """Each seat's score as the rules count it (also during the game)."""
+
+    def returns(self, raw: Raw) -> tuple[float, ...]:
+        """Search rewards: 1 shared among the winners of a finished game, else 0."""
+        n = self.num_players
+        if self.current(raw) != TERMINAL:
+            return (0.0,) * n
+        won = self.winners(raw)
+        if not won:
+            return (0.0,) * n
+        share = 1.0 / len(won)
+        return tuple(share if p in won else 0.0 for p in range(n))
+
+    # --- people's path -------------------------------------------------
+    @abstractmethod
+    def notation(self, raw: Raw, action: int) -> str:
+        """The short text of an action (``str(move)``)."""
+
+    @abstractmethod
+    def parse(self, raw: Raw, text: str) -> int:
+        """Read notation back into an action; raise :class:`InvalidMoveError`."""
+
+    @abstractmethod
+    def describe(self, raw: Raw, action: int) -> str:
+        """One sentence saying what the action does, for the options list."""
+
+    @abstractmethod
+    def explain(self, raw: Raw, action: int) -> Explanation:
+        """Why the action is legal or not here, with the rule ID."""
+
+    @abstractmethod
+    def text(self, raw: Raw) -> str:
+        """A readable text form of the whole state."""
+
+    def check_invariants(self, raw: Raw) -> None:
+        """Raise ``AssertionError`` if the raw state breaks a game invariant."""
+
+    def view(self, state: State, player: int | None) -> Any:
+        """What ``player`` may see (``None``: everything). Perfect information:
+        the state itself."""
+        return state
+
+    def position_key(self, raw: Raw) -> Hashable:
+        """A hashable key of the position (for repetition and transposition)."""
+        return raw
+
+
+class State:
+    """An immutable game state. ``play`` returns a new state.
+
+    Made by :meth:`Game.new`; every game subclasses it with readable
+    properties (``state.dice`` in Jactus, for example).
+    """
+
+    __slots__ = ("_engine", "_raw", "_seed", "_ply", "_trail", "_start", "__weakref__")
+
+    def __init__(self, engine: Engine, raw: Raw, *, seed: int, ply: int = 0,
+                 trail: tuple | None = None, start: State | None = None) -> None:
+        self._engine = engine
+        self._raw = raw
+        self._seed = seed
+        self._ply = ply
+        self._trail = trail
+        self._start = start
+
+    # --- identity ------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        """The :class:`Game` this state belongs to."""
+        assert self._engine.game is not None
+        return self._engine.game
+
+    @property
+    def engine(self) -> Engine:
+        """The lean engine for this state's variant."""
+        return self._engine
+
+    @property
+    def variant(self) -> Variant:
+        """The rule options in force."""
+        return self._engine.variant
+
+    @property
+    def raw(self) -> Raw:
+        """The engine's plain-tuple form of this state."""
+        return self._raw
+
+    @property
+    def seed(self) -> int:
+        """The game's seed: it drives every chance point that is sampled."""
+        return self._seed
+
+    @property
+    def ply(self) -> int:
+        """Number of moves and chance outcomes played since the start."""
+        return self._ply
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return self._engine.num_players
+
+    @property
+    def start(self) -> State:
+        """The start state of this game (the first state of the history)."""
+        return self._start if self._start is not None else self
+
+    @property
+    def history(self) -> tuple[Move, ...]:
+        """Every move and chance outcome from the start to here."""
+        moves: list[Move] = []
+        trail = self._trail
+        while trail is not None:
+            trail, move = trail
+            moves.append(move)
+        moves.reverse()
+        return tuple(moves)
+
+    @property
+    def last_move(self) -> Move | None:
+        """The move that led here (``None`` at the start)."""
+        return None if self._trail is None else self._trail[1]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return (self._engine.variant == other._engine.variant
+                and type(self._engine) is type(other._engine)
+                and self._raw == other._raw)
+
+    def __hash__(self) -> int:
+        return hash((type(self._engine), self._engine.variant, self._raw))
+
+    def __str__(self) -> str:
+        return self._engine.text(self._raw)
+
+    def __repr__(self) -> str:
+        turn = ("over" if self.is_over else "chance" if self.is_chance
+                else f"{seat_name(self.current_player)} to move")
+        return (f"<{type(self).__name__} {self.game.name} ply {self._ply}, {turn}, "
+                f"seed {self._seed}>")
+
+    def _repr_svg_(self) -> str:
+        from ..widgets.drawing import render_svg
+        return render_svg(self.game.draw(self.view(None)))
+
+    # --- whose turn ----------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """The seat to act, :data:`CHANCE` while chance acts, :data:`TERMINAL` at the end."""
+        return self._engine.current(self._raw)
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether chance acts next (``chance_outcomes`` / ``sample_chance``)."""
+        return self._engine.current(self._raw) == CHANCE
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._engine.current(self._raw) == TERMINAL
+
+    def scores(self) -> tuple[float, ...]:
+        """Each seat's score as the rules count it."""
+        return self._engine.scores(self._raw)
+
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats (empty while the game goes on)."""
+        return self._engine.winners(self._raw)
+
+    def returns(self) -> tuple[float, ...]:
+        """Search rewards per seat (see :meth:`Engine.returns`)."""
+        return self._engine.returns(self._raw)
+
+    def view(self, player: int | None) -> Any:
+        """What ``player`` may see; ``None`` is the teacher's view of everything."""
+        if player is not None and not (0 <= player < self.num_players):
+            raise ValueError(f"player={player!r} is not a seat: use 0 … "
+                             f"{self.num_players - 1} or None for the teacher's view")
+        return self._engine.view(self, player)
+
+    # --- moves ---------------------------------------------------------
+    def _move(self, action: int) -> Move:
+        eng = self._engine
+        return Move(eng.game.name if eng.game else "", action,
+                    eng.notation(self._raw, action), eng.describe(self._raw, action),
+                    eng.is_chance_action(action))
+
+    def legal_moves(self) -> MoveList:
+        """The legal moves (at a chance point: the outcomes, if they can be listed)."""
+        return MoveList(self._move(a) for a in self._engine.actions(self._raw))
+
+    def chance_outcomes(self) -> list[tuple[Move, Fraction]] | None:
+        """``(outcome, exact probability)`` pairs at a chance point.
+
+        ``None`` where the outcomes are too many to list (a shuffle); ``[]``
+        when chance is not to act.
+        """
+        if not self.is_chance:
+            return []
+        pairs = self._engine.chance_outcomes(self._raw)
+        if pairs is None:
+            return None
+        return [(self._move(a), p) for a, p in pairs]
+
+    def sample_chance(self, rng: np.random.Generator | None = None) -> Move:
+        """Draw the chance outcome with ``rng`` (default: this game's seed and ply)."""
+        if not self.is_chance:
+            raise IllegalMoveError(
+                f"No chance point here: it is {seat_name(self.current_player)}'s "
+                f"turn ({self._engine.turn_rule}).", move="", rule=self._engine.turn_rule,
+                reason="chance is not to act")
+        gen = rng if rng is not None else chance_rng(self._seed, self._ply)
+        return self._move(self._engine.sample(self._raw, RandomStream(gen, block=16)))
+
+    def play_chance(self, rng: np.random.Generator | None = None) -> State:
+        """Sample the chance outcome (see :meth:`sample_chance`) and play it."""
+        return self.play(self.sample_chance(rng))
+
+    def parse(self, text: str) -> Move:
+        """Read a move's notation in this state (raises :class:`InvalidMoveError`)."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(
+                f"A {self.game.title} move must be given as text or a Move, not "
+                f"{type(text).__name__} ({text!r}). {self._engine.notation_help}",
+                text=text, legal=self._legal_notations())
+        try:
+            action = self._engine.parse(self._raw, text)
+        except InvalidMoveError as exc:
+            if not exc.legal:
+                raise InvalidMoveError(
+                    f"{exc} Legal now: {format_options(self._legal_notations())}.",
+                    text=text, rule=exc.rule, legal=self._legal_notations()) from None
+            raise
+        return self._move(action)
+
+    def _legal_notations(self) -> list[str]:
+        eng = self._engine
+        return [eng.notation(self._raw, a) for a in eng.actions(self._raw)]
+
+    def _action_of(self, move: Move | str) -> int:
+        if isinstance(move, Move):
+            if self._engine.game is not None and move.game != self._engine.game.name:
+                raise InvalidMoveError(
+                    f"{move.notation!r} is a {move.game} move, not a "
+                    f"{self.game.title} move.", text=move.notation,
+                    legal=self._legal_notations())
+            return move.action
+        return self.parse(move).action
+
+    def explain(self, move: Move | str) -> Explanation:
+        """Why ``move`` is or is not allowed here (rule ID and a sentence)."""
+        return self._explain(self._action_of(move))
+
+    def _explain(self, action: int) -> Explanation:
+        eng = self._engine
+        raw = self._raw
+        cur = eng.current(raw)
+        text = eng.notation(raw, action)
+        if cur == TERMINAL:
+            won = self.winners()
+            result = ("won by " + " and ".join(seat_name(p) for p in won)) if won else \
+                "ended"
+            return Explanation(text, False, eng.over_rule,
+                               f"the game is over ({result}); no more moves.")
+        is_outcome = eng.is_chance_action(action)
+        if cur == CHANCE and not is_outcome:
+            return Explanation(text, False, eng.chance_rule,
+                               "chance acts now, not a player: sample the outcome "
+                               "(or give one of the chance outcomes).")
+        if cur != CHANCE and is_outcome:
+            return Explanation(text, False, eng.turn_rule,
+                               f"it is {seat_name(cur)}'s turn to choose; chance "
+                               "outcomes come only at chance points.")
+        return eng.explain(raw, action)
+
+    def is_legal(self, move: Move | str) -> bool:
+        """Whether ``move`` may be played here (malformed text is simply not legal)."""
+        try:
+            action = self._action_of(move)
+        except InvalidMoveError:
+            return False
+        return self._engine.is_legal(self._raw, action)
+
+    def play(self: StateT, move: Move | str, *, player: int | None = None) -> StateT:
+        """The state after ``move`` (a :class:`Move` or its notation).
+
+        ``player``, when given, is the seat that means to move: a move out of
+        turn is refused. An illegal move raises :class:`IllegalMoveError` (a
+        ``ValueError``) and this state stays as it was.
+        """
+        action = self._action_of(move)
+        eng = self._engine
+        if player is not None:
+            cur = eng.current(self._raw)
+            if player != cur:
+                self._refuse_turn(action, player, cur)
+        if not eng.is_legal(self._raw, action):
+            exp = self._explain(action)
+            if exp.legal:  # an engine must never disagree with itself
+                raise AssertionError(f"{eng.game}: explain() calls {exp.move} legal "
+                                     "but is_legal() refuses it")
+            legal = self._legal_notations()
+            raise IllegalMoveError(
+                f"Illegal {self.game.title} move {exp.move!r}: {exp.rule}: {exp.reason} "
+                f"Legal now: {format_options(legal)}.",
+                move=exp.move, rule=exp.rule, reason=exp.reason, legal=legal)
+        return self._child(action)
+
+    def _refuse_turn(self, action: int, player: int, cur: int) -> None:
+        eng = self._engine
+        text = eng.notation(self._raw, action)
+        if cur == TERMINAL:
+            exp = self._explain(action)
+            rule, reason = exp.rule, exp.reason
+        elif cur == CHANCE:
+            rule, reason = eng.chance_rule, (
+                f"player {seat_name(player)} cannot move now: chance acts next.")
+        else:
+            rule, reason = eng.turn_rule, (
+                f"it is {seat_name(cur)}'s turn, not {seat_name(player)}'s.")
+        legal = self._legal_notations()
+        raise IllegalMoveError(
+            f"Move {text!r} out of turn: {rule}: {reason} Legal now for "
+            f"{seat_name(cur)}: {format_options(legal)}.",
+            move=text, rule=rule, reason=reason, legal=legal)
+
+    def play_action(self: StateT, action: int) -> StateT:
+        """Play by action number (checked like :meth:`play`)."""
+        eng = self._engine
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise InvalidMoveError(f"action must be a whole number, not {action!r}",
+                                   text=action, legal=self._legal_notations())
+        action = int(action)
+        if not eng.is_legal(self._raw, action):
+            if not 0 <= action < max(eng.num_actions, 1) and not eng.is_chance_action(action):
+                raise InvalidMoveError(
+                    f"{action} is not a {self.game.title} action number "
+                    f"(0 … {eng.num_actions - 1}, or a chance outcome).",
+                    text=action, legal=self._legal_notations())
+            return self.play(self._move(action))
+        return self._child(action)
+
+    def _child(self: StateT, action: int) -> StateT:
+        move = self._move(action)
+        new_raw = self._engine.apply(self._raw, action)
+        return type(self)(self._engine, new_raw, seed=self._seed, ply=self._ply + 1,
+                          trail=(self._trail, move), start=self.start)
+
+    def play_line(self: StateT, moves: Iterable[Move | str]) -> StateT:
+        """Play several moves in turn; the error names the index of a bad one."""
+        state = self
+        for index, move in enumerate(moves):
+            try:
+                state = state.play(move)
+            except (IllegalMoveError, InvalidMoveError) as exc:
+                raise type(exc)(f"move {index} of the line: {exc}",
+                                **_error_fields(exc)) from None
+        return state
+
+    def record(self, **meta: Any) -> Record:
+        """The game record of this state's history (see :mod:`janus_widgets.core.record`)."""
+        from .record import Record
+        return Record.from_state(self, meta=meta)
+
+    def position_key(self) -> Hashable:
+        """A hashable key of the position, the same for equal positions."""
+        return self._engine.position_key(self._raw)
+
+
+def _error_fields(exc: Exception) -> dict[str, Any]:
+    if isinstance(exc, IllegalMoveError):
+        return {"move": exc.move, "rule": exc.rule, "reason": exc.reason,
+                "legal": exc.legal}
+    if isinstance(exc, InvalidMoveError):
+        return {"text": exc.text, "rule": exc.rule, "legal": exc.legal}
+    return {}
+
+
+class Game(Generic[VariantT]):
+    """One registered game: its variant table, its engine and its state class.
+
+    >>> from janus_widgets import games
+    >>> jactus = games.get("jactus")
+    >>> jactus.new(players=3, seed=5).num_players
+    3
+    """
+
+    def __init__(self, *, name: str, title: str, rule_prefix: str,
+                 variant_cls: type[VariantT], engine_cls: type[Engine],
+                 state_cls: type[State] = State, draw_module: str | None = None,
+                 summary: str = "",
+                 sample_variants: Callable[[], Sequence[VariantT]] | None = None) -> None:
+        self.name = name
+        self.title = title
+        self.rule_prefix = rule_prefix
+        self.Variant = variant_cls
+        self.Engine = engine_cls
+        self.State = state_cls
+        self.summary = summary
+        self._draw_module = draw_module
+        self._sample_variants = sample_variants
+        self._engines: dict[VariantT, Engine] = {}
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name!r} ({self.title})>"
+
+    def variant(self, variant: VariantT | dict | None = None, **options: Any) -> VariantT:
+        """A validated variant: the defaults, a given one, or either with options changed."""
+        if variant is None:
+            base = self.Variant()
+        elif isinstance(variant, self.Variant):
+            base = variant
+        elif isinstance(variant, dict):
+            base = self.Variant.from_dict(variant)
+        else:
+            raise TypeError(f"variant must be a {self.Variant.__name__}, a dict or None, "
+                            f"not {type(variant).__name__}")
+        return base.replace(**options) if options else base
+
+    def engine(self, variant: VariantT | None = None) -> Engine:
+        """The lean engine for a variant (made once per variant)."""
+        variant = self.variant(variant)
+        eng = self._engines.get(variant)
+        if eng is None:
+            eng = self.Engine(variant, self)
+            self._engines[variant] = eng
+        return eng
+
+    def new(self, variant: VariantT | dict | None = None, *, seed: int | None = None,
+            **options: Any) -> State:
+        """The start state. ``seed`` drives chance (a fresh one is drawn and kept if None)."""
+        eng = self.engine(self.variant(variant, **options))
+        seed = fresh_seed() if seed is None else check_seed(seed)
+        return self.State(eng, eng.initial(), seed=seed)
+
+    def from_raw(self, raw: Raw, variant: VariantT | None = None, *, seed: int = 0) -> State:
+        """Wrap an engine state (a built position) as a :class:`State`."""
+        eng = self.engine(variant)
+        eng.check_invariants(raw)
+        return self.State(eng, raw, seed=check_seed(seed))
+
+    def parse_move(self, state: State, text: str) -> Move:
+        """Read notation in ``state``; ``str(move)`` gives it back."""
+        self._check_state(state)
+        return state.parse(text)
+
+    def explain(self, state: State, move: Move | str) -> Explanation:
+        """Why ``move`` is (not) allowed in ``state``: rule ID and a sentence."""
+        self._check_state(state)
+        return state.explain(move)
+
+    def _check_state(self, state: State) -> None:
+        if not isinstance(state, State) or state.game is not self:
+            raise TypeError(f"expected a {self.title} state, got {state!r}")
+
+    def sample_variants(self) -> list[VariantT]:
+        """Variants the conformance suite plays (defaults first)."""
+        if self._sample_variants is None:
+            return [self.Variant()]
+        return list(self._sample_variants())
+
+    def draw(self, view: Any, highlights: Any = (), selection: Any = None) -> Any:
+        """The drawing of a view (see :mod:`janus_widgets.widgets.drawing`)."""
+        return self.board().draw(view, highlights=highlights, selection=selection)
+
+    def board(self) -> Any:
+        """The game's drawing module (imported on first use)."""
+        if self._draw_module is None:
+            raise NotImplementedError(f"{self.title} has no drawing yet")
+        import importlib
+        return importlib.import_module(self._draw_module)
+
+    def load(self, source: str | Any) -> Record:
+        """Load a record of this game from a path or JSON text."""
+        from .record import Record
+        rec = Record.load(source)
+        if rec.game != self.name:
+            raise ValueError(f"that record is of {rec.game!r}, not {self.name!r}")
+        return rec
+
+    def iter_actions(self, state: State) -> Iterator[int]:
+        """The legal action numbers of a state (lean)."""
+        return iter(state.engine.actions(state.raw))
