@@ -1,8 +1,8 @@
 """janus_widgets: four tabletop games as interactive canvases for Jupyter.
 
 >>> import janus_widgets as jw
->>> jw.games.names()
-['janus', 'janus-cards', 'jactus', 'jinns']
+>>> "jactus" in jw.games.names()
+True
 >>> state = jw.new("jactus", players=3, seed=42)
 >>> state.current_player
 0

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Set up and use janus_widgets with nothing but Python 3.
+
+    python3 dev.py lab     # install, then open the notebooks in JupyterLab
+    python3 dev.py test    # install, then run every test (browser tests included)
+
+Both make a virtual environment in ``.venv`` (once) and install the package
+into it in editable mode; a later run only reinstalls when ``pyproject.toml``
+changed. Extra arguments are passed on (``python3 dev.py test -k jactus``,
+``python3 dev.py lab --port 8899``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+CHROMIUM = os.environ.get("JANUS_CHROMIUM", "/usr/bin/chromium")
+
+
+def say(text: str) -> None:
+    print(f"[dev.py] {text}", flush=True)
+
+
+def run(*cmd: str | Path, **kwargs) -> None:
+    subprocess.run([str(c) for c in cmd], check=True, **kwargs)
+
+
+def ensure_venv() -> None:
+    if not PYTHON.exists():
+        if sys.version_info < (3, 10):
+            sys.exit("janus_widgets needs Python 3.10 or newer; this is "
+                     + sys.version.split()[0])
+        say(f"creating the virtual environment {VENV}")
+        venv.EnvBuilder(with_pip=True).create(VENV)
+
+
+def ensure_installed(extra: str) -> None:
+    ensure_venv()
+    stamp = VENV / f".installed-{extra}"
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    say(f"installing janus_widgets[{extra}] into .venv (first run takes a few minutes)")
+    run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    run(PYTHON, "-m", "pip", "install", "--quiet", "-e", f".[{extra}]", cwd=ROOT)
+    stamp.write_text(digest)
+
+
+def ensure_chromium() -> None:
+    """The browser tests drive Debian's Chromium; install it when we may."""
+    if Path(CHROMIUM).exists():
+        return
+    apt = shutil.which("apt-get")
+    if apt and hasattr(os, "geteuid") and os.geteuid() == 0:
+        say("installing Debian's chromium for the browser tests")
+        run(apt, "update", "-qq")
+        run(apt, "install", "-y", "-qq", "chromium", env={**os.environ,
+                                                           "DEBIAN_FRONTEND": "noninteractive"})
+        return
+    sys.exit(f"The browser tests need Chromium at {CHROMIUM}. Install it (Debian/Ubuntu: "
+             "sudo apt-get install chromium) or set JANUS_CHROMIUM to its path.")
+
+
+def lab(args: list[str]) -> None:
+    ensure_installed("lab")
+    say("opening the notebooks in JupyterLab (Ctrl-C stops it)")
+    os.execv(str(BIN / "jupyter"), [str(BIN / "jupyter"), "lab",
+                                    f"--notebook-dir={ROOT / 'notebooks'}", *args])
+
+
+def test(args: list[str]) -> None:
+    ensure_installed("test")
+    ensure_chromium()
+    env = {**os.environ, "JANUS_CHROMIUM": CHROMIUM}
+    result = subprocess.run([str(PYTHON), "-m", "pytest", *args], cwd=ROOT, env=env)
+    sys.exit(result.returncode)
+
+
+def main() -> None:
+    commands = {"lab": lab, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        sys.exit(__doc__)
+    commands[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""Playing games out on the lean path: random playouts and whole seeded games.
+
+>>> from janus_widgets import games
+>>> eng = games.get("jactus").engine()
+>>> raw, steps = random_playout(eng, eng.initial(), RandomStream(1), max_steps=50)
+>>> steps
+50
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .protocol import CHANCE, TERMINAL, Engine, Raw, State
+from .rng import RandomStream
+
+__all__ = ["random_playout", "Policy", "play_game", "GameResult"]
+
+#: A policy picks an action: ``policy(state) -> Move | str | int``. Bots are policies.
+Policy = Callable[[State], Any]
+
+
+def random_playout(engine: Engine, raw: Raw, stream: RandomStream,
+                   max_steps: int = 1_000_000) -> tuple[Raw, int]:
+    """Play uniformly random actions (and sampled chance) until the end or the cap.
+
+    Returns the final raw state and the number of steps taken (a chance
+    outcome counts as a step).
+    """
+    current = engine.current
+    actions = engine.actions
+    apply = engine.apply
+    sample = engine.sample
+    below = stream.below
+    steps = 0
+    while steps < max_steps:
+        player = current(raw)
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            action = sample(raw, stream)
+        else:
+            acts = actions(raw)
+            action = acts[below(len(acts))]
+        raw = apply(raw, action)
+        steps += 1
+    return raw, steps
+
+
+@dataclass
+class GameResult:
+    """How one simulated game ended."""
+
+    seed: int
+    final: State
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+    plies: int
+    decisions: int
+    capped: bool
+    branching: float
+    lead_history: list[tuple[float, ...]] = field(default_factory=list)
+
+
+def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int = 100_000,
+              stream_seed: int | None = None, keep_scores: bool = False) -> GameResult:
+    """Play ``state`` to the end: each seat's policy chooses, chance is sampled.
+
+    A seat whose policy is ``None`` plays uniformly at random. Chance is drawn
+    from a stream seeded by the game's seed, so the same seed and the same
+    policies give the same game. ``max_plies`` caps endless games.
+    """
+    from .protocol import Move
+
+    stream = RandomStream(state.seed if stream_seed is None else stream_seed)
+    engine = state.engine
+    raw = state.raw
+    decisions = 0
+    branching = 0
+    plies = 0
+    trail: list[tuple[float, ...]] = []
+    history: list[int] = []
+    while plies < max_plies:
+        player = engine.current(raw)
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            action = engine.sample(raw, stream)
+        else:
+            acts = engine.actions(raw)
+            branching += len(acts)
+            decisions += 1
+            policy = policies[player]
+            if policy is None:
+                action = acts[stream.below(len(acts))]
+            else:
+                view_state = state.game.State(engine, raw, seed=state.seed, ply=plies)
+                choice = policy(view_state)
+                if isinstance(choice, Move):
+                    action = choice.action
+                elif isinstance(choice, str):
+                    action = view_state.parse(choice).action
+                else:
+                    action = int(choice)
+                if not engine.is_legal(raw, action):
+                    view_state.play_action(action)  # raises the explained error
+        history.append(action)
+        raw = engine.apply(raw, action)
+        plies += 1
+        if keep_scores:
+            trail.append(engine.scores(raw))
+    final = state
+    for action in history:
+        final = final._child(action)
+    return GameResult(seed=state.seed, final=final, winners=engine.winners(raw),
+                      scores=engine.scores(raw), plies=plies, decisions=decisions,
+                      capped=engine.current(raw) != TERMINAL,
+                      branching=branching / decisions if decisions else 0.0,
+                      lead_history=trail)

@@ -1,0 +1,163 @@
+"""One conformance suite for every registered game and its sample variants.
+
+Each game registers simply by existing: this suite runs over
+``games.names()`` and each game's ``sample_variants()``. It plays seeded
+random games and checks, after every move: the game's invariants, that
+``legal_moves()`` and ``play`` agree, that notation round-trips, that chance
+outcomes are a probability distribution, that refused moves cite a rule of the
+game and leave nothing changed; then the record round trip and replay
+determinism.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from janus_widgets import games
+from janus_widgets.core import (IllegalMoveError, Record, Replay, RandomStream)
+from janus_widgets.core.simulate import random_playout
+
+CASES = [(name, variant) for name in games.names()
+         for variant in games.get(name).sample_variants()]
+IDS = [f"{name}-{variant.describe()}" for name, variant in CASES]
+
+SEEDS = (0, 1, 2)
+PLIES = 160
+
+
+def play_random(game, variant, seed: int, plies: int = PLIES, checks: bool = True):
+    """Play a seeded random game on the checked path, checking every step."""
+    state = game.new(variant, seed=seed)
+    stream = RandomStream(seed + 1000)
+    engine = state.engine
+    for _ in range(plies):
+        if checks:
+            engine.check_invariants(state.raw)
+            check_position(game, state, stream)
+        if state.is_over:
+            break
+        if state.is_chance:
+            state = state.play_chance()
+        else:
+            state = state.play(stream.choice(state.legal_moves()))
+    return state
+
+
+def check_position(game, state, stream: RandomStream) -> None:
+    legal = state.legal_moves()
+    prefix = game.rule_prefix + "-"
+    if state.is_over:
+        assert not legal and state.winners() is not None
+        return
+    if state.is_chance:
+        outcomes = state.chance_outcomes()
+        if outcomes is not None:
+            assert sum(p for _, p in outcomes) == 1, "chance probabilities must sum to 1"
+            assert all(isinstance(p, Fraction) and p > 0 for _, p in outcomes)
+            assert [m for m, _ in outcomes] == list(legal)
+            assert state.sample_chance() in legal
+        else:
+            # Not enumerable: a sampled outcome must still be accepted.
+            assert state.is_legal(state.sample_chance())
+        return
+    assert legal, "a player to move must have at least one legal move (a pass counts)"
+    assert len(set(legal)) == len(legal), "legal moves must be distinct"
+    assert [m.action for m in legal] == list(state.engine.actions(state.raw))
+    for move in legal:
+        assert game.parse_move(state, str(move)) == move, f"notation {move} must round-trip"
+        assert move.description and move.description[-1] in ".!?"
+    sample = [legal[stream.below(len(legal))] for _ in range(3)]
+    for move in sample:
+        exp = game.explain(state, move)
+        assert exp.legal and exp.rule.startswith(prefix), exp
+        state.play(move)  # must not raise
+    # Some action numbers that are not legal here: refused, explained, nothing changed.
+    legal_actions = {m.action for m in legal}
+    n = state.engine.num_actions
+    tried = 0
+    for _ in range(12):
+        action = stream.below(n)
+        if action in legal_actions:
+            continue
+        tried += 1
+        before = state.raw
+        assert not state.is_legal(state._move(action))
+        exp = state._explain(action)
+        assert not exp.legal, f"explain() says {exp.move} is legal but it is not listed"
+        assert exp.rule.startswith(prefix), exp
+        with pytest.raises(IllegalMoveError) as err:
+            state.play_action(action)
+        assert err.value.rule == exp.rule
+        assert exp.rule in str(err.value)
+        assert state.raw == before
+
+
+@pytest.mark.parametrize("name,variant", CASES, ids=IDS)
+def test_random_games_keep_invariants(name, variant):
+    game = games.get(name)
+    for seed in SEEDS:
+        play_random(game, variant, seed)
+
+
+@pytest.mark.parametrize("name,variant", CASES, ids=IDS)
+def test_record_round_trip_and_replay(name, variant, tmp_path):
+    game = games.get(name)
+    state = play_random(game, variant, seed=7, checks=False)
+    record = state.record(note="conformance")
+    path = record.save(tmp_path / "game.json")
+    loaded = Record.load(path)
+    assert loaded.moves == tuple(record.moves)
+    final = loaded.final_state()
+    assert final == state and str(final) == str(state)
+    replay = loaded.replay()
+    replay.last()
+    assert replay.state == state
+    # Every step of the replay equals the state reached move by move.
+    states = loaded.states()
+    for index in range(0, len(states), max(1, len(states) // 10)):
+        assert replay.goto(index) == states[index]
+
+
+@pytest.mark.parametrize("name,variant", CASES, ids=IDS)
+def test_same_seed_same_game(name, variant):
+    game = games.get(name)
+    a = play_random(game, variant, seed=11, checks=False).record().to_json()
+    b = play_random(game, variant, seed=11, checks=False).record().to_json()
+    assert a == b
+
+
+@pytest.mark.parametrize("name,variant", CASES, ids=IDS)
+def test_lean_path_keeps_invariants(name, variant):
+    """The unchecked engine path used by playouts and bots stays consistent."""
+    engine = games.get(name).engine(variant)
+    stream = RandomStream(3)
+    for _ in range(3):
+        raw = engine.initial()
+        for _ in range(300):
+            engine.check_invariants(raw)
+            raw, steps = random_playout(engine, raw, stream, max_steps=7)
+            if steps < 7:
+                break
+        engine.check_invariants(raw)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_rule_ids_cited_exist_in_seeds(name):
+    """Every rule ID the code cites is defined in seeds/<game>.md."""
+    import re
+    from pathlib import Path
+
+    from conftest import ROOT
+
+    game = games.get(name)
+    seeds = (ROOT / "seeds" / f"{name}.md").read_text(encoding="utf-8")
+    defined = set(re.findall(rf"\*\*({game.rule_prefix}-\d+)", seeds))
+    assert defined, "the seeds file defines rules as **XX-n ...**"
+    package = Path(games.__file__).parent / name.replace("-", "_")
+    cited = set()
+    for source in package.glob("*.py"):
+        cited |= set(re.findall(rf"\b({game.rule_prefix}-\d+)\b", source.read_text()))
+    assert cited, "the rules cite their IDs"
+    assert cited <= defined, f"cited but not defined: {sorted(cited - defined)}"

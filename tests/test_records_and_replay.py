@@ -1,0 +1,202 @@
+"""Game records (save, load, corrupt and tampered files) and the replay cursor."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from janus_widgets import games
+from janus_widgets.core import RandomStream, Record, RecordError, Replay
+from janus_widgets.core.record import FORMAT
+
+jactus = games.get("jactus")
+
+
+def sample_game(seed: int = 5, plies: int = 40, **options):
+    state = jactus.new(seed=seed, **options)
+    stream = RandomStream(seed)
+    for _ in range(plies):
+        if state.is_over:
+            break
+        state = state.play_chance() if state.is_chance else state.play(
+            stream.choice(state.legal_moves()))
+    return state
+
+
+def as_dict(state) -> dict:
+    return json.loads(state.record().to_json())
+
+
+def test_record_holds_everything_needed(tmp_path):
+    state = sample_game(players=3, dog_throws="other")
+    data = as_dict(state)
+    assert data["format"] == FORMAT and data["version"] == 1
+    assert data["game"] == "jactus" and data["seed"] == 5
+    assert data["variant"]["players"] == 3 and data["variant"]["dog_throws"] == "other"
+    assert data["moves"] == [m.notation for m in state.history]
+    assert any(m.startswith("=") for m in data["moves"])          # chance outcomes too
+    path = state.record().save(tmp_path / "g.json")
+    assert Record.load(path).final_state() == state
+
+
+def test_record_replays_without_the_generator():
+    """Outcomes are in the record: a different seed in the file changes nothing played."""
+    state = sample_game()
+    data = as_dict(state)
+    data["seed"] = 12345
+    data.pop("result")
+    replayed = Record.from_dict(data).final_state()
+    assert replayed.raw == state.raw
+
+
+@pytest.mark.parametrize("mutate,message", [
+    (lambda d: d.update(format="chess-pgn"), "not a janus_widgets record"),
+    (lambda d: d.update(version=99), "version 99 is not supported"),
+    (lambda d: d.update(game="monopoly"), "unknown game 'monopoly'"),
+    (lambda d: d["variant"].update(players=9), "players=9 is not allowed"),
+    (lambda d: d["variant"].update(wild=True), "no variant option 'wild'"),
+    (lambda d: d.update(seed=-4), "seed -4"),
+    (lambda d: d.update(moves="r*"), "must be a list"),
+    (lambda d: d["moves"].__setitem__(3, 17), "move 3 is 17, not text"),
+    (lambda d: d.update(extra=1), "unknown record field 'extra'"),
+])
+def test_corrupt_records_are_refused_clearly(mutate, message):
+    data = as_dict(sample_game())
+    mutate(data)
+    with pytest.raises(RecordError, match=message):
+        Record.from_dict(data)
+
+
+def test_tampered_move_is_named_by_its_index():
+    data = as_dict(sample_game())
+    data["moves"][1] = "=66666" if data["moves"][1] != "=66666" else "=55555"
+    data["moves"][2] = "r7"                              # not even notation
+    with pytest.raises(RecordError) as err:
+        Record.from_dict(data)
+    assert err.value.index == 2 and "move 2 ('r7')" in str(err.value)
+
+
+def test_tampered_but_legal_moves_are_caught_by_the_result():
+    state = sample_game(plies=60)
+    data = as_dict(state)
+    # A different, still legal, outcome of the first throw.
+    data["moves"][1] = "=12346" if data["moves"][1] != "=12346" else "=12356"
+    cut = data["moves"][:2]
+    data["moves"] = cut
+    with pytest.raises(RecordError, match="result"):
+        Record.from_dict(data)
+
+
+def test_not_json_and_not_utf8(tmp_path):
+    with pytest.raises(RecordError, match="not valid JSON"):
+        Record.from_json("{moves: [")
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(RecordError, match="UTF-8"):
+        Record.load(bad)
+    with pytest.raises(RecordError, match="cannot read"):
+        Record.load(tmp_path / "missing.json")
+    with pytest.raises(RecordError, match="JSON object"):
+        Record.from_json("[1, 2]")
+
+
+def test_records_are_never_evaluated(tmp_path):
+    """A pickle or Python in a record file is refused as text, never run."""
+    import pickle
+    evil = tmp_path / "evil.json"
+    evil.write_bytes(pickle.dumps(object()))
+    with pytest.raises(RecordError):
+        Record.load(evil)
+    with pytest.raises(RecordError):
+        Record.from_json("__import__('os').system('true')")
+
+
+def test_save_is_atomic_and_keeps_the_old_file_on_error(tmp_path, monkeypatch):
+    path = tmp_path / "g.json"
+    first = sample_game(seed=1).record()
+    first.save(path)
+    before = path.read_text()
+
+    def boom(*args, **kwargs):
+        raise OSError("disk full")
+    monkeypatch.setattr("os.replace", boom)
+    with pytest.raises(OSError):
+        sample_game(seed=2).record().save(path)
+    assert path.read_text() == before
+
+
+# --- replay ---------------------------------------------------------------------
+def test_replay_steps_are_direct():
+    state = sample_game(plies=30)
+    replay = state.record().replay()
+    assert replay.index == 0 and replay.length == 30
+    assert replay.last() == state
+    assert replay.back() == replay.states[29]
+    assert replay.first().ply == 0
+    assert replay.forward().ply == 1
+    assert replay.goto(-1) == state
+    with pytest.raises(IndexError, match="0 … 30"):
+        replay.goto(31)
+
+
+def test_branch_keeps_the_old_line_and_saves_both(tmp_path):
+    state = sample_game(plies=12)
+    replay = Replay(state.start)
+    for move in state.history:
+        replay.play(move)
+    replay.goto(2)                                      # B to choose dice
+    alternatives = [m for m in replay.state.legal_moves() if m != state.history[2]]
+    replay.play(alternatives[0])
+    assert replay.line == 1 and len(replay.lines) == 2
+    assert replay.moves[:2] == list(state.history[:2])
+    assert replay.moves[2] == alternatives[0]
+    # Playing the old move again from the branch point goes back to line 0.
+    replay.goto(2)
+    replay.play(state.history[2])
+    assert replay.line == 0 and replay.index == 3
+    # Saving keeps both lines.
+    rec = replay.record()
+    assert len(rec.branches) == 1 and rec.branches[0].at == 2
+    loaded = Record.load(rec.save(tmp_path / "tree.json"))
+    back = loaded.replay()
+    assert len(back.lines) == 2
+    assert back.lines[1].moves == replay.lines[1].moves
+    assert back.lines[0].states[-1] == state
+
+
+def test_replay_refuses_an_illegal_move_and_changes_nothing():
+    replay = Replay(jactus.new(seed=0))
+    replay.play("r*")
+    with pytest.raises(ValueError):
+        replay.play("coin")
+    assert replay.index == 1 and replay.length == 1 and len(replay.lines) == 1
+
+
+def test_branch_record_errors_name_the_branch():
+    rec = sample_game(plies=6).record()
+    data = rec.to_dict()
+    data["branches"] = [{"parent": 0, "at": 2, "moves": ["coin"]}]
+    with pytest.raises(RecordError, match="branch 1 move 2"):
+        Record.from_dict(data)
+    data["branches"] = [{"parent": 3, "at": 2, "moves": []}]
+    with pytest.raises(RecordError, match="parent 3"):
+        Record.from_dict(data)
+
+
+# --- property tests ----------------------------------------------------------------
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 80),
+       players=st.integers(2, 6))
+def test_any_game_round_trips_through_json(seed, plies, players):
+    state = sample_game(seed=seed, plies=plies, players=players)
+    again = Record.from_json(state.record().to_json()).final_state()
+    assert again == state and again.history == state.history
+
+
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 60))
+def test_notation_round_trips_in_every_reached_state(seed, plies):
+    state = sample_game(seed=seed, plies=plies)
+    for move in state.legal_moves():
+        assert jactus.parse_move(state, str(move)) == move
