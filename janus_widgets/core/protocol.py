@@ -267,6 +267,20 @@ class Engine(ABC, Generic[VariantT]):
         """A hashable key of the position (for repetition and transposition)."""
         return raw
 
+    # --- hidden information (games with secrets override these) -------------
+    def observed(self, raw: Raw, action: int, player: int | None) -> str:
+        """What ``player`` learns when ``action`` is played in ``raw`` (its notation,
+        with anything that seat may not see left out). ``None``: everything."""
+        return self.notation(raw, action)
+
+    def determinize(self, view: Any, stream: RandomStream) -> Raw:
+        """A full raw state consistent with a player's view, drawn at random.
+
+        Search for games with secrets samples the unseen cards this way; it
+        must read nothing but ``view``. Perfect information: the view's own raw.
+        """
+        return view.raw
+
 
 class State:
     """An immutable game state. ``play`` returns a new state.
@@ -338,6 +352,16 @@ class State:
             moves.append(move)
         moves.reverse()
         return tuple(moves)
+
+    def history_for(self, player: int | None) -> list[str]:
+        """The history as ``player`` saw it (``None``: everything)."""
+        out: list[str] = []
+        raw = self.start.raw
+        eng = self._engine
+        for move in self.history:
+            out.append(eng.observed(raw, move.action, player))
+            raw = eng.apply(raw, move.action)
+        return out
 
     @property
     def last_move(self) -> Move | None:

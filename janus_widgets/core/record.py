@@ -256,6 +256,10 @@ class Record:
             replay._add_line(parent=b.parent, at=b.at, states=states)
         return replay
 
+    def view(self, player: int | None) -> list[str]:
+        """The main line as ``player`` saw it: secrets of other seats left out."""
+        return self.final_state().history_for(player)
+
     def __len__(self) -> int:
         return len(self.moves)
 
