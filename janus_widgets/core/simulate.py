@@ -18,8 +18,10 @@ from .rng import RandomStream
 
 __all__ = ["random_playout", "Policy", "play_game", "GameResult"]
 
-#: A policy picks an action: ``policy(state) -> Move | str | int``. Bots are policies.
-Policy = Callable[[State], Any]
+#: A policy picks a move from its seat's view: ``policy(view) -> Move | str | int``
+#: (the view is ``state.view(seat)``: the state itself in games without secrets).
+#: Bots are policies.
+Policy = Callable[[Any], Any]
 
 
 def random_playout(engine: Engine, raw: Raw, stream: RandomStream,
@@ -97,7 +99,9 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
                 action = acts[stream.below(len(acts))]
             else:
                 view_state = state.game.State(engine, raw, seed=state.seed, ply=plies)
-                choice = policy(view_state)
+                # A policy sees only its seat's view (the state itself in games
+                # without secrets).
+                choice = policy(view_state.view(player))
                 if isinstance(choice, Move):
                     action = choice.action
                 elif isinstance(choice, str):

@@ -1,0 +1,418 @@
+"""Drawing commands: what every game's ``draw.py`` returns, and their SVG form.
+
+A :class:`Drawing` is a plain value: a size, three layers of shapes (the
+static ``board`` below, the ``pieces`` above it, ``highlight`` on top) and
+click regions. Nothing here imports ipywidgets or ipycanvas: the widget shell
+paints drawings on a canvas (:mod:`janus_widgets.widgets.canvas`), and
+:func:`render_svg` turns the same drawing into an SVG picture for exported
+notebooks and static viewers.
+
+Click regions make hit-testing part of the drawing: a game draws a die and
+declares its region with a key such as ``("die", 2)``; the shell turns a click
+into that key with :meth:`Drawing.hit`, so pixels and meaning cannot drift
+apart.
+
+>>> d = Drawing(100, 50)
+>>> d.rect(10, 10, 30, 30, fill="#eee", stroke="#333", key=("die", 0))
+>>> d.text(25, 25, "A", size=12)
+>>> d.hit(20, 20), d.hit(90, 40)
+(('die', 0), None)
+>>> render_svg(d).startswith('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"')
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Literal, Union
+
+__all__ = ["Rect", "Circle", "Line", "Polygon", "Text", "Arc", "Shape", "Region", "Drawing",
+           "LAYERS", "render_svg", "SEAT_STYLES", "SeatStyle", "Click", "outline_regions",
+           "seat_marker", "HIGHLIGHT"]
+
+LAYERS = ("board", "pieces", "highlight")
+Layer = Literal["board", "pieces", "highlight"]
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A rectangle, optionally with rounded corners."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 1.0
+    radius: float = 0.0
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A circle."""
+
+    cx: float
+    cy: float
+    r: float
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 1.0
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Arc:
+    """A circular arc from ``start`` to ``end`` (radians, clockwise on screen)."""
+
+    cx: float
+    cy: float
+    r: float
+    start: float
+    end: float
+    stroke: str = "#000"
+    width: float = 1.0
+    fill: str | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    """An open polyline."""
+
+    points: tuple[Point, ...]
+    stroke: str = "#000"
+    width: float = 1.0
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Polygon:
+    """A closed polygon."""
+
+    points: tuple[Point, ...]
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 1.0
+
+
+@dataclass(frozen=True)
+class Text:
+    """Text anchored at ``(x, y)``."""
+
+    x: float
+    y: float
+    text: str
+    size: float = 14.0
+    fill: str = "#000"
+    align: Literal["left", "center", "right"] = "center"
+    baseline: Literal["top", "middle", "bottom", "alphabetic"] = "middle"
+    bold: bool = False
+    font: str = "sans-serif"
+
+    @property
+    def css_font(self) -> str:
+        """The CSS font shorthand, e.g. ``'bold 14px sans-serif'``."""
+        return f"{'bold ' if self.bold else ''}{self.size:g}px {self.font}"
+
+
+Shape = Union[Rect, Circle, Arc, Line, Polygon, Text]
+
+
+@dataclass(frozen=True)
+class Region:
+    """A clickable area with the key a click on it means."""
+
+    key: Hashable
+    kind: Literal["rect", "circle", "polygon"]
+    geometry: tuple[float, ...] | tuple[Point, ...]
+
+    def contains(self, x: float, y: float) -> bool:
+        """Whether the point lies inside the region."""
+        g = self.geometry
+        if self.kind == "rect":
+            rx, ry, rw, rh = g  # type: ignore[misc]
+            return rx <= x <= rx + rw and ry <= y <= ry + rh
+        if self.kind == "circle":
+            cx, cy, r = g  # type: ignore[misc]
+            return (x - cx) ** 2 + (y - cy) ** 2 <= r * r
+        return _inside(x, y, g)  # type: ignore[arg-type]
+
+    def center(self) -> Point:
+        """A point inside the region (for tests and for simulated clicks)."""
+        g = self.geometry
+        if self.kind == "rect":
+            rx, ry, rw, rh = g  # type: ignore[misc]
+            return (rx + rw / 2, ry + rh / 2)
+        if self.kind == "circle":
+            return (g[0], g[1])  # type: ignore[return-value]
+        pts = g  # type: ignore[assignment]
+        return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))  # type: ignore[index]
+
+
+def _inside(x: float, y: float, pts: Sequence[Point]) -> bool:
+    inside = False
+    j = len(pts) - 1
+    for i in range(len(pts)):
+        xi, yi = pts[i]
+        xj, yj = pts[j]
+        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+            inside = not inside
+        j = i
+    return inside
+
+
+@dataclass
+class Drawing:
+    """Shapes on three layers plus click regions; built by a game's ``draw``."""
+
+    width: int
+    height: int
+    background: str = "#ffffff"
+    layers: dict[str, list[Shape]] = field(
+        default_factory=lambda: {name: [] for name in LAYERS})
+    regions: list[Region] = field(default_factory=list)
+    title: str = ""
+
+    # --- adding shapes -----------------------------------------------------
+    def add(self, shape: Shape, layer: Layer = "pieces") -> None:
+        """Add a shape to a layer."""
+        self.layers[layer].append(shape)
+
+    def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
+             stroke: str | None = None, width: float = 1.0, radius: float = 0.0,
+             dash: tuple[float, ...] = (), layer: Layer = "pieces",
+             key: Hashable | None = None) -> None:
+        """Add a rectangle (and a click region if ``key`` is given)."""
+        self.add(Rect(x, y, w, h, fill, stroke, width, radius, dash), layer)
+        if key is not None:
+            self.regions.append(Region(key, "rect", (x, y, w, h)))
+
+    def circle(self, cx: float, cy: float, r: float, *, fill: str | None = None,
+               stroke: str | None = None, width: float = 1.0, dash: tuple[float, ...] = (),
+               layer: Layer = "pieces", key: Hashable | None = None) -> None:
+        """Add a circle (and a click region if ``key`` is given)."""
+        self.add(Circle(cx, cy, r, fill, stroke, width, dash), layer)
+        if key is not None:
+            self.regions.append(Region(key, "circle", (cx, cy, r)))
+
+    def arc(self, cx: float, cy: float, r: float, start: float, end: float, *,
+            stroke: str = "#000", width: float = 1.0, fill: str | None = None,
+            layer: Layer = "pieces") -> None:
+        """Add an arc (angles in radians)."""
+        self.add(Arc(cx, cy, r, start, end, stroke, width, fill), layer)
+
+    def line(self, points: Iterable[Point], *, stroke: str = "#000", width: float = 1.0,
+             dash: tuple[float, ...] = (), layer: Layer = "pieces") -> None:
+        """Add an open polyline."""
+        self.add(Line(tuple((float(x), float(y)) for x, y in points), stroke, width, dash),
+                 layer)
+
+    def polygon(self, points: Iterable[Point], *, fill: str | None = None,
+                stroke: str | None = None, width: float = 1.0, layer: Layer = "pieces",
+                key: Hashable | None = None) -> None:
+        """Add a closed polygon (and a click region if ``key`` is given)."""
+        pts = tuple((float(x), float(y)) for x, y in points)
+        self.add(Polygon(pts, fill, stroke, width), layer)
+        if key is not None:
+            self.regions.append(Region(key, "polygon", pts))
+
+    def text(self, x: float, y: float, text: str, *, size: float = 14.0, fill: str = "#000",
+             align: Literal["left", "center", "right"] = "center",
+             baseline: Literal["top", "middle", "bottom", "alphabetic"] = "middle",
+             bold: bool = False, layer: Layer = "pieces") -> None:
+        """Add text."""
+        self.add(Text(x, y, text, size, fill, align, baseline, bold), layer)
+
+    def region(self, key: Hashable, x: float, y: float, w: float, h: float) -> None:
+        """Add an invisible rectangular click region."""
+        self.regions.append(Region(key, "rect", (x, y, w, h)))
+
+    # --- reading -----------------------------------------------------------
+    def hit(self, x: float, y: float) -> Hashable | None:
+        """The key of the topmost region containing the point, or None."""
+        for region in reversed(self.regions):
+            if region.contains(x, y):
+                return region.key
+        return None
+
+    def find(self, key: Hashable) -> Region | None:
+        """The region with this key, if any."""
+        for region in self.regions:
+            if region.key == key:
+                return region
+        return None
+
+    def texts(self) -> list[str]:
+        """Every text drawn, in order (handy in tests)."""
+        return [s.text for layer in LAYERS for s in self.layers[layer]
+                if isinstance(s, Text)]
+
+    def _repr_svg_(self) -> str:
+        return render_svg(self)
+
+
+@dataclass(frozen=True)
+class Click:
+    """What a click on the canvas means, as a game's ``click()`` returns it.
+
+    Either a new ``selection`` (a step of a move being put together, such as a
+    die chosen for pick-up), or a ``move`` to play (notation; the shell checks
+    it and, if it is refused, shows the rule that refuses it), or just a
+    ``message`` for the status line.
+    """
+
+    selection: Hashable = None
+    move: str | None = None
+    message: str | None = None
+
+
+#: Colour of highlights (with a dashed outline, so it is not colour alone).
+HIGHLIGHT = "#ff9f1c"
+
+
+def outline_regions(d: Drawing, keys: Iterable[Hashable], *, colour: str = HIGHLIGHT,
+                    width: float = 4.0, pad: float = 4.0) -> None:
+    """Draw a thick dashed outline around the regions of ``keys`` on the highlight layer."""
+    wanted = list(keys)
+    for region in d.regions:
+        if region.key not in wanted:
+            continue
+        g = region.geometry
+        if region.kind == "rect":
+            x, y, w, h = g  # type: ignore[misc]
+            d.rect(x - pad, y - pad, w + 2 * pad, h + 2 * pad, stroke=colour, width=width,
+                   radius=6, dash=(8, 4), layer="highlight")
+        elif region.kind == "circle":
+            cx, cy, r = g  # type: ignore[misc]
+            d.circle(cx, cy, r + pad, stroke=colour, width=width, dash=(8, 4),
+                     layer="highlight")
+        else:
+            d.polygon(g, stroke=colour, width=width, layer="highlight")  # type: ignore[arg-type]
+
+
+# --- seat styles: colour AND a shape and a letter -----------------------------
+@dataclass(frozen=True)
+class SeatStyle:
+    """How a seat is drawn: a colour, a shape and its letter, so colour is never
+    the only cue."""
+
+    colour: str
+    light: str
+    shape: Literal["circle", "square", "triangle", "diamond", "hexagon", "star"]
+    letter: str
+
+
+SEAT_STYLES = (
+    SeatStyle("#1f77b4", "#c6dbef", "circle", "A"),
+    SeatStyle("#d62728", "#f7c6c5", "square", "B"),
+    SeatStyle("#2ca02c", "#c7e9c0", "triangle", "C"),
+    SeatStyle("#9467bd", "#dadaeb", "diamond", "D"),
+    SeatStyle("#ff7f0e", "#fdd0a2", "hexagon", "E"),
+    SeatStyle("#8c564b", "#e7cbc0", "star", "F"),
+)
+
+
+def seat_marker(d: Drawing, seat: int, cx: float, cy: float, r: float, *,
+                layer: Layer = "pieces", filled: bool = True) -> None:
+    """Draw a seat's marker: its shape in its colour with its letter on it."""
+    style = SEAT_STYLES[seat]
+    fill = style.colour if filled else style.light
+    ink = "#ffffff" if filled else "#000000"
+    if style.shape == "circle":
+        d.circle(cx, cy, r, fill=fill, stroke="#222", layer=layer)
+    elif style.shape == "square":
+        d.rect(cx - r * 0.9, cy - r * 0.9, 1.8 * r, 1.8 * r, fill=fill, stroke="#222",
+               layer=layer)
+    else:
+        d.polygon(shape_points(style.shape, cx, cy, r), fill=fill, stroke="#222", layer=layer)
+    dy = r * 0.2 if style.shape == "triangle" else 0.0
+    d.text(cx, cy + dy, style.letter, size=r * (1.0 if style.shape == "triangle" else 1.2),
+           fill=ink, bold=True, layer=layer)
+
+
+def shape_points(shape: str, cx: float, cy: float, r: float) -> list[Point]:
+    """Corner points of a regular marker shape."""
+    if shape == "triangle":
+        angles, radii = [-90, 30, 150], [r * 1.15] * 3
+    elif shape == "diamond":
+        angles, radii = [-90, 0, 90, 180], [r * 1.1] * 4
+    elif shape == "hexagon":
+        angles, radii = [0, 60, 120, 180, 240, 300], [r] * 6
+    elif shape == "star":
+        angles = [-90 + 36 * i for i in range(10)]
+        radii = [r * 1.15 if i % 2 == 0 else r * 0.55 for i in range(10)]
+    else:
+        raise ValueError(f"unknown shape {shape!r}")
+    return [(cx + rad * math.cos(math.radians(a)), cy + rad * math.sin(math.radians(a)))
+            for a, rad in zip(angles, radii)]
+
+
+# --- SVG ----------------------------------------------------------------------------
+def _style(fill: str | None, stroke: str | None, width: float,
+           dash: tuple[float, ...] = ()) -> str:
+    parts = [f'fill="{escape(fill)}"' if fill else 'fill="none"']
+    if stroke:
+        parts.append(f'stroke="{escape(stroke)}" stroke-width="{width:g}"')
+        if dash:
+            parts.append(f'stroke-dasharray="{" ".join(f"{v:g}" for v in dash)}"')
+    return " ".join(parts)
+
+
+def _pts(points: Iterable[Point]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def shape_svg(shape: Shape) -> str:
+    """One shape as an SVG element."""
+    if isinstance(shape, Rect):
+        r = f' rx="{shape.radius:g}"' if shape.radius else ""
+        return (f'<rect x="{shape.x:.1f}" y="{shape.y:.1f}" width="{shape.w:.1f}" '
+                f'height="{shape.h:.1f}"{r} '
+                f'{_style(shape.fill, shape.stroke, shape.width, shape.dash)}/>')
+    if isinstance(shape, Circle):
+        return (f'<circle cx="{shape.cx:.1f}" cy="{shape.cy:.1f}" r="{shape.r:.1f}" '
+                f'{_style(shape.fill, shape.stroke, shape.width, shape.dash)}/>')
+    if isinstance(shape, Arc):
+        x0 = shape.cx + shape.r * math.cos(shape.start)
+        y0 = shape.cy + shape.r * math.sin(shape.start)
+        x1 = shape.cx + shape.r * math.cos(shape.end)
+        y1 = shape.cy + shape.r * math.sin(shape.end)
+        large = 1 if (shape.end - shape.start) % (2 * math.pi) > math.pi else 0
+        return (f'<path d="M {x0:.1f} {y0:.1f} A {shape.r:.1f} {shape.r:.1f} 0 {large} 1 '
+                f'{x1:.1f} {y1:.1f}" {_style(shape.fill, shape.stroke, shape.width)}/>')
+    if isinstance(shape, Line):
+        return (f'<polyline points="{_pts(shape.points)}" '
+                f'{_style(None, shape.stroke, shape.width, shape.dash)}/>')
+    if isinstance(shape, Polygon):
+        return (f'<polygon points="{_pts(shape.points)}" '
+                f'{_style(shape.fill, shape.stroke, shape.width)}/>')
+    if isinstance(shape, Text):
+        anchor = {"left": "start", "center": "middle", "right": "end"}[shape.align]
+        base = {"top": "hanging", "middle": "central", "bottom": "text-after-edge",
+                "alphabetic": "alphabetic"}[shape.baseline]
+        weight = ' font-weight="bold"' if shape.bold else ""
+        return (f'<text x="{shape.x:.1f}" y="{shape.y:.1f}" font-family="{shape.font}" '
+                f'font-size="{shape.size:g}"{weight} fill="{escape(shape.fill)}" '
+                f'text-anchor="{anchor}" dominant-baseline="{base}">'
+                f'{escape(shape.text)}</text>')
+    raise TypeError(f"not a shape: {shape!r}")
+
+
+def render_svg(drawing: Drawing) -> str:
+    """The whole drawing (all layers, bottom first) as an SVG document."""
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{drawing.width}" '
+           f'height="{drawing.height}" viewBox="0 0 {drawing.width} {drawing.height}">']
+    if drawing.title:
+        out.append(f"<title>{escape(drawing.title)}</title>")
+    out.append(f'<rect width="100%" height="100%" fill="{escape(drawing.background)}"/>')
+    for name in LAYERS:
+        out.append(f'<g class="{name}">')
+        out.extend(shape_svg(s) for s in drawing.layers[name])
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)

@@ -1,0 +1,262 @@
+"""The widget shell, driven from Python (the browser tests drive it by clicks)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+from ipycanvas.canvas import _CANVAS_MANAGER
+
+from janus_widgets import games
+from janus_widgets.core import IllegalMoveError, RecordError, RandomStream
+from janus_widgets.widgets import GameWidget
+from janus_widgets.widgets.drawing import render_svg
+
+
+@pytest.fixture
+def widget():
+    return GameWidget("jactus", seed=3, bot_delay=0)
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Count the canvas messages the shell sends."""
+    messages = []
+    original = _CANVAS_MANAGER._send_custom
+
+    def count(command, buffers=[]):  # noqa: B006 - mirrors ipycanvas' signature
+        messages.append(command)
+        return original(command, buffers)
+    monkeypatch.setattr(_CANVAS_MANAGER, "_send_custom", count)
+    return messages
+
+
+def status(w) -> str:
+    return w.status_line.value
+
+
+def test_one_canvas_message_per_state_change(widget, sent):
+    widget.play("r*")
+    assert len(sent) == 1
+    widget.back()
+    assert len(sent) == 2
+    widget.click_key(("die", 0))                     # a selection change is one frame too
+    assert len(sent) == 3
+
+
+def test_click_dice_then_throw_plays_and_throws(widget):
+    widget.click_key(("button", "throw"))             # opening throw
+    assert widget.index == 2 and len(widget.state.dice) == 5
+    dice = widget.state.dice
+    widget.click_key(("die", 0))
+    widget.click_key(("die", 4))
+    assert widget.drawing.texts().count("pick up") == 2
+    widget.click_key(("button", "throw"))
+    assert widget.replay.moves[2].notation == f"r{dice[0]}{dice[4]}"
+    assert widget.replay.moves[3].notation.startswith("=")      # the dice were thrown
+    assert widget.state.current_player == 0
+
+
+def test_a_refused_click_shows_the_rule(widget):
+    widget.play("r*")
+    widget.click_key(("supply", 0))                   # claim without five of a kind
+    assert "JA-8" in widget.message and "JA-8" in status(widget)
+    assert widget.index == 2                           # nothing played
+    widget.click_key(("button", "throw"))             # no dice chosen
+    assert "JA-6" in widget.message
+
+
+def test_step_through_and_the_controls_follow(widget):
+    widget.play("r*")
+    widget.play("r1" if 1 in widget.state.dice else f"r{widget.state.dice[0]}")
+    assert widget.slider.max == 4 and widget.slider.value == 4
+    widget.back()
+    assert widget.index == 3 and widget.slider.value == 3 and widget.move_log.value == 3
+    widget.first()
+    assert widget.state.ply == 0 and widget.slider.value == 0
+    assert widget.step() and widget.index == 1
+    widget.last()
+    assert widget.index == 4
+    widget.slider.value = 2                            # the slider drives the cursor
+    assert widget.index == 2
+    widget.move_log.value = 1                          # so does the log
+    assert widget.index == 1
+
+
+def test_step_at_the_end_waits_for_a_human(widget):
+    assert widget.step() is False
+    assert widget.index == 0
+
+
+def test_branch_keeps_the_old_line(widget):
+    widget.play("r*")
+    first = widget.state.dice
+    widget.play(f"r{first[0]}")
+    widget.goto(2)
+    widget.play(f"r{first[-1]}{first[0]}")
+    assert len(widget.replay.lines) == 2 and widget.lines.value == 1
+    widget.lines.value = 0
+    assert widget.replay.moves[2].notation == f"r{first[0]}"
+
+
+def test_variant_change_asks_and_keeps_the_old_game(widget):
+    widget.play("r*")
+    widget.variant_controls["players"].value = 4
+    assert widget.confirm_box.layout.display == "flex"
+    assert "players=4" in widget.confirm_text.value
+    assert widget.state.num_players == 2               # nothing changed yet
+    widget.confirm_no.click()
+    assert widget.variant_controls["players"].value == 2 and widget.index == 2
+    widget.variant_controls["players"].value = 4
+    widget.confirm_yes.click()
+    assert widget.state.num_players == 4 and widget.index == 0
+    assert len(widget.previous_games) == 1 and widget.previous_games[0].moves == ["r*",
+                                                                                 widget.previous_games[0].moves[1]]
+    widget.restore(0)
+    assert widget.state.num_players == 2 and widget.index == 2
+
+
+def test_variant_change_without_moves_starts_at_once(widget):
+    widget.variant_controls["dog_throws"].value = "other"
+    assert widget.state.variant.dog_throws == "other"
+    assert widget.confirm_box.layout.display == "none"
+
+
+def test_set_variant_and_bad_values(widget):
+    widget.set_variant(players=5)
+    assert widget.state.num_players == 5 and len(widget.seat_boxes) == 5
+    with pytest.raises(ValueError, match="players=9"):
+        widget.set_variant(players=9)
+    assert widget.state.num_players == 5
+
+
+def test_seed_box_and_new_game(widget):
+    widget.seed_box.value = 99
+    widget.new_button.click()
+    assert widget.state.seed == 99
+    widget.play("r*")
+    again = GameWidget("jactus", seed=99, bot_delay=0)
+    again.play("r*")
+    assert again.state.dice == widget.state.dice
+
+
+def test_save_and_load(widget, tmp_path):
+    widget.play("r*")
+    widget.play(f"r{widget.state.dice[0]}")
+    path = widget.save(tmp_path / "g.json")
+    other = GameWidget("jactus", record=path, bot_delay=0)
+    assert other.state == widget.state and other.index == 4
+    text = path.read_text()
+    fresh = GameWidget("jactus", bot_delay=0)
+    fresh.upload.value = ({"name": "g.json", "type": "application/json", "size": len(text),
+                           "content": memoryview(text.encode()),
+                           "last_modified": datetime.datetime.now(datetime.timezone.utc)},)
+    assert fresh.state == widget.state
+
+
+def test_corrupt_record_changes_nothing(widget, tmp_path):
+    widget.play("r*")
+    before = widget.state
+    bad = tmp_path / "bad.json"
+    data = json.loads(widget.record.to_json())
+    data["moves"][1] = "=77777"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(RecordError):
+        widget.load(bad)
+    assert widget.state == before and "move 1" in widget.message
+    widget.path_box.value = str(tmp_path / "missing.json")
+    widget.load_button.click()                          # from the UI: no exception
+    assert "cannot read" in widget.message and widget.state == before
+
+
+def test_bots_reply_and_their_turn_refuses_clicks(widget):
+    widget.set_bot(1, "random")
+    widget.play("r*")
+    # A rolled, B (bot) replied and its dice were thrown: A to move again.
+    assert widget.state.current_player == 0 or widget.state.is_over
+    assert widget.index >= 4
+    widget.goto(2)                                       # B to move, a bot seat
+    with pytest.raises(IllegalMoveError, match="bot"):
+        widget.play(f"r{widget.state.dice[0]}")
+    widget.click_key(("die", 0))
+    widget.click_key(("button", "throw"))
+    assert "bot" in widget.message and widget.index == 2
+
+
+def test_any_callable_is_a_bot(widget):
+    seen = []
+
+    def first_move(view):
+        seen.append(view)
+        return view.legal_moves()[0]
+    widget.set_bot(1, first_move)
+    widget.play("r*")
+    assert seen and widget.replay.moves[2] == seen[0].legal_moves()[0]
+    assert "custom: function" in [label for label, _ in widget.seat_boxes[1].options]
+
+
+def test_autoplay_replays_then_stops_for_a_human(widget):
+    widget.play("r*")
+    widget.play(f"r{widget.state.dice[0]}")
+    widget.first()
+    widget.autoplay()
+    assert widget.index == 4 and not widget.autoplay_button.value
+
+
+def test_abuse_never_raises_to_the_user(widget):
+    """Hundreds of random clicks and control changes: no traceback, nothing lost."""
+    stream = RandomStream(1)
+    widget.set_bot(1, "random")
+    for _ in range(300):
+        x, y = stream.below(760), stream.below(470)
+        widget.click(x, y)
+        if stream.below(10) == 0:
+            widget.back_button.click()
+        if stream.below(25) == 0:
+            widget.variant_controls["dog_throws"].value = stream.choice(["any", "other"])
+            if widget.confirm_box.layout.display == "flex":
+                stream.choice([widget.confirm_yes, widget.confirm_no]).click()
+    assert widget.errors == []
+    # Every game made along the way is either current or kept.
+    played = sum(len(r.moves) for r in widget.previous_games) + widget.replay.length
+    assert played > 0
+
+
+def test_option_list_highlights_then_plays(widget):
+    widget.play("r*")
+    moves = widget.state.legal_moves()
+    widget.options_list.value = 3
+    assert widget.drawing.layers["highlight"]            # something outlined
+    assert moves[3].notation in widget.message
+    widget.play_button.click()
+    assert widget.replay.moves[2] == moves[3]
+
+
+def test_viewpoint_and_svg(widget):
+    widget.set_viewpoint(1)
+    assert widget.viewpoint == 1
+    with pytest.raises(ValueError):
+        widget.set_viewpoint(7)
+    svg = widget.state._repr_svg_()
+    assert svg.startswith("<svg") and "throw all five dice" in svg
+
+
+def test_client_ready_repaints_everything(widget, sent):
+    widget.play("r*")
+    before = len(sent)
+    widget.canvas._canvases[-1]._client_ready_callbacks()
+    assert len(sent) == before + 1
+    # the board layer is included: its background fill is in the message
+    assert widget.frames >= 2
+
+
+def test_every_game_plugs_into_the_shell():
+    for name in games.names():
+        game = games.get(name)
+        try:
+            game.board()
+        except (NotImplementedError, ModuleNotFoundError):
+            pytest.fail(f"{name} has no draw module")
+        w = GameWidget(name, seed=1, bot_delay=0)
+        assert w.drawing.width > 0 and render_svg(w.drawing).startswith("<svg")
