@@ -387,9 +387,13 @@ class State:
         return (f"<{type(self).__name__} {self.game.name} ply {self._ply}, {turn}, "
                 f"seed {self._seed}>")
 
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
         from ..widgets.drawing import render_svg
-        return render_svg(self.game.draw(self.view(None)))
+        try:
+            board = self.game.board()
+        except (NotImplementedError, ModuleNotFoundError):
+            return None  # a game without a drawing shows as text
+        return render_svg(board.draw(self.view(None)))
 
     # --- whose turn ----------------------------------------------------
     @property

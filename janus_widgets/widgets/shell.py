@@ -869,7 +869,7 @@ class GameWidget(W.VBox):
             for i in range(max(lo, 0), hi):
                 before = states[i]
                 mover = before.current_player
-                who = "🎲" if mover == CHANCE else seat_name(mover)
+                who = "chance" if mover == CHANCE else seat_name(mover)
                 entries.append((f"{i + 1}. {who} {states[i + 1].last_move}", i + 1))
             self.move_log.options = entries
             self.move_log.value = replay.index if lo <= replay.index <= hi else None

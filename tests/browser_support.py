@@ -1,0 +1,247 @@
+"""Run JupyterLab and Voila on loopback and drive them with Playwright + Chromium.
+
+The recipe is the one in ``../shared/BROWSER.md``: Debian's Chromium (never
+Playwright's own download), the network-quiet flags, servers on free ports
+that are waited for and stopped by their process, notebooks opened from
+scratch copies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+CHROMIUM = os.environ.get("JANUS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--disable-dev-shm-usage"]
+BIN = Path(sys.executable).parent
+TOKEN = "janus-test-token"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_http(url: str, timeout: float = 90.0, proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server exited with code {proc.returncode} before {url} answered")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except Exception as exc:  # noqa: BLE001 - keep polling until the deadline
+            last = exc
+        time.sleep(0.3)
+    raise TimeoutError(f"{url} did not answer within {timeout:.0f} s ({last})")
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
+
+
+def quiet_lab_settings(settings_dir: Path) -> None:
+    """No news pop-up, no update check (they would cover the page and reach out)."""
+    target = settings_dir / "@jupyterlab" / "apputils-extension"
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    # Render every cell (no windowing), so every widget is in the page to be checked.
+    notebook = settings_dir / "@jupyterlab" / "notebook-extension"
+    notebook.mkdir(parents=True, exist_ok=True)
+    (notebook / "tracker.jupyterlab-settings").write_text(
+        json.dumps({"windowingMode": "none"}))
+
+
+@contextmanager
+def jupyterlab(notebook_dir: Path, log_path: Path) -> Iterator[str]:
+    """A JupyterLab server on a free port; yields its base URL."""
+    port = free_port()
+    home = notebook_dir.parent / "lab-home"
+    settings = home / "settings"
+    quiet_lab_settings(settings)
+    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings),
+           "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+           "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
+    log = open(log_path, "w")
+    proc = subprocess.Popen(
+        [str(BIN / "jupyter"), "lab", "--no-browser", "--allow-root", f"--port={port}",
+         "--ServerApp.port_retries=0", f"--IdentityProvider.token={TOKEN}",
+         "--ServerApp.ip=127.0.0.1", f"--notebook-dir={notebook_dir}",
+         "--LabApp.expose_app_in_browser=True", "--ServerApp.open_browser=False"],
+        stdout=log, stderr=subprocess.STDOUT, env=env, cwd=notebook_dir)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(f"{base}/api/status?token={TOKEN}", proc=proc)
+        yield base
+    finally:
+        _stop(proc)
+        log.close()
+
+
+@contextmanager
+def voila(notebook: Path, log_path: Path) -> Iterator[str]:
+    """Voila serving one notebook on a free port; yields its URL."""
+    port = free_port()
+    log = open(log_path, "w")
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(notebook.parent / "voila-runtime")}
+    proc = subprocess.Popen(
+        [str(BIN / "voila"), notebook.name, "--no-browser", f"--port={port}",
+         "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
+        stdout=log, stderr=subprocess.STDOUT, cwd=notebook.parent, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(f"{base}/voila/static/voila.js", proc=proc)
+        yield base + "/"
+    finally:
+        _stop(proc)
+        log.close()
+
+
+def scratch_notebooks(root: Path, tmp: Path) -> Path:
+    work = tmp / "notebooks"
+    shutil.copytree(root / "notebooks", work)
+    return work
+
+
+# --- in-page helpers ----------------------------------------------------------------
+#: The pixel of a game canvas at canvas coordinates. (ipycanvas shows a MultiCanvas as
+#: one <canvas> element that composites its layers.)
+PIXEL_JS = """
+([index, x, y]) => {
+  const widget = document.querySelectorAll('.janus-canvas')[index];
+  if (!widget) return null;
+  const d = widget.getContext('2d').getImageData(x, y, 1, 1).data;
+  return [d[0], d[1], d[2], d[3]];
+}
+"""
+
+#: A fingerprint of everything painted on a game canvas.
+PICTURE_JS = """
+(index) => {
+  const widget = document.querySelectorAll('.janus-canvas')[index];
+  if (!widget) return null;
+  const w = widget.width, h = widget.height;
+  const data = widget.getContext('2d').getImageData(0, 0, w, h).data;
+  let hash = 0, painted = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 3] > 0) painted++;
+    hash = (hash * 31 + data[i] * 7 + data[i + 1] * 13 + data[i + 2]) >>> 0;
+  }
+  return {hash, painted, w, h};
+}
+"""
+
+#: Canvas coordinates → page coordinates (CSS may stretch the canvas).
+TO_PAGE_JS = """
+([index, x, y]) => {
+  const widget = document.querySelectorAll('.janus-canvas')[index];
+  let r = widget.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) {
+    widget.scrollIntoView({block: 'center'});
+    r = widget.getBoundingClientRect();
+  }
+  return [r.left + x * r.width / widget.width, r.top + y * r.height / widget.height];
+}
+"""
+
+#: Run code in the notebook's kernel and return its text result (JupyterLab only).
+KERNEL_JS = """
+async (code) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const kernel = panel.sessionContext.session.kernel;
+  const future = kernel.requestExecute({code, silent: false, store_history: false});
+  let out = '';
+  future.onIOPub = (msg) => {
+    const t = msg.header.msg_type;
+    if (t === 'execute_result') out += msg.content.data['text/plain'];
+    if (t === 'stream') out += msg.content.text;
+    if (t === 'error') out += 'ERROR ' + msg.content.ename + ': ' + msg.content.evalue;
+  };
+  await future.done;
+  return out;
+}
+"""
+
+
+def pixel(page: Any, x: float, y: float, index: int = 0) -> tuple[int, int, int, int]:
+    return tuple(page.evaluate(PIXEL_JS, [index, int(x), int(y)]))
+
+
+def picture(page: Any, index: int = 0) -> dict:
+    return page.evaluate(PICTURE_JS, index)
+
+
+def click_canvas(page: Any, x: float, y: float, index: int = 0) -> None:
+    px, py = page.evaluate(TO_PAGE_JS, [index, x, y])
+    page.mouse.click(px, py)
+
+
+def kernel(page: Any, code: str) -> str:
+    return page.evaluate(KERNEL_JS, code)
+
+
+def wait_painted(page: Any, index: int = 0, timeout: float = 60_000) -> None:
+    """Wait until the canvas has pixels (the element exists before anything is drawn)."""
+    page.wait_for_function(
+        """(index) => {
+             const c = document.querySelectorAll('.janus-canvas')[index];
+             if (!c || !c.width) return false;
+             const d = c.getContext('2d').getImageData(5, 5, 1, 1).data;
+             return d[3] > 0;
+           }""", arg=index, timeout=timeout)
+
+
+def wait_picture_change(page: Any, before: dict, index: int = 0,
+                        timeout: float = 20_000) -> None:
+    page.wait_for_function(PICTURE_JS.replace("(index) =>", "([index, before]) =>")
+                           .replace("return {hash, painted, w, h};",
+                                    "return hash !== before;"),
+                           arg=[index, before["hash"]], timeout=timeout, polling="raf")
+
+
+def wait_kernel_idle(page: Any, timeout: float = 120_000) -> None:
+    page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]',
+                           timeout=timeout)
+
+
+def run_all_cells(page: Any, timeout: float = 240_000) -> None:
+    """Run every cell; returns when the last one has run (the command's promise)."""
+    wait_kernel_idle(page)
+    page.set_default_timeout(timeout)
+    ok = page.evaluate(
+        "async () => await window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    assert ok is not False, "a cell failed while running all cells"
+    wait_kernel_idle(page, timeout)
+
+
+def open_lab_notebook(page: Any, base: str, name: str) -> None:
+    page.goto(f"{base}/lab/tree/{name}?token={TOKEN}&reset", wait_until="domcontentloaded")
+    page.wait_for_selector(".jp-Notebook", timeout=120_000)
+    wait_kernel_idle(page)
+
+
+def error_outputs(page: Any) -> list[str]:
+    return page.eval_on_selector_all(
+        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"], '
+        '.jp-RenderedText[data-mime-type="application/vnd.jupyter.error"]',
+        "els => els.map(e => e.textContent.slice(0, 400))")

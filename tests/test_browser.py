@@ -1,0 +1,177 @@
+"""Widgets in a real browser: JupyterLab and Voila in headless Chromium.
+
+Every notebook is opened in JupyterLab and run; its canvases must be painted
+and no cell may fail. Each game's canvas is then clicked like a person would
+and checked by its pixels and by the kernel's state.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from browser_support import (CHROMIUM, CHROMIUM_ARGS, click_canvas, error_outputs,
+                             jupyterlab, kernel, open_lab_notebook, picture, pixel,
+                             run_all_cells, scratch_notebooks, voila, wait_painted,
+                             wait_picture_change)
+from conftest import ROOT
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = ROOT / "test-artifacts"
+NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is needed at {CHROMIUM} (python3 dev.py test installs it)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("lab")
+    work = scratch_notebooks(ROOT, tmp)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with jupyterlab(work, ARTIFACTS / "jupyterlab.log") as base:
+        yield base, work
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1500, "height": 1100})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    yield page
+    context.close()
+
+
+def widget_status(page, index: int = 0) -> str:
+    return page.locator(".janus-widget .janus-status").nth(index).inner_text()
+
+
+def widget_button(page, tooltip: str, index: int = 0):
+    return page.locator(f'.janus-widget >> nth={index}').locator(f'button[title="{tooltip}"]')
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_runs_in_jupyterlab(lab, page, name):
+    base, _ = lab
+    open_lab_notebook(page, base, name)
+    run_all_cells(page)
+    assert error_outputs(page) == []
+    canvases = page.locator(".janus-canvas").count()
+    for index in range(canvases):
+        wait_painted(page, index)
+        shot = picture(page, index)
+        assert shot["painted"] == shot["w"] * shot["h"], "the whole canvas is painted"
+    assert not [e for e in page.errors if "setAttr" in e], page.errors
+
+
+# --- Jactus ----------------------------------------------------------------------
+def dice_in_kernel(page) -> tuple[int, ...]:
+    return tuple(int(v) for v in kernel(page, "print(*game.state.dice)").split())
+
+
+def check_dice_pixels(page, dice) -> None:
+    """Each die drawn where it belongs, with its pips: the centre pip is there for odd
+    values, the top-left pip for values from 2 up."""
+    from janus_widgets.games.jactus.draw import DIE, die_origin
+    for i, value in enumerate(dice):
+        x, y = die_origin(i)
+        cx, cy = x + DIE / 2, y + DIE / 2
+        step = DIE * 0.27
+        centre = pixel(page, cx, cy)
+        corner = pixel(page, cx - step, cy - step)
+        assert (sum(centre[:3]) < 200) == (value % 2 == 1), (i, value, centre)
+        assert (sum(corner[:3]) < 200) == (value >= 2), (i, value, corner)
+        edge = pixel(page, x, y + DIE / 2)                # the die's dark outline
+        assert sum(edge[:3]) < 300, (i, edge)
+
+
+def test_jactus_canvas_in_jupyterlab(lab, page):
+    from janus_widgets.games.jactus.draw import DIE, die_origin
+    base, _ = lab
+    open_lab_notebook(page, base, "jactus.ipynb")
+    run_all_cells(page)
+    wait_painted(page, 0)
+    kernel(page, "game.new_game(seed=5)")
+    opening = picture(page)
+    # Click "Throw all five": the kernel throws, the dice appear on the canvas.
+    click_canvas(page, 150, 185)
+    wait_picture_change(page, opening)
+    assert kernel(page, "print(game.index)").strip() == "2"
+    dice = dice_in_kernel(page)
+    assert len(dice) == 5
+    page.wait_for_timeout(100)
+    check_dice_pixels(page, dice)
+    before_pick = picture(page)
+    # Choose dice 0 and 4: they lift.
+    x0, y0 = die_origin(0)
+    click_canvas(page, x0 + DIE / 2, y0 + DIE / 2)
+    x4, y4 = die_origin(4)
+    click_canvas(page, x4 + DIE / 2, y4 + DIE / 2)
+    page.wait_for_function("() => true")
+    lifted = pixel(page, x0 + DIE / 2, y0 - 6)
+    assert lifted[:3] == (255, 247, 214), lifted        # the lifted die's face colour
+    assert kernel(page, "print(sorted(game._selection))").strip() == "[0, 4]"
+    # Throw them: two more plies (the pick-up and the throw) in the kernel.
+    shown = picture(page)
+    click_canvas(page, 150, 185)
+    wait_picture_change(page, shown)
+    assert kernel(page, "print(game.index)").strip() == "4"
+    assert kernel(page, "print(game.replay.moves[2])").strip() == f"r{dice[0]}{dice[4]}"
+    check_dice_pixels(page, dice_in_kernel(page))
+    # A refused click names its rule in the status line.
+    click_canvas(page, 517, 106)                          # the Venus card in the supply
+    page.wait_for_function(
+        "() => document.querySelector('.janus-widget .janus-status').innerText.includes('JA-8')")
+    assert "JA-8" in widget_status(page)
+    # Step back twice with the buttons: the picture returns.
+    after = picture(page)
+    widget_button(page, "One move back").click()
+    wait_picture_change(page, after)
+    widget_button(page, "One move back").click()
+    page.wait_for_function(f"() => true")
+    page.wait_for_timeout(300)
+    assert picture(page)["hash"] == before_pick["hash"]
+    assert kernel(page, "print(game.index)").strip() == "2"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(".janus-widget").first.screenshot(path=str(ARTIFACTS / "jactus-widget.png"))
+    if os.environ.get("JANUS_UPDATE_SCREENSHOTS"):
+        (ROOT / "docs").mkdir(exist_ok=True)
+        shutil.copy(ARTIFACTS / "jactus-widget.png", ROOT / "docs" / "jactus-widget.png")
+    assert not page.errors, page.errors
+
+
+def test_jactus_in_voila(page, tmp_path):
+    work = scratch_notebooks(ROOT, tmp_path)
+    with voila(work / "jactus.ipynb", tmp_path / "voila.log") as url:
+        page.goto(url, wait_until="domcontentloaded")
+        page.wait_for_selector(".janus-canvas", timeout=120_000)
+        wait_painted(page, 0, timeout=120_000)
+        assert "import janus_widgets" not in page.inner_text("body")   # no code shown
+        opening = picture(page)
+        assert opening["painted"] == opening["w"] * opening["h"]
+        assert "move 0/0" in widget_status(page)
+        click_canvas(page, 150, 185)                          # throw all five
+        wait_picture_change(page, opening)
+        page.wait_for_function(
+            "() => document.querySelector('.janus-widget .janus-status')"
+            ".innerText.includes('move 2/2')")
+        from janus_widgets.games.jactus.draw import DIE, die_origin
+        x, y = die_origin(0)
+        assert pixel(page, x + 3, y + DIE / 2)[:3] != (153, 153, 153)  # a die, not "?"
+    real_errors = [e for e in page.errors if "setAttr" in e]
+    assert not real_errors, real_errors

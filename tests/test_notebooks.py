@@ -1,0 +1,37 @@
+"""Every notebook runs top to bottom (nbclient), in a scratch copy of notebooks/."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from conftest import ROOT
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def test_there_are_notebooks():
+    names = {p.stem for p in NOTEBOOKS}
+    assert {"tour", "jactus"} <= names
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs_top_to_bottom(path: Path, tmp_path: Path):
+    work = tmp_path / "notebooks"
+    shutil.copytree(ROOT / "notebooks", work)
+    nb = nbformat.read(work / path.name, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert not cell.get("outputs"), f"{path.name}: commit notebooks without outputs"
+    client = NotebookClient(nb, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(work)}})
+    client.execute()
+    for index, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []):
+            assert output.output_type != "error", (
+                f"{path.name} cell {index}: {output.get('ename')}: {output.get('evalue')}")
