@@ -897,11 +897,11 @@ class JinnsEngine(Engine[JinnsVariant]):
         phase, seat, board = raw[0], raw[1], raw[2]
         v = self.variant
         lines = [f"Jinns of the Lake, {self.num_players} players ({v.describe()})"]
+        texts = [pile_text(code) for code in board]
+        width = max(len(t) for t in texts)
         for row in range(4):
-            cells = []
-            for c in range(8 * row, 8 * row + 8):
-                cells.append(f"{c:>2} {pile_text(board[c]):<9}")
-            lines.append(" ".join(cells).rstrip())
+            cells = [f"{c:>2} {texts[c]:<{width}}" for c in range(8 * row, 8 * row + 8)]
+            lines.append("  ".join(cells).rstrip())
         scores = self.scores(raw)
         cur = self.current(raw)
         for s in range(self.num_players):
