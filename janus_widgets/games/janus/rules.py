@@ -830,8 +830,10 @@ def position(variant: JanusVariant | None = None, *,
     With ``fill`` the other fields get the remaining tiles in table order,
     except the fields listed in ``empty``; without it they stay empty.
     ``owners`` maps a field of a square (e.g. 'a1' for a1–b2) to a seat;
-    ``heads`` maps seats to the heads they hold. Coins default to the
-    starting coins less one per square owned. ``options`` change the variant.
+    ``heads`` maps seats to the heads they hold. ``coins`` (one number per
+    seat) default to the starting coins less one per square owned. ``options``
+    change the variant; its ``coins`` option goes in ``variant`` since the
+    keyword means the coins in hand here.
 
     >>> s = position(tiles={"a1": "R1-"}, fill=False, columns=("a1", "j10"))
     >>> s.tiles_left, [str(m) for m in s.legal_moves()]
