@@ -352,6 +352,7 @@ def test_JB11_one_step_in_any_of_eight_directions():
 # --- JB-12: forfeit -------------------------------------------------------------------------
 def test_JB12_forfeit_only_when_no_move_and_the_tile_stays():
     stuck = position(tiles={"a10": "R1/J", "c3": "G1+"}, columns=("a10", "c3"))
+    assert stuck.parse("pass").description == "A cannot move and forfeits the turn."
     after = stuck.play("pass")
     assert after.current_player == 1 and after.tile_at("a10").code == "R1/J"
     assert after.tiles_left == stuck.tiles_left
@@ -385,6 +386,7 @@ def test_JB14_landing_on_a_tile_of_a_held_heads_colour_gives_a_second_move():
     assert bonus.phase == "bonus" and bonus.current_player == 0
     assert "pass" in moves(bonus) and "c2" in moves(bonus)
     assert bonus.explain("pass").rule == "JB-14"
+    assert bonus.parse("pass").description == "A declines the second move."
     declined = bonus.play("pass")
     assert declined.current_player == 1 and declined.phase == "move"
     assert declined.tile_at("f5") is not None                   # declining removes nothing

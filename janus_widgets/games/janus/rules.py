@@ -471,9 +471,12 @@ class JanusEngine(Engine[JanusVariant]):
             return f"Move to {field_name(action)}."
         who = seat_name(seat)
         if action == PASS:
-            if phase == BONUS and self.moves(raw):
-                return f"{who} declines the second move."
-            return f"{who} cannot move and forfeits the turn."
+            can_move = bool(self.moves(raw))
+            if phase == BONUS:
+                return (f"{who} declines the second move." if can_move else
+                        f"{who} cannot move and forfeits the second move.")
+            return (f"{who} passes, which is allowed only when no move is possible."
+                    if can_move else f"{who} cannot move and forfeits the turn.")
         board, cols = raw[2], raw[3]
         f = cols[seat]
         line = _line_between(f, action)
