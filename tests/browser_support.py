@@ -26,6 +26,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-sync", "--disable-dev-shm-usage"]
 BIN = Path(sys.executable).parent
 TOKEN = "janus-test-token"
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
 def free_port() -> int:
@@ -245,3 +246,13 @@ def error_outputs(page: Any) -> list[str]:
         '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"], '
         '.jp-RenderedText[data-mime-type="application/vnd.jupyter.error"]',
         "els => els.map(e => e.textContent.slice(0, 400))")
+
+
+def widget_status(page: Any, index: int = 0) -> str:
+    """The status line of the index-th game widget on the page."""
+    return page.locator(".janus-widget .janus-status").nth(index).inner_text()
+
+
+def widget_button(page: Any, tooltip: str, index: int = 0) -> Any:
+    """A button of the index-th game widget, found by its tooltip."""
+    return page.locator(f".janus-widget >> nth={index}").locator(f'button[title="{tooltip}"]')

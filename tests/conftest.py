@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -13,3 +14,38 @@ ROOT = Path(__file__).resolve().parent.parent
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# --- the real browser (shared by every browser test file) ----------------------------
+@pytest.fixture(scope="session")
+def browser():
+    from browser_support import CHROMIUM, CHROMIUM_ARGS
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is needed at {CHROMIUM} (python3 dev.py test installs it)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory):
+    from browser_support import ARTIFACTS, jupyterlab, scratch_notebooks
+    tmp = tmp_path_factory.mktemp("lab")
+    work = scratch_notebooks(ROOT, tmp)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with jupyterlab(work, ARTIFACTS / "jupyterlab.log") as base:
+        yield base, work
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1500, "height": 1100})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    yield page
+    context.close()

@@ -9,60 +9,18 @@ from __future__ import annotations
 
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
-from browser_support import (CHROMIUM, CHROMIUM_ARGS, click_canvas, error_outputs,
-                             jupyterlab, kernel, open_lab_notebook, picture, pixel,
-                             run_all_cells, scratch_notebooks, voila, wait_painted,
-                             wait_picture_change)
+from browser_support import (ARTIFACTS, click_canvas, error_outputs, kernel,
+                             open_lab_notebook, picture, pixel, run_all_cells,
+                             scratch_notebooks, voila, wait_painted, wait_picture_change,
+                             widget_button, widget_status)
 from conftest import ROOT
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = ROOT / "test-artifacts"
 NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is needed at {CHROMIUM} (python3 dev.py test installs it)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="session")
-def lab(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("lab")
-    work = scratch_notebooks(ROOT, tmp)
-    ARTIFACTS.mkdir(exist_ok=True)
-    with jupyterlab(work, ARTIFACTS / "jupyterlab.log") as base:
-        yield base, work
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1500, "height": 1100})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors  # type: ignore[attr-defined]
-    yield page
-    context.close()
-
-
-def widget_status(page, index: int = 0) -> str:
-    return page.locator(".janus-widget .janus-status").nth(index).inner_text()
-
-
-def widget_button(page, tooltip: str, index: int = 0):
-    return page.locator(f'.janus-widget >> nth={index}').locator(f'button[title="{tooltip}"]')
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)

@@ -201,9 +201,24 @@ class GameWidget(W.VBox):
 
         self.tabs = W.Tab(children=[game_tab, self.seats_tab, record_tab],
                           titles=["Game & variant", "Seats & view", "Save / load"])
-        self.children = [self.heading, W.HBox([self.canvas, side]), nav, self.status_line,
-                         self.confirm_box, self.tabs]
+        # A game's own widget.py may add controls of its own (an odds panel, an
+        # overlay switch); the shell stays the same for every game.
+        self.extras = W.VBox(list(self._game_hooks("extras", default=[])))
+        self.children = [self.heading,
+                         W.HBox([self.canvas, side], layout=W.Layout(flex_flow="row wrap")),
+                         nav, self.status_line, self.extras, self.confirm_box, self.tabs]
         self.add_class("janus-widget")
+
+    def _game_hooks(self, name: str, default: Any = None) -> Any:
+        """Call ``name(self)`` from the game's ``widget`` module, if it defines it."""
+        import importlib
+        package = self.game.board().__name__.rsplit(".", 1)[0]
+        try:
+            module = importlib.import_module(f"{package}.widget")
+        except ModuleNotFoundError:
+            return default
+        hook = getattr(module, name, None)
+        return default if hook is None else hook(self)
 
     def _variant_control(self, spec: Any) -> W.Widget:
         value = getattr(self.state.variant, spec.name)
@@ -842,6 +857,7 @@ class GameWidget(W.VBox):
         self._update_controls()
         self._update_status()
         self._render(board=board)
+        self._game_hooks("refresh")
 
     def _update_controls(self) -> None:
         replay = self.replay
