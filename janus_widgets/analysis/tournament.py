@@ -226,7 +226,7 @@ class VariantComparison:
 
     def __str__(self) -> str:
         rows = self.table()
-        keys = list(rows[0])
+        keys = list(dict.fromkeys(k for row in rows for k in row))
         width = {k: max(len(k), *(len(_fmt(r.get(k))) for r in rows)) for k in keys}
         lines = ["  ".join(k.ljust(width[k]) for k in keys)]
         lines += ["  ".join(_fmt(r.get(k)).ljust(width[k]) for k in keys) for r in rows]
