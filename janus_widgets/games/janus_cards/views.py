@@ -380,8 +380,9 @@ def _informative(triple: tuple[int, int, int], known: int) -> bool:
 
 
 # --- exact inference -----------------------------------------------------------
-_BROKEN = -2
-_UNSET = -1
+_UNSET = 14      # a multi-side fact none of whose unseen sides is placed yet
+_BROKEN = 15     # a multi-side fact already known to hold
+_BITS = 4        # each demand and each fact status packs into 4 bits of the state
 
 
 class _Posterior:
@@ -393,15 +394,18 @@ class _Posterior:
     with the seen sides (so a double, which agrees both ways round, counts
     twice — chance turned it either way). No-trio facts with one unseen side
     exclude a symbol there; facts with several unseen sides are tracked while
-    counting.
+    counting (or, with ``relaxed=True``, left to the caller, who rejects the
+    samples that break them).
 
-    The count runs over the unidentified cards in order, with a state made of
-    how many cards each group of alike unknown cards still needs, plus the
-    progress of each multi-side fact; a group is closed after its last possible
-    card, which keeps the states few.
+    The count runs over the unidentified cards in order. Its state packs, in 4
+    bits each, how many cards each group of alike unknown places still needs
+    and how far each multi-side fact has got (the symbol its placed sides share,
+    or "unset" / "holds"). A group closes after its last possible card. Cards
+    are taken symbol by symbol, the symbols of facts first, so facts settle
+    early and the states stay few.
     """
 
-    def __init__(self, view: CardsView) -> None:
+    def __init__(self, view: CardsView, relaxed: bool = False) -> None:
         n_sym = view.variant.symbols
         self.view = view
         self.teacher = view.unturned_cards is not None
@@ -414,11 +418,11 @@ class _Posterior:
         for card in cards:
             face = _unknown_face(card)
             if face is None:
-                if card.front is None:
+                if card.front is None or card.back is None:
                     raise ValueError(f"card {card.ref} has no seen side: not a view "
                                      "of this game")
-                pair = tuple(sorted((_NAME_INDEX[card.front], _NAME_INDEX[card.back])))
-                c = CARD_INDEX[pair]  # type: ignore[index]
+                a, b = _NAME_INDEX[card.front], _NAME_INDEX[card.back]
+                c = CARD_INDEX[(min(a, b), max(a, b))]
                 if c in taken:
                     raise ValueError(f"card {card} appears twice in the view")
                 taken.add(c)
@@ -428,18 +432,19 @@ class _Posterior:
             loc_face.append(face)
             loc_k.append(_NAME_INDEX[card.side(BACK if face == FRONT else FRONT)])  # type: ignore[index]
         self.loc_ref, self.loc_face, self.loc_k, self.index = loc_ref, loc_face, loc_k, index
+        self.multi: list[tuple[tuple[int, ...], int]] = []
         if self.teacher:
             assert view.unturned_cards is not None
-            self.leftover_fixed = [CARD_INDEX[tuple(sorted((_NAME_INDEX[a], _NAME_INDEX[b])))]  # type: ignore[misc]
-                                   for a, b in view.unturned_cards]
+            self.leftover_fixed = sorted(
+                CARD_INDEX[(min(_NAME_INDEX[a], _NAME_INDEX[b]),
+                            max(_NAME_INDEX[a], _NAME_INDEX[b]))]
+                for a, b in view.unturned_cards)
             return
-        free = sorted((c for c in range(deck_size(n_sym)) if c not in taken),
-                      key=lambda c: CARDS[c])
+        free = [c for c in range(deck_size(n_sym)) if c not in taken]
         if len(free) != len(loc_ref) + view.unturned:
             raise ValueError("the view does not account for every card of the deck")
         # No-trio facts, reduced to what this viewer has not seen.
         excluded: list[set[int]] = [set() for _ in loc_ref]
-        multi: list[tuple[tuple[int, ...], int]] = []
         refs = {c.ref: c for c in cards}
         for fact in view.no_trios:
             seen_syms = []
@@ -456,9 +461,10 @@ class _Posterior:
             if len(unseen) == 1:
                 excluded[unseen[0]].add(target)
             else:
-                multi.append((tuple(unseen), target))
+                self.multi.append((tuple(unseen), target))
+        multi = [] if relaxed else self.multi
         entangled = {loc for locs, _ in multi for loc in locs}
-        # Groups of alike unknown cards (same seen symbol, same exclusions).
+        # Groups of alike unknown places (same seen symbol, same exclusions).
         group_of: dict[Any, int] = {}
         self.group_locs: list[list[int]] = []
         group_k: list[int] = []
@@ -476,17 +482,26 @@ class _Posterior:
             loc_group.append(g)
         self.loc_group = loc_group
         groups = len(self.group_locs)
-        self.members = [tuple(loc_group[loc] for loc in locs) for locs, _ in multi]
-        member_of: list[list[int]] = [[] for _ in range(groups)]
-        for j, members in enumerate(self.members):
-            for g in members:
-                member_of[g].append(j)
-        self.member_of = member_of
-        # The cards in order, each with the groups it could go to.
-        self.steps = free
+        members = [tuple(loc_group[loc] for loc in locs) for locs, _ in multi]
+        # Packed state: group g's demand at bits 4g, fact j's status at 4(groups + j).
+        self.fact_shift = [_BITS * (groups + j) for j in range(len(multi))]
+        self.fact_mask = [sum(15 << (_BITS * g) for g in m) for m in members]
+        self.member_of: list[tuple[int, ...]] = [
+            tuple(j for j, m in enumerate(members) if g in m) for g in range(groups)]
+        # The order of the cards: symbols of the facts first, then the others.
+        order: list[int] = []
+        for m in members:
+            order.extend(group_k[g] for g in m if group_k[g] not in order)
+        order.extend(k for k in sorted(set(group_k), key=lambda k: -group_k.count(k))
+                     if k not in order)
+        order.extend(k for k in range(n_sym) if k not in order)
+        rank = {k: i for i, k in enumerate(order)}
+        free.sort(key=lambda c: sorted((rank[CARDS[c][0]], rank[CARDS[c][1]])))
+        self.steps: list[int] = []
         self.options: list[list[tuple[int, int, int]]] = []
+        self.spare: list[int] = []   # cards no unknown place can take: always unturned
         last: dict[int, int] = {}
-        for i, c in enumerate(free):
+        for c in free:
             a, b = CARDS[c]
             opts = []
             for g in range(groups):
@@ -499,55 +514,57 @@ class _Posterior:
                         opts.append((g, b, 1))
                     if k == b and a not in ex:
                         opts.append((g, a, 1))
+            if not opts:
+                self.spare.append(c)
+                continue
             for g, _, _ in opts:
-                last[g] = i
+                last[g] = len(self.steps)
+            self.steps.append(c)
             self.options.append(opts)
-        self.closes: list[list[int]] = [[] for _ in free]
-        impossible = False
-        for g in range(groups):
-            if g not in last:
-                impossible = True
-            else:
-                self.closes[last[g]].append(g)
-        start = (tuple(len(locs) for locs in self.group_locs),
-                 tuple(target for _, target in multi))
+        self.close_mask = [0] * len(self.steps)
+        impossible = len(last) < groups
+        for g, i in last.items():
+            self.close_mask[i] |= 15 << (_BITS * g)
+        start = 0
+        for g, locs in enumerate(self.group_locs):
+            start |= len(locs) << (_BITS * g)
+        for j, (_, target) in enumerate(multi):
+            start |= target << self.fact_shift[j]
         self.start = start
         self._count(impossible)
 
-    def _moves(self, i: int, state: tuple) -> list[tuple[tuple, int, int, int]]:
-        rem, st = state
+    def _moves(self, i: int, state: int) -> list[tuple[int, int, int, int]]:
+        """``(next state, weight, group or -1, partner)`` for card ``i`` in ``state``."""
+        close = self.close_mask[i]
         out = []
-        closes = self.closes[i]
-        if all(rem[g] == 0 for g in closes):
+        if not state & close:
             out.append((state, 1, -1, -1))
         for g, partner, weight in self.options[i]:
-            r = rem[g]
-            if not r:
+            shift = _BITS * g
+            if not (state >> shift) & 15:
                 continue
-            rem2 = rem[:g] + (r - 1,) + rem[g + 1:]
-            if any(rem2[h] for h in closes):
+            s2 = state - (1 << shift)
+            if s2 & close:
                 continue
-            st2 = st
-            ok = True
             for j in self.member_of[g]:
-                s = st2[j]
-                if s == _BROKEN:
+                sh = self.fact_shift[j]
+                st = (s2 >> sh) & 15
+                if st == _BROKEN:
                     continue
-                s2 = partner if s == _UNSET else (s if s == partner else _BROKEN)
-                if s2 != _BROKEN and all(rem2[m] == 0 for m in self.members[j]):
-                    ok = False  # every side of the fact shows one symbol: no such state
-                    break
-                st2 = st2[:j] + (s2,) + st2[j + 1:]
-            if ok:
-                out.append(((rem2, st2), weight, g, partner))
+                new = partner if st == _UNSET else (st if st == partner else _BROKEN)
+                if new != _BROKEN and not s2 & self.fact_mask[j]:
+                    break  # every unseen side of the fact shows one symbol: impossible
+                s2 += (new - st) << sh
+            else:
+                out.append((s2, weight, g, partner))
         return out
 
     def _count(self, impossible: bool) -> None:
         steps = len(self.steps)
-        forward: list[dict[tuple, int]] = [{self.start: 1}]
-        moves: list[dict[tuple, list]] = []
+        forward: list[dict[int, int]] = [{self.start: 1}]
+        moves: list[dict[int, list]] = []
         for i in range(steps):
-            nxt: dict[tuple, int] = defaultdict(int)
+            nxt: dict[int, int] = defaultdict(int)
             table = {}
             for state, count in forward[-1].items():
                 options = self._moves(i, state)
@@ -555,83 +572,81 @@ class _Posterior:
                 for s2, weight, _, _ in options:
                     nxt[s2] += count * weight
             moves.append(table)
-            forward.append(dict(nxt))
-        backward: list[dict[tuple, int]] = [dict() for _ in range(steps + 1)]
-        backward[steps] = {s: 1 for s in forward[steps]}
+            forward.append(nxt)
+        backward: list[dict[int, int]] = [{} for _ in range(steps + 1)]
+        backward[steps] = dict.fromkeys(forward[steps], 1)
         for i in range(steps - 1, -1, -1):
             after = backward[i + 1]
             here = backward[i]
             for state, options in moves[i].items():
-                total = 0
-                for s2, weight, _, _ in options:
-                    total += weight * after.get(s2, 0)
-                here[state] = total
+                here[state] = sum(weight * after.get(s2, 0) for s2, weight, _, _ in options)
         self.forward, self.backward, self.moves = forward, backward, moves
         self.total = 0 if impossible else backward[0].get(self.start, 0)
         if self.total == 0:
             raise ValueError("no arrangement of the unseen cards agrees with this view")
-        # Marginals: how often each group takes each partner symbol / each card is used.
-        group_partner: list[dict[int, int]] = [defaultdict(int) for _ in self.group_locs]
-        used: dict[int, int] = defaultdict(int)
-        for i in range(steps):
-            card = self.steps[i]
-            after = backward[i + 1]
-            for state, options in moves[i].items():
-                count = forward[i][state]
-                for s2, weight, g, partner in options:
-                    if g < 0:
-                        continue
-                    amount = count * weight * after.get(s2, 0)
-                    if amount:
-                        group_partner[g][partner] += amount
-                        used[card] += amount
-        self.group_partner = group_partner
-        self.used = used
+        self._marginals: tuple[list[dict[int, int]], dict[int, int]] | None = None
+
+    def marginals(self) -> tuple[list[dict[int, int]], dict[int, int]]:
+        """Weighted counts of each group taking each partner, and of each card placed."""
+        if self._marginals is None:
+            group_partner: list[dict[int, int]] = [defaultdict(int) for _ in self.group_locs]
+            used: dict[int, int] = defaultdict(int)
+            for i, card in enumerate(self.steps):
+                after = self.backward[i + 1]
+                before = self.forward[i]
+                for state, options in self.moves[i].items():
+                    count = before[state]
+                    for s2, weight, g, partner in options:
+                        if g >= 0:
+                            amount = count * weight * after.get(s2, 0)
+                            if amount:
+                                group_partner[g][partner] += amount
+                                used[card] += amount
+            self._marginals = (group_partner, used)
+        return self._marginals
 
     # --- answers ------------------------------------------------------------------
     def odds(self, ref: str) -> dict[str, Fraction]:
-        loc = self.index[ref]
-        g = self.loc_group[loc]
+        group_partner, _ = self.marginals()
+        g = self.loc_group[self.index[ref]]
         size = len(self.group_locs[g]) * self.total
         return {SYMBOL_NAMES[p]: Fraction(amount, size)
-                for p, amount in sorted(self.group_partner[g].items()) if amount}
+                for p, amount in sorted(group_partner[g].items()) if amount}
 
     def unturned_odds(self) -> dict[str, Fraction]:
-        if self.teacher:
-            weights: dict[int, Fraction] = defaultdict(Fraction)
-            each = Fraction(1, 2 * len(self.leftover_fixed))
-            for c in self.leftover_fixed:
-                for sym in CARDS[c]:
-                    weights[sym] += each
-            return {SYMBOL_NAMES[s]: p for s, p in sorted(weights.items())}
+        weights: dict[int, Fraction] = defaultdict(Fraction)
         f = self.view.unturned
-        weights = defaultdict(Fraction)
-        for c in self.steps:
-            stays = Fraction(self.total - self.used.get(c, 0), self.total)
+        if self.teacher:
+            chances = {c: Fraction(1, f) for c in self.leftover_fixed}
+        else:
+            _, used = self.marginals()
+            chances = {c: Fraction(self.total - used.get(c, 0), self.total * f)
+                       for c in self.steps + self.spare}
+        for c, p in chances.items():
             for sym in CARDS[c]:
-                weights[sym] += stays / (2 * f)
+                weights[sym] += p / 2
         return {SYMBOL_NAMES[s]: p for s, p in sorted(weights.items()) if p}
 
     def sample(self, stream: RandomStream) -> tuple[dict[int, int], list[int]]:
-        """One arrangement, drawn with its exact probability: half-known location →
+        """One arrangement, drawn with its exact probability: half-known place →
         card, and the unturned cards."""
         if self.teacher:
-            return {}, sorted(self.leftover_fixed)
+            return {}, list(self.leftover_fixed)
         state = self.start
         chosen: dict[int, list[int]] = defaultdict(list)
-        leftover = []
+        leftover = list(self.spare)
         for i, card in enumerate(self.steps):
             after = self.backward[i + 1]
             options = self.moves[i][state]
             weights = [weight * after.get(s2, 0) for s2, weight, _, _ in options]
-            total = sum(weights)
-            pick = stream.uniform() * total
+            pick = stream.uniform() * sum(weights)
             acc = 0
+            g = -1
             for (s2, _, g, _), w in zip(options, weights):
                 acc += w
                 if w and pick < acc:
                     break
-            else:  # float rounding at the very top: take the last possible option
+            else:  # rounding at the very top: the last possible option
                 s2, _, g, _ = next(o for o, w in zip(reversed(options), reversed(weights))
                                    if w)
             state = s2
@@ -641,19 +656,29 @@ class _Posterior:
                 chosen[g].append(card)
         placed: dict[int, int] = {}
         for g, cards in chosen.items():
-            locs = self.group_locs[g]
             order = list(cards)
             for k in range(len(order) - 1, 0, -1):  # Fisher–Yates
                 j = stream.below(k + 1)
                 order[k], order[j] = order[j], order[k]
-            for loc, c in zip(locs, order):
+            for loc, c in zip(self.group_locs[g], order):
                 placed[loc] = c
         return placed, sorted(leftover)
 
+    def breaks_a_fact(self, placed: dict[int, int]) -> bool:
+        """Whether an arrangement shows one symbol on every unseen side of a fact."""
+        for locs, target in self.multi:
+            partners = set()
+            for loc in locs:
+                a, b = CARDS[placed[loc]]
+                partners.add(b if a == self.loc_k[loc] else a)
+            if len(partners) == 1 and (target == _UNSET or target in partners):
+                return True
+        return False
+
 
 @lru_cache(maxsize=64)
-def _posterior(view: CardsView) -> _Posterior:
-    return _Posterior(view)
+def _posterior(view: CardsView, relaxed: bool = False) -> _Posterior:
+    return _Posterior(view, relaxed)
 
 
 # --- determinization -------------------------------------------------------------
@@ -661,8 +686,17 @@ def determinize(view: CardsView, stream: RandomStream) -> tuple:
     """A raw position agreeing with ``view``, drawn uniformly from those the viewer
     cannot tell apart (weighted by chance, as the odds are). Reads only the view.
     """
-    post = _posterior(view)
-    placed, leftover = post.sample(stream)
+    # Sample without the multi-side no-trio facts (a small count), and throw away
+    # the arrangements that break one: what is kept is exactly the distribution
+    # with them. Breaking one is rare; after many misses use the full count.
+    post = _posterior(view, True)
+    for _ in range(1000):
+        placed, leftover = post.sample(stream)
+        if not post.breaks_a_fact(placed):
+            break
+    else:  # pragma: no cover - only for views with improbable facts
+        post = _posterior(view)
+        placed, leftover = post.sample(stream)
     n = view.players
     known = [0] * n
 
