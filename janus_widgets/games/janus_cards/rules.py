@@ -36,7 +36,7 @@ from .tables import (AGREE, CARD_INDEX, CARDS, CHANCE_BASE, DEAL, DISCARD1_BASE,
                      SYMBOL_NAMES, action_notation, action_slots, action_sources,
                      card_text, deck_size, discard_action, draw_action, public_actions,
                      symbol_index)
-from .views import CardsView, build_view, determinize
+from .views import CardsView, build_view, determinize, informative
 
 __all__ = ["GAME", "JanusCardsVariant", "CardsEngine", "CardsState", "CardsView",
            "position"]
@@ -108,8 +108,8 @@ class CardsEngine(Engine[JanusCardsVariant]):
     * ``stall``: turns since the last trio (JC-16);
     * ``extra``: in REVEAL, 1 while a two-card pile draw waits for its second
       card; in OVER, why the game ended;
-    * ``facts``: the no-trio facts (JC-13), a linked list ``(triple, rest)`` of
-      three sides that do not all show the same symbol.
+    * ``facts``: the no-trio facts (JC-13), in the order learnt: triples of sides
+      that do not all show the same symbol.
     """
 
     turn_rule = "JC-19"
@@ -134,7 +134,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
         self.everyone = (1 << n) - 1
         self._cache: dict[tuple, tuple[int, ...]] = {}
         self._initial = (DEAL, 0, ((),) * n, (), tuple(range(self.deck)), (0,) * n, (), 0,
-                         0, 0, None)
+                         0, 0, ())
 
     # --- lean path -------------------------------------------------------
     def initial(self) -> tuple:
@@ -209,7 +209,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
         return self._reveal(raw, side)
 
     def _deal(self, raw: tuple, side: int) -> tuple:
-        _, turn, hands, stack, fresh, known, trios, agreed, stall, extra, chain = raw
+        _, turn, hands, stack, fresh, known, trios, agreed, stall, extra, facts = raw
         c = side >> 1
         fresh = tuple(x for x in fresh if x != c)
         hands_l = list(hands)
@@ -222,29 +222,29 @@ class CardsEngine(Engine[JanusCardsVariant]):
         n = self.num_players
         if sum(map(len, hands_l)) < 2 * n:
             return (DEAL, (turn + 1) % n, tuple(hands_l), stack, fresh, tuple(known_l),
-                    trios, agreed, stall, extra, chain)
+                    trios, agreed, stall, extra, facts)
         return (REVEAL, 0, tuple(hands_l), stack, fresh, tuple(known_l), trios, agreed,
-                stall, 0, chain)
+                stall, 0, facts)
 
     def _reveal(self, raw: tuple, side: int) -> tuple:
-        _, turn, hands, stack, fresh, known, trios, agreed, stall, extra, chain = raw
+        _, turn, hands, stack, fresh, known, trios, agreed, stall, extra, facts = raw
         c = side >> 1
         fresh = tuple(x for x in fresh if x != c)
         bit = 1 << side
         known_l = [k | bit for k in known]
         if extra != 1:
             return (PLAY, turn, hands, stack + (side,), fresh, tuple(known_l), trios,
-                    agreed, stall, 0, chain)
+                    agreed, stall, 0, facts)
         # The second card of a two-card pile draw (JC-8): it goes to the drawer.
         back = 1 << (side ^ 1)
         for w in self.others[turn]:
             known_l[w] |= back
         hands_l = list(hands)
         return self._end_turn(turn, hands_l, list(hands[turn]) + [side], stack, fresh,
-                              known_l, trios, agreed, stall, chain, True)
+                              known_l, trios, agreed, stall, facts, True)
 
     def _draw(self, raw: tuple, action: int) -> tuple:
-        _, turn, hands, stack, fresh, known, trios, agreed, stall, _, chain = raw
+        _, turn, hands, stack, fresh, known, trios, agreed, stall, _, facts = raw
         hands_l = list(hands)
         known_l = list(known)
         mine = list(hands[turn])
@@ -259,7 +259,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
             if not stack:  # the next card turns up first (chance), then it is drawn
                 hands_l[turn] = tuple(mine)
                 return (REVEAL, turn, tuple(hands_l), stack, fresh, tuple(known_l), trios,
-                        agreed, stall, 1, chain)
+                        agreed, stall, 1, facts)
             top = stack[-1]
             stack = stack[:-1]
             mine.append(top)
@@ -267,7 +267,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
             for w in others:
                 known_l[w] |= bit
             return self._end_turn(turn, hands_l, mine, stack, fresh, known_l, trios, agreed,
-                                  stall, chain, True)
+                                  stall, facts, True)
         sources = _SOURCES[action]
         bit = 0
         for src in sources:
@@ -295,10 +295,10 @@ class CardsEngine(Engine[JanusCardsVariant]):
                     h = hands[seat]
                     hands_l[seat] = h[:slot] + h[slot + 1:]
         return self._end_turn(turn, hands_l, mine, stack, fresh, known_l, trios, agreed,
-                              stall, chain, True)
+                              stall, facts, True)
 
     def _discard(self, raw: tuple, action: int) -> tuple:
-        _, turn, hands, stack, fresh, known, trios, agreed, stall, _, chain = raw
+        _, turn, hands, stack, fresh, known, trios, agreed, stall, _, facts = raw
         slots = _SLOTS[action]
         hand = hands[turn]
         sides = tuple(hand[i] for i in slots)
@@ -310,18 +310,18 @@ class CardsEngine(Engine[JanusCardsVariant]):
             known_l[w] |= bit
         mine = [s for i, s in enumerate(hand) if i not in slots]
         return self._end_turn(turn, list(hands), mine, stack + sides, fresh, known_l, trios,
-                              agreed, stall, chain, False)
+                              agreed, stall, facts, False)
 
     def _agree(self, raw: tuple) -> tuple:
-        phase, turn, hands, stack, fresh, known, trios, agreed, stall, extra, chain = raw
+        phase, turn, hands, stack, fresh, known, trios, agreed, stall, extra, facts = raw
         agreed |= 1 << turn
         if agreed == self.everyone:
             return (OVER, turn, hands, stack, fresh, known, trios, agreed, stall, AGREED,
-                    chain)
-        return (PLAY, turn, hands, stack, fresh, known, trios, agreed, stall, extra, chain)
+                    facts)
+        return (PLAY, turn, hands, stack, fresh, known, trios, agreed, stall, extra, facts)
 
     def _end_turn(self, turn: int, hands: list, mine: list, stack: tuple, fresh: tuple,
-                  known: list, trios: tuple, agreed: int, stall: int, chain: Any,
+                  known: list, trios: tuple, agreed: int, stall: int, facts: Any,
                   drew: bool) -> tuple:
         formed = False
         if drew and len(mine) >= 3:
@@ -337,7 +337,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
                     if j not in laid:
                         triple = (mine[j], mine[laid[0]], mine[laid[1]])
                         if self._news(triple, known, turn):
-                            chain = (triple, chain)
+                            facts = self._add_fact(facts, triple, known)
                 cards = (mine[laid[0]], mine[laid[1]], mine[laid[2]])
                 trios = trios + ((-1 if agreed >> turn & 1 else turn, trio, cards),)
                 mask = 0
@@ -351,7 +351,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
                 for idx in _TRIPLES[len(mine)]:
                     triple = (mine[idx[0]], mine[idx[1]], mine[idx[2]])
                     if self._news(triple, known, turn):
-                        chain = (triple, chain)
+                        facts = self._add_fact(facts, triple, known)
         hands[turn] = tuple(mine)
         stall = 0 if formed else stall + 1
         reason = 0
@@ -364,21 +364,28 @@ class CardsEngine(Engine[JanusCardsVariant]):
             reason = STALLED
         if reason:
             return (OVER, turn, tuple(hands), stack, fresh, tuple(known), trios, agreed,
-                    stall, reason, chain)
+                    stall, reason, facts)
         nxt = turn + 1 if turn + 1 < self.num_players else 0
         phase = REVEAL if not stack and fresh else PLAY
         return (phase, nxt, tuple(hands), stack, fresh, tuple(known), trios, agreed, stall,
-                0, chain)
+                0, facts)
+
+    def _add_fact(self, facts: tuple, triple: tuple[int, int, int],
+                  known: Sequence[int]) -> tuple:
+        """``facts`` with ``triple`` added; now and then the facts that no seat can
+        learn from any more are dropped (no view ever shows them)."""
+        facts = facts + (triple,)
+        if len(facts) >= 64 and not len(facts) % 32:
+            facts = tuple(t for t in facts
+                          if any(informative(t, k) for k in known))
+        return facts
 
     def _news(self, triple: tuple[int, int, int], known: Sequence[int], holder: int) -> bool:
         """Whether a no-trio fact tells some seat other than the holder anything."""
         mask = (1 << triple[0]) | (1 << triple[1]) | (1 << triple[2])
         for w in self.others[holder]:
-            kw = known[w]
-            if mask & ~kw:
-                seen = [SIDE_SYMBOL[s] for s in triple if kw >> s & 1]
-                if len(set(seen)) <= 1:
-                    return True
+            if mask & ~known[w] and informative(triple, known[w]):
+                return True
         return False
 
     def _no_trio_possible(self, trios: tuple) -> bool:
@@ -663,7 +670,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
         return raw[:10]
 
     def check_invariants(self, raw: tuple) -> None:
-        phase, turn, hands, stack, fresh, known, trios, agreed, stall, extra, chain = raw
+        phase, turn, hands, stack, fresh, known, trios, agreed, stall, extra, facts = raw
         n = self.num_players
         assert phase in (DEAL, REVEAL, PLAY, OVER), f"bad phase {phase!r}"
         assert 0 <= turn < n, f"bad turn {turn!r}"
@@ -697,8 +704,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
                 "JC-6: nobody has seen an unturned card")
         assert all(0 <= k < 1 << (2 * self.deck) for k in known)
         assert 0 <= agreed <= self.everyone
-        while chain is not None:
-            triple, chain = chain
+        for triple in facts:
             syms = {SIDE_SYMBOL[s] for s in triple}
             assert len(syms) > 1, "JC-13: a no-trio fact must be true"
         if phase == DEAL:
@@ -887,7 +893,7 @@ def position(variant: JanusCardsVariant | None = None, *,
         agreed_mask |= 1 << p
     phase = PLAY if stack or not fresh else REVEAL
     raw = (phase, to_move, raw_hands, stack, fresh, tuple(known), tuple(raw_trios),
-           agreed_mask, stall, 0, None)
+           agreed_mask, stall, 0, ())
     for p, refs in (remembered or {}).items():
         view = eng.view_raw(raw, None)
         for ref in refs:

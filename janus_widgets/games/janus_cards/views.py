@@ -41,12 +41,12 @@ from typing import Any
 
 from ...core.protocol import CHANCE, TERMINAL, seat_name
 from ...core.rng import RandomStream
-from .tables import (CARD_INDEX, CARDS, DEAL, END_REASONS, OVER, PHASE_NAMES, PLAY,
+from .tables import (CARD_INDEX, CARDS, END_REASONS, OVER, PHASE_NAMES, PLAY,
                      REVEAL, SIDE_SYMBOL, SYMBOL_NAMES, action_notation, deck_size,
                      public_actions)
 
 __all__ = ["SeenCard", "LaidTrio", "NoTrio", "CardsView", "build_view", "determinize",
-           "FRONT", "BACK"]
+           "informative", "FRONT", "BACK"]
 
 #: The side facing the holder (in a hand) or facing up (on the pile, in a trio).
 FRONT = "front"
@@ -271,10 +271,13 @@ class CardsView:
     # --- text -----------------------------------------------------------------
     def __str__(self) -> str:
         who = "the teacher" if self.viewer is None else seat_name(self.viewer)
-        status = {
-            CHANCE: f"chance: {'deal to ' + seat_name(self.turn) if self.phase == 'deal' else 'a card turns up'}",
-            TERMINAL: f"game over ({self.end_reason})",
-        }.get(self.to_move, f"{seat_name(self.to_move)} to move")
+        if self.to_move == CHANCE:
+            status = ("chance: a card is dealt to " + seat_name(self.turn)
+                      if self.phase == "deal" else "chance: a card turns up")
+        elif self.to_move == TERMINAL:
+            status = f"game over ({self.end_reason})"
+        else:
+            status = f"{seat_name(self.to_move)} to move"
         lines = [f"Janus card game seen by {who}: {status}",
                  "(each card: holder's side|other side; pile and trios: up|down; "
                  "? = not seen)"]
@@ -312,21 +315,12 @@ def _unknown_face(card: SeenCard) -> str | None:
 
 
 # --- building a view from the engine's raw state ---------------------------------
-def _nogoods(chain: Any) -> list[tuple[int, int, int]]:
-    out = []
-    while chain is not None:
-        triple, chain = chain
-        out.append(triple)
-    out.reverse()
-    return out
-
-
 def build_view(variant: Any, raw: tuple, viewer: int | None) -> CardsView:
     """The :class:`CardsView` of ``raw`` for seat ``viewer`` (``None``: the teacher).
 
     The raw layout is the engine's (see ``CardsEngine`` in :mod:`.rules`).
     """
-    phase, turn, hands, stack, fresh, known, trios, agreed, stall, extra, chain = raw
+    phase, turn, hands, stack, fresh, known, trios, agreed, stall, extra, facts = raw
     n = len(hands)
     mine = -1 if viewer is None else known[viewer]
     where: dict[int, tuple[str, str]] = {}
@@ -348,10 +342,8 @@ def build_view(variant: Any, raw: tuple, viewer: int | None) -> CardsView:
                           tuple(seen(side, f"T{t + 1}{'abc'[j]}")
                                 for j, side in enumerate(cards)))
                  for t, (owner, sym, cards) in enumerate(trios))
-    facts = []
-    for triple in _nogoods(chain):
-        if viewer is None or _informative(triple, mine):
-            facts.append(NoTrio(tuple(where[side] for side in triple)))
+    shown = tuple(NoTrio(tuple(where[side] for side in triple)) for triple in facts
+                  if viewer is None or informative(triple, mine))
     if phase == OVER:
         to_move = TERMINAL
     elif phase == PLAY:
@@ -369,12 +361,13 @@ def build_view(variant: Any, raw: tuple, viewer: int | None) -> CardsView:
         agreed=tuple(p for p in range(n) if agreed >> p & 1), stall=stall,
         pending_draw=phase == REVEAL and extra == 1,
         end_reason=END_REASONS.get(extra) if phase == OVER else None,
-        no_trios=tuple(facts))
+        no_trios=shown)
 
 
-def _informative(triple: tuple[int, int, int], known: int) -> bool:
-    """Whether a no-trio fact tells a seat with knowledge ``known`` anything: it
-    has not seen all three sides, and the ones it has seen show one symbol."""
+def informative(triple: tuple[int, int, int], known: int) -> bool:
+    """Whether a no-trio fact tells a seat that has seen the sides in the bit mask
+    ``known`` anything: it has not seen all three sides, and the ones it has seen
+    show one symbol."""
     seen = [SIDE_SYMBOL[s] for s in triple if known >> s & 1]
     return len(seen) < 3 and len(set(seen)) <= 1
 
@@ -430,7 +423,9 @@ class _Posterior:
             index[card.ref] = len(loc_ref)
             loc_ref.append(card.ref)
             loc_face.append(face)
-            loc_k.append(_NAME_INDEX[card.side(BACK if face == FRONT else FRONT)])  # type: ignore[index]
+            seen_side = card.side(BACK if face == FRONT else FRONT)
+            assert seen_side is not None
+            loc_k.append(_NAME_INDEX[seen_side])
         self.loc_ref, self.loc_face, self.loc_k, self.index = loc_ref, loc_face, loc_k, index
         self.multi: list[tuple[tuple[int, ...], int]] = []
         if self.teacher:
@@ -730,11 +725,8 @@ def determinize(view: CardsView, stream: RandomStream) -> tuple:
     stack = tuple(reversed([place(card) for card in view.pile]))
     trios = tuple((-1 if t.owner is None else t.owner, _NAME_INDEX[t.symbol],
                    tuple(place(card) for card in t.cards)) for t in view.trios)
-    chain = None
-    for fact in view.no_trios:
-        triple = tuple(sides[ref] if face == FRONT else sides[ref] ^ 1
-                       for ref, face in fact.sides)
-        chain = (triple, chain)
+    facts = tuple(tuple(sides[ref] if face == FRONT else sides[ref] ^ 1
+                        for ref, face in fact.sides) for fact in view.no_trios)
     phase = PHASE_NAMES.index(view.phase)
     agreed = 0
     for p in view.agreed:
@@ -746,8 +738,5 @@ def determinize(view: CardsView, stream: RandomStream) -> tuple:
     else:
         extra = 0
     return (phase, view.turn, hands, stack, tuple(leftover), tuple(known), trios, agreed,
-            view.stall, extra, chain)
+            view.stall, extra, facts)
 
-
-# ``DEAL`` is part of the phase table the views read.
-assert PHASE_NAMES[DEAL] == "deal"
