@@ -534,3 +534,30 @@ def test_cards_table_is_ordered_so_small_decks_are_prefixes():
     assert CARDS[:3] == ((0, 0), (0, 1), (1, 1))
     for n in range(3, 12):
         assert {max(c) for c in CARDS[:deck_size(n)]} == set(range(n))
+
+
+def test_long_games_keep_their_states_small_and_comparable():
+    """Thousands of moves without agreeing: the no-trio facts are pruned, so states
+    stay small, hash and compare (no deep nesting)."""
+    variant = JanusCardsVariant(players=6, deal_peek="none", stall_rounds=1000)
+    engine = cards.engine(variant)
+    stream = RandomStream(5)
+    raw = engine.initial()
+    most = 0
+    for _ in range(3000):
+        if engine.current(raw) == TERMINAL:
+            break
+        if engine.current(raw) == CHANCE:
+            action = engine.sample(raw, stream)
+        else:
+            acts = [a for a in engine.actions(raw) if a != AGREE]
+            action = acts[stream.below(len(acts))]
+        raw = engine.apply(raw, action)
+        most = max(most, len(raw[10]))
+    engine.check_invariants(raw)
+    assert 0 < most < 100
+    state = cards.from_raw(raw, variant)
+    assert state == cards.from_raw(raw, variant) and hash(state) == hash(state)
+    for seat in range(6):                              # and the views still redraw
+        view = state.view(seat)
+        assert engine.view_raw(engine.determinize(view, stream), seat) == view
