@@ -671,7 +671,7 @@ class _Posterior:
         return False
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)
 def _posterior(view: CardsView, relaxed: bool = False) -> _Posterior:
     return _Posterior(view, relaxed)
 
