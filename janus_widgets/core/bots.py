@@ -46,10 +46,10 @@ def _root(view: Any) -> tuple[Engine, Any]:
 def _as_move(view: Any, action: int) -> Move:
     if isinstance(view, State):
         return view._move(action)
-    engine = view.engine
-    raw = getattr(view, "raw", None)
-    return Move(engine.game.name if engine.game else "", action,
-                engine.notation(raw, action), engine.describe(raw, action))
+    for move in view.legal_moves():  # a view describes its moves from what it may see
+        if move.action == action:
+            return move
+    raise ValueError(f"the bot chose action {action}, which the view does not list")
 
 
 class RandomBot:

@@ -882,11 +882,15 @@ class GameWidget(W.VBox):
             hi = min(replay.length, replay.index + LOG_WINDOW)
             states = replay.states
             entries = [("start", 0)] if lo == 0 else []
+            seat = self._view_seat()
+            engine = state.engine
             for i in range(max(lo, 0), hi):
                 before = states[i]
                 mover = before.current_player
                 who = "chance" if mover == CHANCE else seat_name(mover)
-                entries.append((f"{i + 1}. {who} {states[i + 1].last_move}", i + 1))
+                # Only what the chosen viewpoint may know of the move (card games).
+                seen = engine.observed(before.raw, states[i + 1].last_move.action, seat)
+                entries.append((f"{i + 1}. {who} {seen}", i + 1))
             self.move_log.options = entries
             self.move_log.value = replay.index if lo <= replay.index <= hi else None
             # Lines.

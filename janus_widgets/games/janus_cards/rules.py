@@ -30,7 +30,7 @@ from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, State
                               seat_name)
 from ...core.rng import RandomStream
 from ...core.variant import Variant, option
-from .tables import (AGREE, CARD_INDEX, CARDS, CHANCE_BASE, DEAL, DISCARD1_BASE, DRAW_PP,
+from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, DEAL, DISCARD1_BASE, DRAW_PP,
                      END_REASONS, HAND_LIMIT, MAX_SYMBOLS, NUM_ACTIONS, OVER,
                      PHASE_NAMES, PILE, PLAY, REVEAL, SIDE_SYMBOL, SYMBOL_CODES,
                      SYMBOL_NAMES, action_notation, action_slots, action_sources,
@@ -419,11 +419,11 @@ class CardsEngine(Engine[JanusCardsVariant]):
 
     # --- hidden information ----------------------------------------------
     def view(self, state: State, player: int | None) -> CardsView:
-        return build_view(self.variant, state.raw, player)
+        return build_view(self.variant, state.raw, player, engine=self)
 
     def view_raw(self, raw: tuple, player: int | None) -> CardsView:
         """The view of a raw state (what :meth:`State.view` returns)."""
-        return build_view(self.variant, raw, player)
+        return build_view(self.variant, raw, player, engine=self)
 
     def determinize(self, view: Any, stream: RandomStream) -> tuple:
         if not isinstance(view, CardsView) or view.variant != self.variant:
@@ -545,27 +545,9 @@ class CardsEngine(Engine[JanusCardsVariant]):
                 who = seat_name(raw[1])
                 return f"Deal a {card_text(side)} card to {who}, {front} towards {who}."
             return f"Turn up a {card_text(side)} card from the pile, {front} face up."
-        if action == AGREE:
-            return ("Agree that no more trios can be formed; the game ends once every "
-                    "player agrees.")
-        slots = action_slots(action)
-        if slots:
-            if len(slots) == 1:
-                return f"Discard your card {slots[0] + 1} onto the pile, your side up."
-            return (f"Discard your cards {slots[0] + 1} and {slots[1] + 1} onto the pile, "
-                    f"your sides up, card {slots[1] + 1} on top.")
         stack = raw[3]
-        top = f" (it shows {SYMBOL_NAMES[SIDE_SYMBOL[stack[-1]]]})" if stack else ""
-        if action == DRAW_PP:
-            return f"Draw the two top cards of the pile{top}."
-        parts = []
-        for src in action_sources(action):
-            if src == PILE:
-                parts.append(f"the top card of the pile{top}")
-            else:
-                seat, slot = divmod(src, HAND_LIMIT)
-                parts.append(f"{seat_name(seat)}'s card {slot + 1}")
-        return "Draw " + " and ".join(parts) + "."
+        return describe_decision(action, SYMBOL_NAMES[SIDE_SYMBOL[stack[-1]]] if stack
+                                 else None)
 
     def explain(self, raw: tuple, action: int) -> Explanation:
         phase, turn, hands, stack, fresh, known, trios, agreed, stall, extra, _ = raw

@@ -234,3 +234,30 @@ def public_actions(turn: int, sizes: tuple[int, ...], pile: int, agreed: bool,
         out.append(AGREE)
     out.sort()
     return tuple(out)
+
+
+def describe_decision(action: int, top_symbol: str | None) -> str:
+    """One sentence for a player's move, from public facts only (the symbol the pile's
+    top shows everyone, if there is a pile)."""
+    from ...core.protocol import seat_name
+
+    if action == AGREE:
+        return ("Agree that no more trios can be formed; the game ends once every "
+                "player agrees.")
+    slots = action_slots(action)
+    if slots:
+        if len(slots) == 1:
+            return f"Discard your card {slots[0] + 1} onto the pile, your side up."
+        return (f"Discard your cards {slots[0] + 1} and {slots[1] + 1} onto the pile, "
+                f"your sides up, card {slots[1] + 1} on top.")
+    top = f" (it shows {top_symbol})" if top_symbol else ""
+    if action == DRAW_PP:
+        return f"Draw the two top cards of the pile{top}."
+    parts = []
+    for src in action_sources(action):
+        if src == PILE:
+            parts.append(f"the top card of the pile{top}")
+        else:
+            seat, slot = divmod(src, HAND_LIMIT)
+            parts.append(f"{seat_name(seat)}'s card {slot + 1}")
+    return "Draw " + " and ".join(parts) + "."

@@ -34,16 +34,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ...core.protocol import CHANCE, TERMINAL, seat_name
+from ...core.protocol import CHANCE, TERMINAL, Move, MoveList, seat_name
 from ...core.rng import RandomStream
 from .tables import (CARD_INDEX, CARDS, END_REASONS, OVER, PHASE_NAMES, PLAY,
                      REVEAL, SIDE_SYMBOL, SYMBOL_NAMES, action_notation, deck_size,
-                     public_actions)
+                     describe_decision, public_actions)
 
 __all__ = ["SeenCard", "LaidTrio", "NoTrio", "CardsView", "build_view", "determinize",
            "informative", "FRONT", "BACK"]
@@ -146,6 +146,8 @@ class CardsView:
     pending_draw: bool
     end_reason: str | None
     no_trios: tuple[NoTrio, ...]
+    #: The engine (what bots search with); not part of what the seat sees.
+    engine: Any = field(default=None, compare=False, repr=False)
 
     # --- plain facts ------------------------------------------------------------
     @property
@@ -243,9 +245,16 @@ class CardsView:
                               self.turn in self.agreed, self.variant.two_from_pile,
                               self.variant.two_from_one_player)
 
-    def legal_moves(self) -> list[str]:
-        """The notation of the legal decisions (``['dB1', 'dP', …]``)."""
-        return [action_notation(a) for a in self.legal_actions]
+    @property
+    def current_player(self) -> int:
+        """The seat to act, ``CHANCE`` or ``TERMINAL`` (as on the state)."""
+        return self.to_move
+
+    def legal_moves(self) -> MoveList:
+        """The legal decisions as moves, described from public facts only."""
+        top = self.pile_top.front if self.pile_top is not None else None
+        return MoveList(Move("janus-cards", a, action_notation(a), describe_decision(a, top))
+                        for a in self.legal_actions)
 
     # --- odds -----------------------------------------------------------------
     def other_side_odds(self, ref: str) -> dict[str, Fraction]:
@@ -315,7 +324,8 @@ def _unknown_face(card: SeenCard) -> str | None:
 
 
 # --- building a view from the engine's raw state ---------------------------------
-def build_view(variant: Any, raw: tuple, viewer: int | None) -> CardsView:
+def build_view(variant: Any, raw: tuple, viewer: int | None, *,
+               engine: Any = None) -> CardsView:
     """The :class:`CardsView` of ``raw`` for seat ``viewer`` (``None``: the teacher).
 
     The raw layout is the engine's (see ``CardsEngine`` in :mod:`.rules`).
@@ -361,7 +371,7 @@ def build_view(variant: Any, raw: tuple, viewer: int | None) -> CardsView:
         agreed=tuple(p for p in range(n) if agreed >> p & 1), stall=stall,
         pending_draw=phase == REVEAL and extra == 1,
         end_reason=END_REASONS.get(extra) if phase == OVER else None,
-        no_trios=shown)
+        no_trios=shown, engine=engine)
 
 
 def informative(triple: tuple[int, int, int], known: int) -> bool:
