@@ -120,6 +120,7 @@ class Target:
     name: str
     faces: frozenset[int]
     title: str
+    label: str = ""
 
     def scores(self, dice: Sequence[int]) -> bool:
         """Whether five dice showing ``dice`` score this target."""
@@ -131,11 +132,12 @@ class Target:
 
 TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("five-of-a-kind", frozenset(FACES),
-           "any five of a kind (a dog card in the rulebook's reading; ends the round)"),
-    Target("five-sixes", frozenset({6}), "five sixes (the Venus throw)"),
-    Target("five-ones", frozenset({1}), "five ones (the coin throw)"),
+           "any five of a kind (a dog card in the rulebook's reading; ends the round)",
+           "any five of a kind"),
+    Target("five-sixes", frozenset({6}), "five sixes (the Venus throw)", "five sixes"),
+    Target("five-ones", frozenset({1}), "five ones (the coin throw)", "five ones"),
     Target("five-2-to-5", frozenset({2, 3, 4, 5}),
-           "five 2s, 3s, 4s or 5s (a dog card when dog_throws='other')"),
+           "five 2s, 3s, 4s or 5s (a dog card when dog_throws='other')", "five 2s–5s"),
 )}
 
 
@@ -1042,7 +1044,7 @@ def model_chain(model: DiceModel, event: Callable[[Dice], bool],
     size = len(kept_states)
     step = tuple(tuple(int(row.get(j, 0) * den) for j in range(size)) for row in rows)
     score = tuple(int(h * den) for h in hits)
-    t = Target(name, frozenset(model.faces), name)
+    t = Target(name, frozenset(model.faces), name, name)
     pol = Policy("keep", "keep", lambda dice, _t: tuple(keep(dice)))
     labels = tuple((" ".join(map(str, s)) + " kept") if s else "nothing kept"
                    for s in kept_states)

@@ -370,31 +370,38 @@ def convergence(quantity: str = "within", n: int = 3, *,
         cum = np.cumsum(hits)[sizes - 1]
         ests = [proportion_estimate(int(c), int(s), z_level) for c, s in zip(cum, sizes)]
         exact = odds.throw_chance(kept_t, t)
-        label = (f"one throw, {' '.join(map(str, kept_t)) or 'nothing'} kept: {t.title}")
+        label = f"{t.label} with one throw, {' '.join(map(str, kept_t)) or 'nothing'} kept"
         unit = "throws simulated"
     else:
-        rounds = simulate_rounds(samples, t, policy, rng=rng, seed=seed)
-        sizes = _checkpoints(samples, points, 20)
+        if quantity == "expected":
+            value = odds.expected_throws(t, policy)
+            if value == math.inf:
+                raise ValueError("with these policies the target may never come: the "
+                                 "expected number of throws is infinite")
+            limit = 100_000
+        else:
+            n = odds._check_count(n, "n")
+            limit = max(n, 1)          # a round not scored after n throws is a miss
+        rounds = simulate_rounds(samples, t, policy, max_throws=limit, rng=rng, seed=seed)
+        sizes = _checkpoints(samples, points, 100)
         pols = " / ".join(rounds.policies)
         unit = "rounds simulated"
         if quantity == "within":
-            n = odds._check_count(n, "n")
             ok = (rounds.throws > 0) & (rounds.throws <= n)
             cum = np.cumsum(ok)[sizes - 1]
             ests = [proportion_estimate(int(c), int(s), z_level) for c, s in zip(cum, sizes)]
             exact = odds.probability_within(n, t, policy)
-            label = f"{t.title} within {n} throws ({pols})"
+            label = f"{t.label} within {n} throws ({pols})"
         else:
-            value = odds.expected_throws(t, policy)
-            if value == math.inf or rounds.unfinished:
-                raise ValueError("with these policies the target may never come: the "
-                                 "expected number of throws is infinite")
+            if rounds.unfinished:
+                raise ValueError(f"{rounds.unfinished} rounds had not scored after "
+                                 f"{limit} throws")
             tt = rounds.throws.astype(np.float64)
             sizes = sizes[sizes >= 2]
             s1, s2 = np.cumsum(tt)[sizes - 1], np.cumsum(tt * tt)[sizes - 1]
             ests = [mean_estimate(a, b, int(s), z_level) for a, b, s in zip(s1, s2, sizes)]
             exact = value  # type: ignore[assignment]
-            label = f"expected throws until {t.title} ({pols})"
+            label = f"expected throws until {t.label} ({pols})"
     return Convergence(quantity, np.asarray(sizes), np.array([e.value for e in ests]),
                        np.array([e.low for e in ests]), np.array([e.high for e in ests]),
                        Fraction(exact), label, unit, level)
@@ -449,7 +456,7 @@ def distribution_plot(rounds: Rounds, n: int = 40, *, ax: Axes | None = None) ->
     ax.plot(k, [float(p) for p in exact], "o", color="#d62728", ms=4, label="exact P(T = k)")
     ax.set_xlabel("throws in the round, k")
     ax.set_ylabel("share of rounds")
-    ax.set_title(f"{rounds.target.title}: " + " / ".join(rounds.policies), fontsize=10)
+    ax.set_title(f"{rounds.target.label}: " + " / ".join(rounds.policies), fontsize=10)
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3, axis="y")
     return fig  # type: ignore[return-value]
