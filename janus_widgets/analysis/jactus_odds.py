@@ -788,11 +788,19 @@ class ThrowChain:
         return self._cache["expected"]
 
     # -- lumping ------------------------------------------------------------------------
-    def lumped(self) -> ThrowChain:
+    def lumped(self, key: Callable[[Dice], Any] | None = None,
+               label: Callable[[Any], str] | None = None) -> ThrowChain:
         """The same chain with states merged that differ only by renaming faces (e.g.
-        'three alike kept' for 'any five of a kind'). Checked exactly: a policy whose
-        choices break the symmetry raises ``ValueError``."""
-        keys = [_sym_key(s, self.target) for s in self.states]
+        'three alike kept' for 'any five of a kind'), or that share ``key(kept)``.
+        Checked exactly: states merged must lead alike (a policy whose choices break
+        the symmetry, or dice with unequal faces, raise ``ValueError``)."""
+        if key is None:
+            def key(kept: Dice) -> Any:
+                return _sym_key(kept, self.target)
+        if label is None:
+            def label(k: Any) -> str:
+                return _class_label(k, self.target)
+        keys = [key(s) for s in self.states]
         classes: list[tuple[Any, list[int]]] = []
         for i, key in enumerate(keys):
             for ckey, members in classes:
@@ -826,7 +834,7 @@ class ThrowChain:
         return ThrowChain(
             self.target, self.policies, self.start_dice,
             tuple(self.states[m[0]] for _, m in classes),
-            tuple(_class_label(k, self.target) for k, _ in classes),
+            tuple(label(k) for k, _ in classes),
             tuple(tuple(d for i in m for d in self.members[i]) for _, m in classes),
             tuple(start), tuple(steps), tuple(scores), self.den)
 

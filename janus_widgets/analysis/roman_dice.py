@@ -170,9 +170,25 @@ class RomanGame:
 
     def chain(self, throw: str = "venus", keep: bool = False) -> ThrowChain:
         """The chain of throwing until ``throw``. ``keep=False``: all the dice every
-        time, as the Romans threw; ``keep=True``: keeping useful dice as in Jactus."""
+        time, as the Romans threw; ``keep=True``: keeping useful dice as in Jactus.
+
+        Keeping tali for the Venus, the states are merged by how many different faces
+        are kept when the faces are equally likely (with unequal faces, which faces
+        are kept matters, and the states stay apart).
+
+        >>> TALI.chain(keep=True).labels
+        ('nothing kept', '1 face kept', '2 different faces kept', '3 different faces kept')
+        """
         title, event, keeper = self._throw(throw)
-        return model_chain(self.model, event, keeper if keep else (lambda dice: ()), title)
+        chain = model_chain(self.model, event, keeper if keep else (lambda dice: ()), title)
+        if keep and self.name == "tali" and throw == "venus":
+            try:
+                return chain.lumped(len, lambda k: ("nothing kept" if k == 0 else
+                                                    "1 face kept" if k == 1 else
+                                                    f"{k} different faces kept"))
+            except ValueError:
+                pass
+        return chain
 
     def expected_throws(self, throw: str = "venus", keep: bool = False) -> Fraction:
         """The exact expected number of throws until ``throw``.
