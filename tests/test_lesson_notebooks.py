@@ -54,6 +54,10 @@ assert "never ends" not in seats_out.value
 seat_a_dd.value = "best-margin"
 others_dd.value = "best-margin"
 assert "never ends with probability" in seats_out.value, seats_out.value
+others_dd.value = "best-next"
+seat_a_dd.value = "best-reply"
+assert "<td>A</td><td>best-reply-3</td>" in seats_out.value, seats_out.value
+assert "never ends" not in seats_out.value
 """,
         # an exercise answered wrong, then right
         """

@@ -170,6 +170,25 @@ def test_rerolling_all_dice_is_geometric(target, p):
         [(1 - p) ** k * p for k in range(4)]
 
 
+def test_exact_solve_with_and_without_lumping_agree():
+    c = jo.chain("five-of-a-kind", ["best-margin", "keep-largest", "best-next"])
+    assert c._reduced() is not c                     # the answers come from 5-ish states
+    assert c._absorption(c._seat_rhs()) == list(c.seat_chances())
+    assert sum(c.seat_chances()) == 1
+
+
+def test_expectation_of_a_policy_that_cannot_be_lumped():
+    def threes_first(dice):                          # any 3s before a larger group
+        if 3 in dice:
+            return (3,) * min(dice.count(3), 4)
+        return brute_keep_largest(dice, "five-of-a-kind")
+    c = jo.chain("five-of-a-kind", threes_first)
+    assert c._reduced() is c
+    dist = c.distribution(400)
+    assert 0 < c.expected() - sum(k * p for k, p in enumerate(dist, 1)) < Fraction(1, 10 ** 20)
+    assert c.expected() > jo.expected_throws()      # worse than keeping the largest group
+
+
 def test_distribution_within_and_expectation_agree():
     c = jo.chain("five-of-a-kind", "keep-largest")
     dist = c.distribution(300)
@@ -270,6 +289,61 @@ def test_best_margin_can_spoil_and_then_a_round_may_never_end():
     assert c.ever() < 1 and c.expected() == math.inf
 
 
+@pytest.mark.parametrize("players,others", [(2, "best-next"), (3, "best-next"),
+                                            (2, "best-margin"), (2, "keep-largest")])
+def test_best_reply_beats_every_other_way_to_play_against_the_others(players, others):
+    reply = jo.best_reply(players, others)
+    mine = jo.chain("five-of-a-kind", [reply] + [others] * (players - 1)).seat_chances()[0]
+    for alternative in ("best-next", "keep-largest", "best-margin", "reroll-all",
+                        lambda dice: dice[:2]):
+        chances = jo.chain("five-of-a-kind",
+                           [alternative] + [others] * (players - 1)).seat_chances()
+        assert mine >= chances[0]
+    # from seat B too: the reply is a policy for every position, not for one seat
+    as_b = jo.chain("five-of-a-kind", [others, reply] + [others] * (players - 2))
+    greedy_b = jo.chain("five-of-a-kind", [others, "best-next"] + [others] * (players - 2))
+    assert as_b.seat_chances()[1] >= greedy_b.seat_chances()[1]
+
+
+def test_against_a_greedy_player_the_margin_is_the_best_reply():
+    # two players: maximising my chance minus what I leave to a greedy next player is
+    # exactly the best way to play the round against that player
+    assert jo.policy_table("best-margin") == jo.policy_table(jo.best_reply(2, "best-next"))
+    assert jo.policy_table("best-margin") != jo.policy_table("best-next")
+
+
+def test_round_pickups_agree_with_the_chain_of_the_round():
+    # my chance with each pick-up from 3 3 5 5 6 = the chain started there, the
+    # pick-up mine and then the best reply against a greedy player
+    reply = jo.best_reply(2)
+    for rp in jo.round_pickups((3, 3, 5, 5, 6)):
+        kept = rp.pickup.kept
+        start = jo.KEPT_INDEX[kept]
+        c = jo._chain(jo.TARGETS["five-of-a-kind"], (reply, jo.POLICIES["best-next"]),
+                      None, (start,))
+        assert c.seat_chances_by_state()[kept][0] == rp.round_chance
+    best = jo.round_pickups((3, 3, 5, 5, 6))[0]
+    assert best.pickup.kept == reply.kept((3, 3, 5, 5, 6))
+
+
+def test_four_alike_two_players_alternate_a_geometric_series():
+    best = jo.round_pickups((2, 4, 4, 4, 4), players=2)[0]
+    assert best.pickup.notation == "r2" and best.round_chance == Fraction(6, 11)
+    three = jo.round_pickups((2, 4, 4, 4, 4), players=3)[0]
+    q = Fraction(5, 6)
+    assert three.round_chance == Fraction(1, 6) / (1 - q ** 3)
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        jo.round_pickups((2, 4, 4, 4, 4), players=7)
+
+
+def test_simulated_best_reply_rounds_match_the_exact_seat_chances():
+    policies = ["best-reply-2", "best-next"]
+    exact = jo.seat_chances(policies)
+    rounds = mc.simulate_rounds(200_000, policy=policies, seed=31)
+    for est, p in zip(rounds.seat_shares(level=0.999), exact):
+        assert est.contains(p), (est, p)
+
+
 def test_seat_chances_pass_the_dice_in_turn():
     a, b = jo.seat_chances(("keep-largest", "keep-largest"))
     assert a + b == 1 and b > a                  # A's opening throw is the weakest
@@ -338,6 +412,8 @@ def test_unknown_target_and_policy_name_what_is_allowed():
         jo.probability_within(2, target="yahtzee")
     with pytest.raises(ValueError, match="'keep-largest', 'keep-target', 'reroll-all'"):
         jo.expected_throws(policy="keep-sixes")
+    with pytest.raises(ValueError, match="'best-reply-2' … 'best-reply-6'"):
+        jo.expected_throws(policy="best-reply-9")
     with pytest.raises(ValueError, match="whole number"):
         jo.probability_within(-1)
     with pytest.raises(ValueError, match="whole number"):

@@ -359,6 +359,23 @@ jactus_odds = ExerciseSet("jactus_odds", [
                                      "at the first throw counts too."),
             Mistake(Fraction(1, 36), "1/36 is a 4 both times; one 4 is enough."),
         )),
+    Exercise(
+        "q8", "Two players, four 4s on the table, your turn. You and the other player "
+              "always keep the four 4s and throw the fifth die. What is the chance that "
+              "YOU score the round?",
+        lambda: next(r.round_chance for r in odds.round_pickups((2, 4, 4, 4, 4), players=2)
+                     if r.pickup.kept == (4, 4, 4, 4)),
+        why="You score on your 1st, 3rd, 5th … throw: 1/6 + (5/6)^2 (1/6) + … = "
+            "(1/6) / (1 - 25/36) = 6/11.",
+        hint="Add up the chances of scoring on your first throw, on your second (both "
+             "missed once), … : a geometric series.",
+        mistakes=(
+            Mistake(Fraction(1, 6), "1/6 is only your first throw; if both of you miss, "
+                                    "you get another go."),
+            Mistake(Fraction(1, 2), "The player who throws first has the edge: you score "
+                                    "on throws 1, 3, 5 …, the other on 2, 4, 6 …"),
+            Mistake(Fraction(5, 11), "5/11 is the other player's chance."),
+        )),
 ])
 
 

@@ -62,7 +62,7 @@ __all__ = [
     "throw_chance", "claim_odds", "next_throw_chance", "next_throw_table", "pickups",
     "best_pickups", "next_player_chance", "claim_advice", "policy_table", "chain",
     "probability_within", "expected_throws", "throws_distribution", "seat_chances",
-    "solve_exact", "model_chain",
+    "solve_exact", "model_chain", "best_reply", "RoundPickup", "round_pickups",
 ]
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -86,29 +86,53 @@ Dice = tuple[int, ...]
 
 def solve_exact(a: Sequence[Sequence[Fraction | int]],
                 b: Sequence[Sequence[Fraction | int]]) -> list[list[Fraction]]:
-    """Solve ``a @ x = b`` exactly (Gauss–Jordan on fractions); ``b`` has columns.
+    """Solve ``a @ x = b`` exactly; ``b`` has one column per right-hand side.
+
+    Each row is scaled to whole numbers, then fraction-free Gaussian elimination
+    (Bareiss) keeps every intermediate value a whole number, and back-substitution
+    gives the fractions.
 
     >>> solve_exact([[2, 1], [1, 3]], [[3], [5]])
     [[Fraction(4, 5)], [Fraction(7, 5)]]
+    >>> solve_exact([[0, 1], [1, 0]], [[Fraction(1, 2)], [Fraction(1, 3)]])
+    [[Fraction(1, 3)], [Fraction(1, 2)]]
     """
     n = len(a)
     cols = len(b[0]) if n else 0
-    m = [[Fraction(v) for v in a[i]] + [Fraction(v) for v in b[i]] for i in range(n)]
-    for c in range(n):
-        pivot = next((r for r in range(c, n) if m[r][c] != 0), None)
+    rows = []
+    for i in range(n):
+        values = [Fraction(v) for v in a[i]] + [Fraction(v) for v in b[i]]
+        scale = 1
+        for v in values:
+            scale = math.lcm(scale, v.denominator)
+        rows.append([v.numerator * (scale // v.denominator) for v in values])
+    prev = 1
+    for k in range(n):
+        pivot = next((r for r in range(k, n) if rows[r][k]), None)
         if pivot is None:
             raise ZeroDivisionError("the matrix is singular")
-        m[c], m[pivot] = m[pivot], m[c]
-        row = m[c]
-        inv = 1 / row[c]
-        if inv != 1:
-            row[:] = [v * inv for v in row]
-        for r in range(n):
-            if r != c and m[r][c] != 0:
-                f = m[r][c]
-                other = m[r]
-                m[r] = [x - f * y if y else x for x, y in zip(other, row)]
-    return [row[n:n + cols] for row in m]
+        rows[k], rows[pivot] = rows[pivot], rows[k]
+        top = rows[k]
+        pk = top[k]
+        for i in range(k + 1, n):
+            row = rows[i]
+            f = row[k]
+            if f:
+                rows[i] = row[:k] + [(x * pk - f * y) // prev
+                                     for x, y in zip(row[k:], top[k:])]
+            else:
+                rows[i] = row[:k] + [x * pk // prev for x in row[k:]]
+        prev = pk
+    x = [[Fraction(0)] * cols for _ in range(n)]
+    for i in reversed(range(n)):
+        row = rows[i]
+        for c in range(cols):
+            total = Fraction(row[n + c])
+            for j in range(i + 1, n):
+                if row[j] and x[j][c]:
+                    total -= row[j] * x[j][c]
+            x[i][c] = total / row[i]
+    return x
 
 
 # --- targets ----------------------------------------------------------------------
@@ -375,9 +399,11 @@ def as_policy(p: PolicyLike) -> Policy:
     if isinstance(p, str):
         if p in POLICIES:
             return POLICIES[p]
+        if p.startswith("best-reply-") and p[11:] in ("2", "3", "4", "5", "6"):
+            return best_reply(int(p[11:]))
         raise ValueError(f"policy={p!r} is not known: use one of "
                          + ", ".join(repr(n) for n in POLICIES)
-                         + ", or a function dice -> kept dice")
+                         + ", 'best-reply-2' … 'best-reply-6', or a function dice -> kept dice")
     if callable(p):
         return _custom_policy(p)
     raise ValueError(f"policy={p!r} is not a policy: use one of "
@@ -703,20 +729,17 @@ class ThrowChain:
         """The chance that the target is thrown within ``n`` throws."""
         return sum(self.distribution(n), Fraction(0))
 
-    def _phase_products(self) -> tuple[list[list[Fraction]], list[list[list[Fraction]]]]:
-        """``M`` (one full turn of the table) and ``P_i`` (the first ``i`` throws)."""
-        if "phase" not in self._cache:
+    def _int_products(self) -> list[np.ndarray]:
+        """``P_i`` for ``i = 0 … seats`` as whole-number matrices over ``den**i``: the
+        first ``i`` throws of a turn of the table, none scoring (``P_seats = M``)."""
+        if "products" not in self._cache:
             size = len(self.states)
-            ident = [[Fraction(int(i == j)) for j in range(size)] for i in range(size)]
-            prods = [ident]
+            prods = [np.identity(size, dtype=object) * 1]
             for p in range(self.seats):
-                q = self.step[p]
-                last = prods[-1]
-                prods.append([[sum((last[i][k] * q[k][j] for k in range(size) if last[i][k]),
-                                   Fraction(0)) / self.den for j in range(size)]
-                              for i in range(size)])
-            self._cache["phase"] = (prods[-1], prods[:-1])
-        return self._cache["phase"]
+                q = np.array(self.step[p], dtype=object).reshape(size, size)
+                prods.append(prods[-1].dot(q))
+            self._cache["products"] = prods
+        return self._cache["products"]
 
     def _graph(self) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
         """(reachable, live) nodes ``(seat, state)`` of the throw-by-throw graph."""
@@ -745,27 +768,66 @@ class ThrowChain:
             self._cache["graph"] = (reach, live)
         return self._cache["graph"]
 
-    def _absorption(self, rhs: list[list[Fraction]]) -> list[Fraction]:
-        """``start · (I - M)^-1 · rhs`` on the states that can still score (columns)."""
-        m, _ = self._phase_products()
+    def _solve_states(self, rhs: list[list[Fraction]]) -> list[list[Fraction]]:
+        """``(I - M)^-1 · rhs`` for every state (zero where the target cannot come)."""
+        m = self._int_products()[-1]
+        scale = self.den ** self.seats
         _, live = self._graph()
         idx = [i for i in range(len(self.states)) if (0, i) in live]
-        if not idx:
-            return [Fraction(0)] * len(rhs[0])
-        a = [[Fraction(int(r == c)) - m[r][c] for c in idx] for r in idx]
-        x = solve_exact(a, [rhs[r] for r in idx])
-        return [sum((self.start[r] * x[n][col] for n, r in enumerate(idx)), Fraction(0))
-                for col in range(len(rhs[0]))]
+        out = [[Fraction(0)] * len(rhs[0]) for _ in self.states]
+        if idx:
+            a = [[scale * (r == c) - m[r][c] for c in idx] for r in idx]
+            b = [[v * scale for v in rhs[r]] for r in idx]
+            for n, row in zip(idx, solve_exact(a, b)):
+                out[n] = row
+        return out
+
+    def _absorption(self, rhs: list[list[Fraction]]) -> list[Fraction]:
+        """``start · (I - M)^-1 · rhs`` on the states that can still score (columns)."""
+        x = self._solve_states(rhs)
+        return [sum((self.start[r] * x[r][col] for r in range(len(self.states))
+                     if self.start[r]), Fraction(0)) for col in range(len(rhs[0]))]
+
+    def _seat_rhs(self) -> list[list[Fraction]]:
+        prods = self._int_products()
+        return [[Fraction(int(prods[p][i].dot(np.array(self.score[p], dtype=object))),
+                          self.den ** (p + 1)) for p in range(self.seats)]
+                for i in range(len(self.states))]
+
+    def _reduced(self) -> ThrowChain:
+        """The lumped chain when it is smaller (and lumping is valid), else this one."""
+        if "reduced" not in self._cache:
+            reduced = self
+            try:
+                lumped = self.lumped()
+                if len(lumped.states) < len(self.states):
+                    reduced = lumped
+            except ValueError:
+                pass
+            self._cache["reduced"] = reduced
+        return self._cache["reduced"]
+
+    def seat_chances_by_state(self) -> dict[Dice, tuple[Fraction, ...]]:
+        """For every state (kept dice before seat A's throw), each seat's chance to
+        score the round from there."""
+        if "by_state" not in self._cache:
+            small = self._reduced()
+            if small is not self:
+                by_class = small.seat_chances_by_state()
+                out = {m: by_class[s] for s, members in zip(small.states, small.members)
+                       for m in members}
+            else:
+                x = self._solve_states(self._seat_rhs())
+                out = {s: tuple(row) for s, row in zip(self.states, x)}
+            self._cache["by_state"] = {s: out[s] for s in self.states}
+        return self._cache["by_state"]
 
     def seat_chances(self) -> tuple[Fraction, ...]:
         """For each seat, the chance that it throws the target first (scores the round)."""
         if "seats" not in self._cache:
-            _, prods = self._phase_products()
-            size = len(self.states)
-            rhs = [[sum((prods[p][i][k] * self.score[p][k] for k in range(size)
-                         if prods[p][i][k]), Fraction(0)) / self.den
-                    for p in range(self.seats)] for i in range(size)]
-            self._cache["seats"] = tuple(self._absorption(rhs))
+            small = self._reduced()
+            self._cache["seats"] = (small.seat_chances() if small is not self
+                                    else tuple(self._absorption(self._seat_rhs())))
         return self._cache["seats"]
 
     def ever(self) -> Fraction:
@@ -777,13 +839,17 @@ class ThrowChain:
         policies may never throw it, e.g. keeping four 5s while hoping for five 6s)."""
         if "expected" not in self._cache:
             reach, live = self._graph()
+            small = self._reduced()
             if reach - live:
                 self._cache["expected"] = math.inf
+            elif small is not self:
+                self._cache["expected"] = small.expected()
             else:
                 # E[T] = sum over throws j of P(T > j) = start (I - M)^-1 sum_i P_i 1
-                _, prods = self._phase_products()
-                rhs = [[sum((sum(prods[p][i], Fraction(0)) for p in range(self.seats)),
-                            Fraction(0))] for i in range(len(self.states))]
+                prods = self._int_products()
+                rhs = [[sum((Fraction(int(sum(prods[p][i])), self.den ** p)
+                             for p in range(self.seats)), Fraction(0))]
+                       for i in range(len(self.states))]
                 self._cache["expected"] = self._absorption(rhs)[0]
         return self._cache["expected"]
 
@@ -874,7 +940,10 @@ def chain(target: str | Target = "five-of-a-kind",
 
 
 @lru_cache(maxsize=256)
-def _chain(t: Target, pols: tuple[Policy, ...], start_dice: Dice | None) -> ThrowChain:
+def _chain(t: Target, pols: tuple[Policy, ...], start_dice: Dice | None,
+           also: tuple[int, ...] = ()) -> ThrowChain:
+    """The chain from ``start_dice``; ``also``: more kept states (KEPT indices) to
+    include, with everything they lead to."""
     w = _throw_weights()
     tab = _tables(t.name)
     seats = len(pols)
@@ -894,7 +963,7 @@ def _chain(t: Target, pols: tuple[Policy, ...], start_dice: Dice | None) -> Thro
     # every kept multiset reachable, each with its row for every seat (so the
     # matrices are complete and can be lumped), in the order of KEPT
     rows: dict[int, list[dict[int, int]]] = {}
-    todo = [start_kept]
+    todo = [start_kept, *also]
     while todo:
         k = todo.pop()
         if k in rows:
@@ -957,6 +1026,177 @@ def seat_chances(policies: Sequence[PolicyLike] = ("keep-largest", "keep-largest
     (Fraction(2216433, 4433968), Fraction(2217535, 4433968))
     """
     return chain(target, policies, start).seat_chances()
+
+
+# --- the whole round: every player for themselves -----------------------------------------
+
+@lru_cache(maxsize=None)
+def _legal_matrix() -> np.ndarray:
+    legal = _legal_kept()
+    idx = np.full((len(POSITIONS), max(map(len, legal))), -1, dtype=np.int64)
+    for p, ks in enumerate(legal):
+        idx[p, :len(ks)] = ks
+    return idx
+
+
+@lru_cache(maxsize=None)
+def _kept_rank(name: str) -> np.ndarray:
+    """Tie-break among equally good pick-ups, as ``best-next``: the higher chance now,
+    then more dice kept, then higher faces."""
+    hits = _tables(name).hits
+    order = sorted(range(len(KEPT)), key=lambda k: (int(hits[k]), len(KEPT[k]), KEPT[k]))
+    rank = np.empty(len(KEPT), dtype=np.int64)
+    rank[order] = np.arange(len(KEPT))
+    return rank
+
+
+def _argmax_pickups(values: Sequence[Any], name: str, near: float = 0.0) -> list[int]:
+    """For each position, the legal kept index with the highest value (within ``near``),
+    ties broken by :func:`_kept_rank`."""
+    rank = _kept_rank(name)
+    out = []
+    for cands in _legal_kept():
+        top = max(values[k] for k in cands)
+        best = [k for k in cands if (values[k] >= top - near if near else values[k] == top)]
+        out.append(max(best, key=lambda k: rank[k]))
+    return out
+
+
+def _table_policy(name: str, table: tuple[int, ...]) -> Policy:
+    return Policy(name, "a fixed table", lambda dice, t: KEPT[table[POSITION_INDEX[dice]]])
+
+
+@lru_cache(maxsize=None)
+def _reply_solution(players: int, others: Policy, name: str
+                    ) -> tuple[tuple[int, ...], tuple[Fraction, ...]]:
+    """My best reply in a round of ``players`` when every other player follows
+    ``others``: the policy table (KEPT index per position) that maximises my chance to
+    be the one who throws ``name``, and, for every kept multiset, my exact chance to
+    score the round when I throw with it (and reply best afterwards).
+
+    Policy iteration in floating point finds the policy; exact chains then evaluate it
+    and check that no single pick-up anywhere does better (which proves it optimal:
+    a better way to play would have to improve on some pick-up); a pick-up that does
+    better is taken and the check repeated."""
+    tab = _tables(name)
+    t = TARGETS[name]
+    prob = _throw_weights() * _SCALE[:, None] / DEN          # rows: one throw's outcomes
+    their = _policy_indices(others, t)
+    # the others' throws, one after another, none scoring: position -> position
+    step = prob[list(their)] * ~tab.score
+    through = np.linalg.matrix_power(step, players - 1)
+    hit = prob @ tab.score                                     # per kept: score now
+    miss_then = (prob * ~tab.score) @ through                  # per kept: back to me at D
+    legal = _legal_matrix()
+    valid = legal >= 0
+    rank = _kept_rank(name)[legal.clip(0)]
+    rows = np.arange(len(POSITIONS))
+    # policy iteration in floating point, from the greedy pick-ups
+    policy = np.array(_policy_indices(POLICIES["best-next"], t))
+    for _ in range(200):
+        a = miss_then[policy]
+        try:
+            v = np.linalg.solve(np.eye(len(POSITIONS)) - a, hit[policy])
+        except np.linalg.LinAlgError:                            # pragma: no cover
+            v = np.linalg.lstsq(np.eye(len(POSITIONS)) - a, hit[policy], rcond=None)[0]
+        values = hit + miss_then @ v
+        vals = np.where(valid, values[legal.clip(0)], -np.inf)
+        top = vals.max(axis=1)
+        near = valid & (vals >= top[:, None] - 1e-12)
+        choice = legal[rows, np.where(near, rank, -1).argmax(axis=1)]
+        keep = values[policy] >= top - 1e-12                     # no change without a gain
+        new_policy = np.where(keep, policy, choice)
+        if (new_policy == policy).all():
+            break
+        policy = new_policy
+    table = tuple(int(k) for k in policy)
+    seeds = tuple(sorted(set(their)))
+    w = _throw_weights()
+    for _ in range(50):
+        mine = _table_policy(f"best-reply-{players}", table)
+        # the round from the first other player's throw, me last
+        c = _chain(t, (others,) * (players - 1) + (mine,), None, seeds)
+        try:
+            c = c.lumped()
+        except ValueError:
+            pass
+        by_state = c.seat_chances_by_state()
+        value_of = {m: by_state[s] for s, members in zip(c.states, c.members) for m in members}
+        after = [Fraction(1) if tab.score[d] else value_of[KEPT[their[d]]][players - 1]
+                 for d in range(len(POSITIONS))]
+        kv = []
+        for k in range(len(KEPT)):
+            row = w[k]
+            total = sum((int(row[d]) * after[d] for d in np.flatnonzero(row)), Fraction(0))
+            kv.append(total / (DEN // int(_SCALE[k])))
+        better = _argmax_pickups(kv, name)
+        improved = tuple(b if kv[b] > kv[a] else a for a, b in zip(table, better))
+        if improved == table:
+            return table, tuple(kv)
+        table = improved
+    raise RuntimeError("the best reply did not settle")  # pragma: no cover
+
+
+def _check_players(players: Any) -> int:
+    if isinstance(players, bool) or players not in range(2, 7):
+        raise ValueError(f"players={players!r}: a round has 2 to 6 players")
+    return int(players)
+
+
+@lru_cache(maxsize=None)
+def best_reply(players: int = 2, others: PolicyLike = "best-next") -> Policy:
+    """My best policy in a round of ``players`` when every other player follows
+    ``others``: each pick-up maximises my chance to score the round (not just this
+    throw), found exactly. Named ``best-reply-N`` for the default others
+    (``best-next``: each keeps what is best for their own next throw).
+
+    Against two greedy players' ``1 1 1 2 3``, the greedy pick-up keeps the three 1s;
+    the best reply keeps 1 2 3 (no chance now, but little left for the other):
+
+    >>> best_reply(2).kept((1, 1, 1, 2, 3)), best_pickups((1, 1, 1, 2, 3))[0].kept
+    ((1, 2, 3), (1, 1, 1))
+    """
+    _check_players(players)
+    other = as_policy(others)
+    name = (f"best-reply-{players}" if other.name == "best-next"
+            else f"best-reply-{players}-to-{other.name}")
+
+    def choose(dice: Dice, t: Target) -> Dice:
+        return KEPT[_reply_solution(players, other, t.name)[0][POSITION_INDEX[dice]]]
+
+    return Policy(name, f"keep what maximises my chance to score the round when the "
+                        f"{players - 1} other player{'s' if players > 2 else ''} play "
+                        f"{other.name} (exact)", choose)
+
+
+class RoundPickup(NamedTuple):
+    """A pick-up and my exact chance to score the round with it (see
+    :func:`round_pickups`)."""
+
+    pickup: Pickup
+    round_chance: Fraction
+
+
+def round_pickups(dice: Iterable[int], target: str | Target = "five-of-a-kind",
+                  players: int = 2, others: PolicyLike = "best-next"
+                  ) -> tuple[RoundPickup, ...]:
+    """Every legal pick-up from ``dice`` with my exact chance to score the round, best
+    first, when the other players follow ``others`` and I reply best afterwards.
+
+    Two players, four 4s on the table: throwing the fifth die, I score with 1/6, or
+    the other player faces four 4s, and so on: 1/6 / (1 - (5/6)**2) = 6/11.
+
+    >>> best = round_pickups((4, 4, 4, 4, 2))[0]
+    >>> best.pickup.notation, best.round_chance
+    ('r2', Fraction(6, 11))
+    """
+    dice = _check_position(dice)
+    t = as_target(target)
+    _, kv = _reply_solution(_check_players(players), as_policy(others), t.name)
+    rank = _kept_rank(t.name)
+    out = [RoundPickup(p, kv[KEPT_INDEX[p.kept]]) for p in _pickups(dice, t.name)]
+    return tuple(sorted(out, key=lambda r: (r.round_chance, rank[KEPT_INDEX[r.pickup.kept]]),
+                        reverse=True))
 
 
 # --- the same machinery for any dice -------------------------------------------------------
