@@ -3,7 +3,8 @@
 * :mod:`~janus_widgets.analysis.jactus_odds`: exact Jactus odds (fractions) by
   absorbing Markov chains: chances within ``n`` throws, the distribution and the
   expectation of the number of throws, the best pick-ups, the next player's
-  chance, :func:`~janus_widgets.analysis.jactus_odds.claim_odds` for the canvas.
+  chance, the best reply for a whole round, and
+  :func:`~janus_widgets.analysis.jactus_odds.claim_odds` for the canvas.
 * :mod:`~janus_widgets.analysis.montecarlo`: vectorised numpy simulation of
   throws and whole rounds from a seeded generator, with confidence intervals and
   convergence plots against the exact values.

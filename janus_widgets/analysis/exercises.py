@@ -214,7 +214,9 @@ class Exercise:
         button.on_click(on_click)
         question = w.HTML(f"<p><b>{self.key}.</b> {_html_escape(self.question)}</p>")
         out = w.VBox([question, w.HBox([box, button]), verdict])
-        out.answer_box, out.check_button, out.verdict = box, button, verdict  # type: ignore[attr-defined]
+        # the parts, for code (and tests) that fill in and press the button
+        out.answer_box, out.check_button, out.verdict = (  # type: ignore[attr-defined]
+            box, button, verdict)
         return out
 
 

@@ -18,9 +18,18 @@ Keeping policies (:data:`POLICIES`), a rule that says which dice stay on the tab
     ``"keep-largest"`` keeps the largest group of equal dice, ``"keep-target"``
     keeps the largest group of a target face, ``"reroll-all"`` picks up all five,
     ``"best-next"`` keeps what gives the best chance with this very throw, and
-    ``"best-margin"`` (the Jactus twist) what maximises *my chance minus the next
-    player's* (see :func:`pickups`). A function ``dice -> kept dice`` is a
-    policy too.
+    ``"best-margin"`` what maximises the **margin**. A function ``dice -> kept
+    dice`` is a policy too.
+
+The Jactus twist: the dice pass on
+    What I leave is the next player's start. For a pick-up (:class:`Pickup`),
+    ``chance`` is the chance that my throw scores, ``leaves`` the chance that I
+    miss *and* the next player then scores with their one throw, taking the
+    pick-up best for that throw (:func:`next_player_chance`), and
+    ``margin = chance - leaves``. Looking further, :func:`best_reply` (policy
+    names ``"best-reply-2"`` … ``"best-reply-6"``) maximises my chance to score
+    the whole round when the others play a known policy, and
+    :func:`round_pickups` gives that chance for every pick-up.
 
 The chain
     The state of a round just before a throw is the multiset of dice kept (at
@@ -487,8 +496,10 @@ def pickups(dice: Iterable[int], target: str | Target = "five-of-a-kind"
             ) -> tuple[Pickup, ...]:
     """Every legal pick-up from ``dice`` (JA-6), in action order, with exact odds.
 
-    >>> [str(p) for p in pickups((3, 3, 3, 3, 5))][:2]
-    ['r3 (keep 3 3 3 5): 0 to score, 11/216 for the next player', 'r5 (keep 3 3 3 3): 1/6 to score, 5/36 for the next player']
+    >>> for p in pickups((3, 3, 3, 3, 5))[:2]:
+    ...     print(p)
+    r3 (keep 3 3 3 5): 0 to score, 11/216 for the next player
+    r5 (keep 3 3 3 3): 1/6 to score, 5/36 for the next player
     """
     return _pickups(_check_position(dice), _target_name(target))
 
