@@ -67,7 +67,7 @@ from ..games.jactus.rules import PICK_KEEP, JactusVariant
 
 __all__ = [
     "FACES", "POSITIONS", "KEPT", "TARGETS", "POLICIES", "CLAIM_KINDS", "Target", "Policy",
-    "Pickup", "ThrowChain", "DiceModel", "as_target", "as_policy", "target_for_claim",
+    "Pickup", "Advice", "ThrowChain", "DiceModel", "as_target", "as_policy", "target_for_claim",
     "throw_chance", "claim_odds", "next_throw_chance", "next_throw_table", "pickups",
     "best_pickups", "next_player_chance", "claim_advice", "policy_table", "chain",
     "probability_within", "expected_throws", "throws_distribution", "seat_chances",
@@ -184,9 +184,14 @@ def as_target(name: str | Target) -> Target:
                      + ", ".join(repr(t) for t in TARGETS))
 
 
+@lru_cache(maxsize=None)
+def _default_dog_throws() -> str:
+    return JactusVariant().dog_throws
+
+
 def _dog_throws(variant: JactusVariant | None) -> str:
     if variant is None:
-        return JactusVariant().dog_throws
+        return _default_dog_throws()
     if not isinstance(variant, JactusVariant):
         raise ValueError(f"variant={variant!r}: give a JactusVariant (or None for the "
                          "default rules)")
