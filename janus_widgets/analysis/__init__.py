@@ -20,6 +20,14 @@ Fraction(1, 1296)
 
 from __future__ import annotations
 
-from . import exercises, jactus_odds, montecarlo, roman_dice
+import importlib
+from typing import Any
 
 __all__ = ["jactus_odds", "montecarlo", "roman_dice", "exercises"]
+
+
+def __getattr__(name: str) -> Any:
+    # the lab's modules load on first use, so importing the package stays cheap
+    if name in __all__:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
