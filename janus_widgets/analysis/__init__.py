@@ -12,6 +12,9 @@
   computed the same way.
 * :mod:`~janus_widgets.analysis.exercises`: lesson exercises whose answers the
   package checks (``exercises.jactus_odds.q1.check(Fraction(1, 1296))``).
+* :mod:`~janus_widgets.analysis.tournament` and :mod:`~janus_widgets.analysis.metrics`:
+  seeded tournaments of bots and the game-design metrics;
+  :mod:`~janus_widgets.analysis.design_lab` the lab app.
 
 >>> from janus_widgets.analysis import jactus_odds
 >>> jactus_odds.probability_within(1)
@@ -23,7 +26,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["jactus_odds", "montecarlo", "roman_dice", "exercises"]
+__all__ = ["jactus_odds", "montecarlo", "roman_dice", "exercises", "metrics", "tournament",
+           "design_lab"]
 
 
 def __getattr__(name: str) -> Any:
