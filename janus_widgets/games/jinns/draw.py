@@ -53,9 +53,9 @@ LAKE_R = R - 44
 PANEL_X, PANEL_W = 690, 198              # the seats' column
 
 # Pawn geometry at scale 1: a body with 1–4 domes on top (the jinn's strength).
-PAWN_W, PAWN_H, DOME_R = 38, 13, 4.3
+PAWN_W, PAWN_H, DOME_R = 38, 11.5, 4.0
 STEP = PAWN_H + DOME_R                   # how far up the next pawn of a pile sits
-SLOT_W, SLOT_H = 42, 56                  # a cell's click area (a pile of three fits)
+SLOT_W, SLOT_H = 42, 52                  # a cell's click area (a pile of three fits)
 BASE_DY = PAWN_H / 2                     # a pile's bottom pawn is centred on its cell
 
 # Colour AND a letter on every pawn; Y/B/R/G in the colour numbering of the rules.
@@ -308,6 +308,8 @@ def _ring(d: Drawing, state: JinnsState, sel: tuple[int, int] | None) -> None:
         if not pawns:
             d.polygon(_star(px, py, 8), fill="#d9c48f", stroke="#b59d5e")
             continue
+        d.rect(px - PAWN_W / 2 - 3, py + BASE_DY + 1, PAWN_W + 6, 3.5, fill="#a88f5a",
+               radius=1.5)                 # the pile's footing: where one pile ends
         lifted = None
         if sel is not None and sel[0] == c:
             lifted = len(pawns) - sel[1]
@@ -386,9 +388,23 @@ def _play_hint(d: Drawing, state: JinnsState) -> None:
     last = state.last_move
     if last is not None:
         d.text(CX, y + 140, f"last move: {last.notation}", size=12, fill=MUTED)
-    for c in movable:                       # a small dot under every pile that can move
-        x, y2 = _polar(angle(c), R - 36)
+    board = state.raw[2]
+    for c in movable:                       # a dot on the lake side of every pile that can move
+        x, y2 = _marker_point(c, PILE_HEIGHT[board[c]])
         d.circle(x, y2, 3.5, fill=INK)
+
+
+def _marker_point(cell: int, height: int) -> tuple[float, float]:
+    """A point on the lake side of a cell, just clear of its pile."""
+    x, y = cell_point(cell)
+    a = angle(cell)
+    top = y + BASE_DY - PAWN_H - (height - 1) * STEP - DOME_R
+    t = 8.0
+    while True:
+        px, py = x - t * math.cos(a), y - t * math.sin(a)
+        if not (x - PAWN_W / 2 - 6 <= px <= x + PAWN_W / 2 + 6 and top - 6 <= py <= y + BASE_DY + 6):
+            return px, py
+        t += 2.0
 
 
 def _landing_path(d: Drawing, state: JinnsState, cell: int, steps: int, clockwise: bool,
