@@ -332,9 +332,12 @@ def test_widget_variant_switch_redraws_for_four_players():
 
 
 def test_widget_deals_a_random_placement_in_one_click():
-    w = GameWidget("jinns", seed=4, bot_delay=0, placement="random")
+    w = GameWidget("jinns", seed=4, bot_delay=0)
     button = w.extras.children[0]
+    assert button.layout.display == "none"                       # placement in runs
+    w.variant_controls["placement"].value = "random"              # the shell's control
     assert button.layout.display == "" and w.state.is_chance
+    assert "Chance draws the pawn for cell 0" in w.drawing.texts()
     button.click()
     assert w.state.phase == "play" and w.index == 32
     assert button.layout.display == "none"
