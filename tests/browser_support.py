@@ -269,3 +269,35 @@ def widget_status(page: Any, index: int = 0) -> str:
 def widget_button(page: Any, tooltip: str, index: int = 0) -> Any:
     """A button of the index-th game widget, found by its tooltip."""
     return page.locator(f".janus-widget >> nth={index}").locator(f'button[title="{tooltip}"]')
+
+
+def wait_pixel(page: Any, x: float, y: float, rgb: tuple[int, int, int], index: int = 0,
+               timeout: float = 20_000) -> None:
+    """Wait until the canvas pixel at (x, y) has this colour."""
+    page.wait_for_function(
+        """([index, x, y, rgb]) => {
+             const c = document.querySelectorAll('.janus-canvas')[index];
+             const d = c.getContext('2d').getImageData(x, y, 1, 1).data;
+             return d[0] === rgb[0] && d[1] === rgb[1] && d[2] === rgb[2];
+           }""", arg=[index, int(x), int(y), list(rgb)], timeout=timeout, polling="raf")
+
+
+def wait_picture(page: Any, expected: dict, index: int = 0, timeout: float = 20_000) -> None:
+    """Wait until the canvas shows exactly the picture fingerprinted by ``expected``."""
+    page.wait_for_function(PICTURE_JS.replace("(index) =>", "([index, expected]) =>")
+                           .replace("return {hash, painted, w, h};",
+                                    "return hash === expected;"),
+                           arg=[index, expected["hash"]], timeout=timeout, polling="raf")
+
+
+def eventually(check: Any, timeout: float = 15.0, interval: float = 0.05) -> Any:
+    """Call ``check()`` until it stops raising AssertionError (pixels arrive a frame
+    or two after the kernel has answered); the last failure is raised at the timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return check()
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(interval)

@@ -12,10 +12,10 @@ import shutil
 
 import pytest
 
-from browser_support import (ARTIFACTS, click_canvas, error_outputs, kernel,
+from browser_support import (ARTIFACTS, click_canvas, error_outputs, eventually, kernel,
                              open_lab_notebook, picture, pixel, run_all_cells,
-                             scratch_notebooks, voila, wait_painted, wait_picture_change,
-                             widget_button, widget_status)
+                             scratch_notebooks, voila, wait_painted, wait_picture,
+                             wait_picture_change, wait_pixel, widget_button, widget_status)
 from conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -72,8 +72,7 @@ def test_jactus_canvas_in_jupyterlab(lab, page):
     assert kernel(page, "print(game.index)").strip() == "2"
     dice = dice_in_kernel(page)
     assert len(dice) == 5
-    page.wait_for_timeout(100)
-    check_dice_pixels(page, dice)
+    eventually(lambda: check_dice_pixels(page, dice))
     before_pick = picture(page)
     # Choose dice 0 and 4: they lift.
     x0, y0 = die_origin(0)
@@ -90,7 +89,9 @@ def test_jactus_canvas_in_jupyterlab(lab, page):
     wait_picture_change(page, shown)
     assert kernel(page, "print(game.index)").strip() == "4"
     assert kernel(page, "print(game.replay.moves[2])").strip() == f"r{dice[0]}{dice[4]}"
-    check_dice_pixels(page, dice_in_kernel(page))
+    wait_pixel(page, x4 + DIE / 2, y4 - 6, (232, 223, 200))  # nothing lifted any more
+    thrown = dice_in_kernel(page)
+    eventually(lambda: check_dice_pixels(page, thrown))
     # A refused click names its rule in the status line.
     click_canvas(page, 517, 106)                          # the Venus card in the supply
     page.wait_for_function(
@@ -101,9 +102,7 @@ def test_jactus_canvas_in_jupyterlab(lab, page):
     widget_button(page, "One move back").click()
     wait_picture_change(page, after)
     widget_button(page, "One move back").click()
-    page.wait_for_function(f"() => true")
-    page.wait_for_timeout(300)
-    assert picture(page)["hash"] == before_pick["hash"]
+    wait_picture(page, before_pick)
     assert kernel(page, "print(game.index)").strip() == "2"
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator(".janus-widget").first.screenshot(path=str(ARTIFACTS / "jactus-widget.png"))

@@ -63,6 +63,14 @@ def check_position(game, state, stream: RandomStream) -> None:
             assert state.is_legal(state.sample_chance())
         return
     assert legal, "a player to move must have at least one legal move (a pass counts)"
+    # What a seat's view leaves open can be filled in without changing the view
+    # (bots search such states; in games without secrets it is the state itself).
+    engine = state.engine
+    for seat in range(state.num_players):
+        view = state.view(seat)
+        filled = engine.determinize(view, stream)
+        assert game.State(engine, filled, seed=state.seed).view(seat) == view
+        assert [m.action for m in view.legal_moves()] == [m.action for m in legal]
     assert len(set(legal)) == len(legal), "legal moves must be distinct"
     assert [m.action for m in legal] == list(state.engine.actions(state.raw))
     for move in legal:

@@ -2,25 +2,54 @@
 
 A policy is any callable ``policy(view) -> Move | str | int`` where ``view`` is
 ``state.view(seat)`` (the state itself in games without secrets). The widget
-shell and the simulations accept any such callable; the named bots here are
-what the shell's seat menus offer.
+shell and the simulations accept any such callable. Three bots come with the
+package, all seeded and reproducible:
+
+* :class:`RandomBot` plays a uniformly random legal move.
+* :class:`GreedyBot` looks one move ahead: it plays the move whose result the
+  game's heuristic (:meth:`Engine.heuristic`, documented per game in
+  ``docs/bots.md``) likes best, averaging over the chance outcome that follows
+  (exactly where the outcomes can be listed).
+* :class:`MCTSBot` is Monte Carlo tree search (UCT). Chance is sampled on the
+  way down; in a game with secrets every iteration first draws a full state
+  consistent with the bot's view (:meth:`Engine.determinize`), so it reads
+  nothing its seat may not see.
 
 >>> from janus_widgets import games
->>> bot = RandomBot(seed=3)
->>> state = games.get("jactus").new(seed=0)
->>> str(bot(state.view(0)))
-'r*'
+>>> state = games.get("jactus").new(seed=0).play("r*").play("=12256")
+>>> str(GreedyBot(seed=1)(state.view(1)))     # keep the two 2s, throw the rest
+'r156'
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
-from .protocol import Move
+from .protocol import CHANCE, TERMINAL, Engine, Move, Raw, State
 from .rng import RandomStream
 
-__all__ = ["RandomBot", "BOT_FACTORIES", "make_bot", "bot_names"]
+__all__ = ["RandomBot", "GreedyBot", "MCTSBot", "BOT_FACTORIES", "make_bot", "bot_names"]
+
+#: Outcomes averaged exactly by the greedy bot when there are at most this many.
+EXACT_CHANCE_LIMIT = 512
+
+
+def _root(view: Any) -> tuple[Engine, Any]:
+    engine = getattr(view, "engine", None)
+    if engine is None:
+        raise TypeError(f"a bot needs a state or a view with an engine, not {view!r}")
+    return engine, view
+
+
+def _as_move(view: Any, action: int) -> Move:
+    if isinstance(view, State):
+        return view._move(action)
+    for move in view.legal_moves():  # a view describes its moves from what it may see
+        if move.action == action:
+            return move
+    raise ValueError(f"the bot chose action {action}, which the view does not list")
 
 
 class RandomBot:
@@ -41,19 +70,228 @@ class RandomBot:
         return "RandomBot()"
 
 
+class GreedyBot:
+    """Plays the move with the best one-move heuristic value (ties: seeded random)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, samples: int = 16) -> None:
+        self.stream = RandomStream(seed)
+        self.samples = samples
+
+    def value(self, engine: Engine, raw: Raw, action: int, player: int) -> float:
+        """The heuristic value for ``player`` of playing ``action`` in ``raw``."""
+        closed = engine.greedy_value(raw, action, player)
+        if closed is not None:
+            return closed
+        return self.expected_value(engine, raw, action, player)
+
+    def expected_value(self, engine: Engine, raw: Raw, action: int, player: int) -> float:
+        """The heuristic averaged over the chance outcome after ``action``."""
+        after = engine.apply(raw, action)
+        if engine.current(after) != CHANCE:
+            return engine.heuristic(after, player)
+        outcomes = engine.chance_outcomes(after)
+        if outcomes is not None and len(outcomes) <= EXACT_CHANCE_LIMIT:
+            return sum(float(p) * self._settled(engine, engine.apply(after, a), player)
+                       for a, p in outcomes)
+        total = 0.0
+        for _ in range(self.samples):
+            total += self._settled(engine, engine.apply(after, engine.sample(after,
+                                                                            self.stream)),
+                                   player)
+        return total / self.samples
+
+    def _settled(self, engine: Engine, raw: Raw, player: int) -> float:
+        # Further chance right after (e.g. a second throw) is sampled once.
+        while engine.current(raw) == CHANCE:
+            raw = engine.apply(raw, engine.sample(raw, self.stream))
+        return engine.heuristic(raw, player)
+
+    def choose(self, view: Any) -> int:
+        """The chosen action number."""
+        engine, _ = _root(view)
+        raw = engine.determinize(view, self.stream)
+        player = engine.current(raw)
+        actions = list(engine.actions(raw))
+        if not actions or player < 0:
+            raise ValueError("the greedy bot was asked to move where no player is to move")
+        if len(actions) == 1:
+            return actions[0]
+        best: list[int] = []
+        best_value = -math.inf
+        for action in actions:
+            v = self.value(engine, raw, action, player)
+            if v > best_value + 1e-12:
+                best, best_value = [action], v
+            elif abs(v - best_value) <= 1e-12:
+                best.append(action)
+        return best[self.stream.below(len(best))]
+
+    def __call__(self, view: Any) -> Move:
+        return _as_move(view, self.choose(view))
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+
+class _Node:
+    __slots__ = ("children", "visits", "total", "mover")
+
+    def __init__(self, mover: int) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.mover = mover  # the seat whose choice led here (or CHANCE)
+
+
+class MCTSBot:
+    """Monte Carlo tree search with UCT selection, seeded.
+
+    ``iterations`` playouts per move (or as many as fit in ``time_limit``
+    seconds if that is given); each playout descends by UCT (exploration
+    constant ``c``), samples chance, expands one node, plays randomly for at
+    most ``rollout_steps`` steps and scores the end with
+    :meth:`Engine.evaluate`. In a game with secrets each playout starts from a
+    state drawn with :meth:`Engine.determinize` from the bot's view.
+    """
+
+    name = "mcts"
+
+    def __init__(self, iterations: int = 300, *, c: float = 1.4, rollout_steps: int = 200,
+                 seed: int = 0, time_limit: float | None = None) -> None:
+        if iterations < 1:
+            raise ValueError(f"iterations={iterations} is not allowed: use 1 or more")
+        self.iterations = iterations
+        self.c = c
+        self.rollout_steps = rollout_steps
+        self.time_limit = time_limit
+        self.stream = RandomStream(seed)
+        self.last_playouts = 0
+
+    def search(self, view: Any) -> dict[int, tuple[int, float]]:
+        """Run the search; returns action → (visits, mean value for the mover)."""
+        import time
+
+        engine, _ = _root(view)
+        stream = self.stream
+        current, actions, apply = engine.current, engine.actions, engine.apply
+        sample, evaluate = engine.sample, engine.evaluate
+        first = engine.determinize(view, stream)
+        me = current(first)
+        root = _Node(-1)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        below = stream.below
+        playouts = 0
+        while True:
+            if deadline is None:
+                if playouts >= self.iterations:
+                    break
+            elif playouts and time.perf_counter() >= deadline:
+                break
+            raw = first if playouts == 0 else engine.determinize(view, stream)
+            node = root
+            path = [root]
+            while True:
+                player = current(raw)
+                if player == TERMINAL:
+                    break
+                if player == CHANCE:
+                    a = sample(raw, stream)
+                    raw = apply(raw, a)
+                    child = node.children.get(a)
+                    if child is None:
+                        child = node.children[a] = _Node(CHANCE)
+                    node = child
+                    path.append(node)
+                    continue
+                legal = actions(raw)
+                children = node.children
+                untried = [a for a in legal if a not in children]
+                if untried:
+                    a = untried[below(len(untried))]
+                    child = children[a] = _Node(player)
+                    raw = apply(raw, a)
+                    path.append(child)
+                    break
+                log_n = log(node.visits or 1)
+                best_a, best_score = legal[0], -1.0
+                for a in legal:
+                    ch = children[a]
+                    score = ch.total / ch.visits + c * sqrt(log_n / ch.visits)
+                    if score > best_score:
+                        best_a, best_score = a, score
+                raw = apply(raw, best_a)
+                node = children[best_a]
+                path.append(node)
+            # Rollout.
+            steps = 0
+            limit = self.rollout_steps
+            while steps < limit:
+                player = current(raw)
+                if player == TERMINAL:
+                    break
+                if player == CHANCE:
+                    raw = apply(raw, sample(raw, stream))
+                else:
+                    acts = actions(raw)
+                    raw = apply(raw, acts[below(len(acts))])
+                steps += 1
+            values = evaluate(raw)
+            for n in path:
+                n.visits += 1
+                if n.mover >= 0:
+                    n.total += values[n.mover]
+            playouts += 1
+        self.last_playouts = playouts
+        legal_now = engine.actions(first)
+        return {a: (root.children[a].visits, root.children[a].total / root.children[a].visits)
+                for a in legal_now if a in root.children and root.children[a].visits}
+
+    def choose(self, view: Any) -> int:
+        """The chosen action number: the most visited at the root."""
+        engine, _ = _root(view)
+        raw = getattr(view, "raw", None)
+        if raw is not None and len(engine.actions(raw)) == 1 and not getattr(
+                view, "hidden", False):
+            return engine.actions(raw)[0]
+        stats = self.search(view)
+        return max(stats, key=lambda a: (stats[a][0], stats[a][1]))
+
+    def __call__(self, view: Any) -> Move:
+        return _as_move(view, self.choose(view))
+
+    def __repr__(self) -> str:
+        return f"MCTSBot(iterations={self.iterations})"
+
+
 #: Named bots: name → factory(game, seat, seed) → policy.
 BOT_FACTORIES: dict[str, Callable[[Any, int, int], Callable[[Any], Any]]] = {
     "random": lambda game, seat, seed: RandomBot(seed),
+    "greedy": lambda game, seat, seed: GreedyBot(seed),
+    "mcts": lambda game, seat, seed: MCTSBot(seed=seed),
 }
 
 
 def bot_names() -> list[str]:
-    """The names the seat menus offer."""
+    """The names the seat menus and the command line offer."""
     return list(BOT_FACTORIES)
 
 
 def make_bot(name: str, game: Any, seat: int, seed: int) -> Callable[[Any], Any]:
-    """A named bot for ``seat`` of ``game``, seeded."""
-    if name not in BOT_FACTORIES:
-        raise ValueError(f"no bot called {name!r}; the bots are: {', '.join(BOT_FACTORIES)}")
-    return BOT_FACTORIES[name](game, seat, seed)
+    """A named bot for ``seat`` of ``game``, seeded. ``"mcts:800"`` sets the
+    iterations."""
+    base, _, arg = name.partition(":")
+    if base not in BOT_FACTORIES:
+        raise ValueError(f"no bot called {name!r}; the bots are: {', '.join(BOT_FACTORIES)}"
+                         " (mcts:N sets its iterations)")
+    if base == "mcts" and arg:
+        if not arg.isdigit() or int(arg) < 1:
+            raise ValueError(f"{name!r}: write mcts:N with N a whole number of iterations")
+        return MCTSBot(int(arg), seed=seed)
+    if arg:
+        raise ValueError(f"{name!r}: only mcts takes an argument (mcts:N)")
+    return BOT_FACTORIES[base](game, seat, seed)

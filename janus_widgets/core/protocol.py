@@ -234,6 +234,37 @@ class Engine(ABC, Generic[VariantT]):
         share = 1.0 / len(won)
         return tuple(share if p in won else 0.0 for p in range(n))
 
+    # --- what bots look at ---------------------------------------------------
+    def heuristic(self, raw: Raw, player: int) -> float:
+        """How good ``raw`` looks for ``player`` (the greedy bot's one-move
+        heuristic). Default: the player's score minus the best other score."""
+        if self.current(raw) == TERMINAL:
+            won = self.winners(raw)
+            if player in won:
+                return 1e6 / len(won)
+            if won:
+                return -1e6
+        scores = self.scores(raw)
+        others = [s for p, s in enumerate(scores) if p != player]
+        return scores[player] - (max(others) if others else 0.0)
+
+    def greedy_value(self, raw: Raw, action: int, player: int) -> float | None:
+        """A closed form of the greedy bot's value of ``action`` (the heuristic
+        expected after it and the chance that follows), or None to let the bot
+        average over the outcomes itself. Only a speed-up: it must agree."""
+        return None
+
+    def evaluate(self, raw: Raw) -> tuple[float, ...]:
+        """Estimated rewards in [0, 1] per seat (search cut-offs): the result if
+        the game is over, else scores scaled between the lowest and the highest."""
+        if self.current(raw) == TERMINAL:
+            return self.returns(raw)
+        scores = self.scores(raw)
+        lo, hi = min(scores), max(scores)
+        if hi == lo:
+            return (1.0 / len(scores),) * len(scores)
+        return tuple(0.5 * (s - lo) / (hi - lo) for s in scores)
+
     # --- people's path -------------------------------------------------
     @abstractmethod
     def notation(self, raw: Raw, action: int) -> str:

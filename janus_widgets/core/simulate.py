@@ -53,26 +53,48 @@ def random_playout(engine: Engine, raw: Raw, stream: RandomStream,
 
 @dataclass
 class GameResult:
-    """How one simulated game ended."""
+    """How one simulated game went (on the lean path; :meth:`final_state` rebuilds it)."""
 
-    seed: int
-    final: State
+    start: State
+    actions: list[int]
     winners: tuple[int, ...]
     scores: tuple[float, ...]
     plies: int
     decisions: int
     capped: bool
     branching: float
-    lead_history: list[tuple[float, ...]] = field(default_factory=list)
+    lead_changes: int = 0
+    decided_at: float | None = None
+
+    @property
+    def seed(self) -> int:
+        """The game's seed."""
+        return self.start.seed
+
+    def final_state(self) -> State:
+        """The checked final state, with its full history (for records and replays)."""
+        state = self.start
+        for action in self.actions:
+            state = state._child(action)
+        return state
+
+
+def _leader(scores: tuple[float, ...]) -> int:
+    best = max(scores)
+    leaders = [p for p, s in enumerate(scores) if s == best]
+    return leaders[0] if len(leaders) == 1 else -1
 
 
 def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int = 100_000,
-              stream_seed: int | None = None, keep_scores: bool = False) -> GameResult:
+              stream_seed: int | None = None, track_lead: bool = False) -> GameResult:
     """Play ``state`` to the end: each seat's policy chooses, chance is sampled.
 
     A seat whose policy is ``None`` plays uniformly at random. Chance is drawn
     from a stream seeded by the game's seed, so the same seed and the same
     policies give the same game. ``max_plies`` caps endless games.
+    ``track_lead`` follows the scores after every ply: how often the sole
+    leader changed, and when the winner took the lead for good (as a fraction
+    of the game, 0 = from the start).
     """
     from .protocol import Move
 
@@ -82,8 +104,8 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
     decisions = 0
     branching = 0
     plies = 0
-    trail: list[tuple[float, ...]] = []
     history: list[int] = []
+    leaders: list[int] = []
     while plies < max_plies:
         player = engine.current(raw)
         if player == TERMINAL:
@@ -113,13 +135,26 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
         history.append(action)
         raw = engine.apply(raw, action)
         plies += 1
-        if keep_scores:
-            trail.append(engine.scores(raw))
-    final = state
-    for action in history:
-        final = final._child(action)
-    return GameResult(seed=state.seed, final=final, winners=engine.winners(raw),
+        if track_lead:
+            leaders.append(_leader(engine.scores(raw)))
+    winners = engine.winners(raw)
+    lead_changes = 0
+    decided_at = None
+    if track_lead and leaders:
+        previous = -1
+        for leader in leaders:
+            if leader != -1 and leader != previous:
+                if previous != -1:
+                    lead_changes += 1
+                previous = leader
+        if len(winners) == 1:
+            w = winners[0]
+            k = len(leaders)
+            while k > 0 and leaders[k - 1] == w:
+                k -= 1
+            decided_at = k / len(leaders)
+    return GameResult(start=state, actions=history, winners=winners,
                       scores=engine.scores(raw), plies=plies, decisions=decisions,
                       capped=engine.current(raw) != TERMINAL,
                       branching=branching / decisions if decisions else 0.0,
-                      lead_history=trail)
+                      lead_changes=lead_changes, decided_at=decided_at)

@@ -40,6 +40,7 @@ from ..core.record import Record
 from ..core.replay import Replay
 from ..core.rng import RandomStream, fresh_seed
 from .canvas import Painter
+from .controls import variant_control
 from .drawing import LAYERS, Click, Drawing
 
 __all__ = ["GameWidget"]
@@ -153,7 +154,7 @@ class GameWidget(W.VBox):
         for spec in self.game.Variant.options():
             if not spec.widget:
                 continue
-            control = self._variant_control(spec)
+            control = variant_control(spec, getattr(self.state.variant, spec.name))
             control.observe(self._guard(lambda change, name=spec.name:
                                         self._on_variant_control(name, change)),
                             names="value")
@@ -219,31 +220,6 @@ class GameWidget(W.VBox):
             return default
         hook = getattr(module, name, None)
         return default if hook is None else hook(self)
-
-    def _variant_control(self, spec: Any) -> W.Widget:
-        value = getattr(self.state.variant, spec.name)
-        label = spec.label
-        style = {"description_width": "170px"}
-        layout = W.Layout(width="430px")
-        if spec.choices is not None:
-            return W.Dropdown(options=[(str(c), c) for c in spec.choices], value=value,
-                              description=label, tooltip=spec.doc, style=style,
-                              layout=layout)
-        if spec.kind is bool:
-            return W.Checkbox(value=value, description=label, tooltip=spec.doc,
-                              style=style, layout=layout)
-        if spec.kind is int:
-            return W.BoundedIntText(value=value, min=int(spec.minimum or 0),
-                                    max=int(spec.maximum if spec.maximum is not None else 10**9),
-                                    description=label, tooltip=spec.doc,
-                                    style=style, layout=layout)
-        if spec.kind is float:
-            return W.BoundedFloatText(value=value, min=spec.minimum or 0.0,
-                                      max=spec.maximum if spec.maximum is not None else 1e9,
-                                      description=label, tooltip=spec.doc,
-                                      style=style, layout=layout)
-        return W.Text(value=str(value), description=label, tooltip=spec.doc,
-                      style=style, layout=layout)
 
     def _viewpoint_options(self, n: int) -> list[tuple[str, Any]]:
         return ([("everything (teacher)", None), ("the player to move", "current")]
@@ -882,11 +858,15 @@ class GameWidget(W.VBox):
             hi = min(replay.length, replay.index + LOG_WINDOW)
             states = replay.states
             entries = [("start", 0)] if lo == 0 else []
+            seat = self._view_seat()
+            engine = state.engine
             for i in range(max(lo, 0), hi):
                 before = states[i]
                 mover = before.current_player
                 who = "chance" if mover == CHANCE else seat_name(mover)
-                entries.append((f"{i + 1}. {who} {states[i + 1].last_move}", i + 1))
+                # Only what the chosen viewpoint may know of the move (card games).
+                seen = engine.observed(before.raw, states[i + 1].last_move.action, seat)
+                entries.append((f"{i + 1}. {who} {seen}", i + 1))
             self.move_log.options = entries
             self.move_log.value = replay.index if lo <= replay.index <= hi else None
             # Lines.

@@ -313,6 +313,36 @@ class JactusEngine(Engine[JactusVariant]):
             return tuple(float(6 * v + 2 * d + 5 * c) for v, d, c in raw[3])
         return tuple(float(min(v, 1) + min(d, 2) + min(c, 1)) for v, d, c in raw[3])
 
+    def heuristic(self, raw: tuple, player: int) -> float:
+        """Greedy bot: score lead (see Engine.heuristic), plus about one piece's worth
+        when ``player`` is about to claim (so a pick-up is worth its chance to score)."""
+        value = super().heuristic(raw, player)
+        if raw[0] == CLAIM and raw[1] == player:
+            value += 2.0 if self.points else 0.9
+        return value
+
+    def greedy_value(self, raw: tuple, action: int, player: int) -> float | None:
+        """Closed form for a throw: the heuristic now, plus the claim bonus times the
+        exact chance that the throw makes five of a kind (kept dice all alike)."""
+        phase = raw[0]
+        if phase == PICK:
+            kept = PICK_KEEP[raw[2]][action]
+        elif phase == OPEN:
+            if not (self.opening_scores or not raw[5]):
+                return self.heuristic(raw, player)
+            kept = ()
+        else:
+            return None
+        k = 5 - len(kept)
+        if not kept:
+            chance = 6.0 / 6 ** 5
+        elif kept[0] == kept[-1]:
+            chance = 1.0 / 6 ** k
+        else:
+            chance = 0.0
+        bonus = 2.0 if self.points else 0.9
+        return super().heuristic(raw, player) + chance * bonus
+
     # --- people's path ---------------------------------------------------
     def notation(self, raw: Any, action: int) -> str:
         if 0 <= action < N_MS:
