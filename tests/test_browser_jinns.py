@@ -10,8 +10,9 @@ import shutil
 
 import pytest
 
-from browser_support import (ARTIFACTS, click_canvas, kernel, open_lab_notebook, picture,
-                             pixel, run_all_cells, wait_painted, wait_picture_change)
+from browser_support import (ARTIFACTS, click_canvas, eventually, kernel, open_lab_notebook,
+                             picture, pixel, run_all_cells, wait_painted, wait_picture_change,
+                             wait_pixel)
 from conftest import ROOT
 from janus_widgets.games.jinns.draw import (INK, PANEL_X, PAWN_FILL, _seat_box, cell_point,
                                             pawn_box)
@@ -56,7 +57,7 @@ def test_jinns_canvas_in_jupyterlab(lab, page):
     run_all_cells(page)
     wait_painted(page, 0)
     kernel(page, "game.new_game(seed=5)")
-    page.wait_for_timeout(300)
+    eventually(lambda: check_ring(page, [[]] * 32))      # an empty ring to start from
     # Placement by clicking the tray: the first pawn of the yellow run goes onto cell 0.
     start = picture(page)
     kind = int(kernel(page, "print(game.state.legal_moves()[2].action - 256)"))
@@ -70,11 +71,10 @@ def test_jinns_canvas_in_jupyterlab(lab, page):
     # The rest of the placement and a few moves from the kernel; the ring must match it.
     kernel(page, "for _ in range(31): game.play(game.state.legal_moves()[0])\n"
                  "for i in (3, 5, 1, 4): game.play(game.state.legal_moves()[i])")
-    page.wait_for_timeout(300)
     piles = kernel_piles(page)
     assert sum(map(len, piles)) == 32 and any(len(p) >= 2 for p in piles)
     assert any(not p for p in piles)                      # some cells have emptied
-    check_ring(page, piles)
+    eventually(lambda: check_ring(page, piles))
     # Click the top pawn of a pile, then its landing cell: the kernel plays that move.
     index = int(kernel(page, "print(game.index)"))
     move, cell, target = kernel_json(
@@ -94,8 +94,7 @@ def test_jinns_canvas_in_jupyterlab(lab, page):
     after = kernel_piles(page)
     assert after[target][-1] == piles[cell][-1] or not after[target]   # landed (or a tower)
     assert len(after[cell]) == height - 1
-    page.wait_for_timeout(200)
-    check_ring(page, after)
+    eventually(lambda: check_ring(page, after))
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator(".janus-widget").first.screenshot(path=str(ARTIFACTS / "jinns-widget.png"))
     if os.environ.get("JANUS_UPDATE_SCREENSHOTS"):
@@ -113,9 +112,8 @@ def test_jinns_canvas_in_jupyterlab(lab, page):
     confirm.click()
     wait_picture_change(page, shown)
     assert kernel(page, "print(game.state.num_players, game.index)").split() == ["4", "0"]
-    page.wait_for_timeout(200)
-    assert pixel(page, *badge_d)[:3] == rgb(INK)            # seat D's badge is drawn
-    check_ring(page, kernel_piles(page))                   # an empty ring again
+    wait_pixel(page, *badge_d, rgb(INK))                   # seat D's badge is drawn
+    eventually(lambda: check_ring(page, kernel_piles(page)))   # an empty ring again
     assert not page.errors, page.errors
 
 
