@@ -13,7 +13,10 @@ widget shell paints them and sends clicks back as region keys:
 A move is put together in two clicks: a pile (the pawn clicked sets how deep it is taken;
 the chooser in the lake changes it), then one of the two landing cells, which are
 outlined with the path and the occupied cells counted on the way. The selection is
-``(cell, depth)``.
+``(cell, depth)``. With a pile picked up, a click on a landing cell moves (even onto a
+pile of your own), on another pile of yours picks that one up instead, and on the same
+pile changes the depth (the same pawn again puts it down). A click that means a move the
+rules refuse returns that move, so the shell shows the rule (JI-8, JI-11, JI-18, …).
 
 >>> from janus_widgets.games.jinns.rules import position
 >>> state = position(piles={0: "Y3", 2: "B1", 5: "R1G2", 9: "B4Y1"})
@@ -37,10 +40,10 @@ from typing import Any
 from ...core.protocol import seat_name
 from ...widgets.drawing import HIGHLIGHT, Click, Drawing, outline_regions
 from .rules import HEIGHT as PILE_HEIGHT
-from .rules import (CELLS, COLOUR_NAMES, COLOURS, DEAL, KEEP_BOTTOM, KEEP_TOP, LEAVE,
-                    MOVE_COUNT, OVER, PASS, PAWN_COLOUR, PAWN_STRENGTH, PLACE_BASE, PLAY,
-                    SETUP, SPLIT, TAKE_BASE, THREE, CHANCE_BASE, JinnsState, move_action,
-                    pawn_text, pile_pawns, pile_text)
+from .rules import (CELLS, CHANCE_BASE, COLOUR_NAMES, COLOURS, DEAL, KEEP_BOTTOM, KEEP_TOP,
+                    LEAVE, MOVE_COUNT, PASS, PAWN_COLOUR, PAWN_STRENGTH, PLACE_BASE, PLAY,
+                    SETUP, SPLIT, TAKE_BASE, THREE, JinnsState, move_action, pawn_text,
+                    pile_pawns, pile_text)
 
 __all__ = ["draw", "click", "highlight", "selection_for", "prompt", "cell_point",
            "pawn_box", "slot", "WIDTH", "HEIGHT", "PAWN_FILL", "DEFAULT_VIEWPOINT"]
@@ -402,7 +405,9 @@ def _marker_point(cell: int, height: int) -> tuple[float, float]:
     t = 8.0
     while True:
         px, py = x - t * math.cos(a), y - t * math.sin(a)
-        if not (x - PAWN_W / 2 - 6 <= px <= x + PAWN_W / 2 + 6 and top - 6 <= py <= y + BASE_DY + 6):
+        inside = (x - PAWN_W / 2 - 6 <= px <= x + PAWN_W / 2 + 6
+                  and top - 6 <= py <= y + BASE_DY + 6)
+        if not inside:
             return px, py
         t += 2.0
 
