@@ -420,6 +420,27 @@ class GameWidget(W.VBox):
         self._schedule_bots()
         return self.state
 
+    def resolve_chance(self) -> State:
+        """At the end of the line, let chance act until a player is to move (from the
+        game's seed: the same seed gives the same outcomes); bots then reply."""
+        self._stop_ticks()
+        if self.replay.at_end and self.state.is_chance:
+            self._resolve_chance()
+            self._changed()
+            self._schedule_bots()
+        return self.state
+
+    def say(self, text: str, kind: str = "info") -> None:
+        """Show a message in the status line (``kind``: info, refused or error)."""
+        if kind not in ("info", "refused", "error"):
+            raise ValueError(f"kind={kind!r}: use 'info', 'refused' or 'error'")
+        self._say(text, kind)
+
+    def guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Wrap a UI callback so that nothing it raises reaches the user as a
+        traceback (for a game's own controls in its widget.py)."""
+        return self._guard(fn)
+
     def _resolve_chance(self) -> None:
         replay = self.replay
         while replay.at_end and replay.state.is_chance:

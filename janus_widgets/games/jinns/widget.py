@@ -38,16 +38,10 @@ def deal_rest(shell: GameWidget) -> Any:
     Only at the end of the line (replaying an old game never changes it); the draws come
     from the game's seed, so the same seed deals the same ring.
     """
-    replay = shell.replay
-    if not (replay.at_end and replay.state.is_chance):
+    if not (shell.replay.at_end and shell.state.is_chance):
         return shell.state
-    while replay.at_end and replay.state.is_chance:
-        replay.play(replay.state.sample_chance())
-    shell.last()
-    shell._say("Chance placed the pawns; A moves first (JI-7).")
-    schedule = getattr(shell, "_schedule_bots", None)
-    if schedule is not None:
-        schedule()                          # a bot on seat A answers at once
+    shell.resolve_chance()                  # a bot on seat A answers at once
+    shell.say("Chance placed the pawns; A moves first (JI-7).")
     return shell.state
 
 
@@ -57,7 +51,7 @@ def extras(shell: GameWidget) -> list[W.Widget]:
                       tooltip="Random placement (JI-6): let chance place every pawn left",
                       layout=W.Layout(width="auto", display="none"))
     button.add_class(DEAL_CLASS)
-    button.on_click(shell._guard(lambda _: deal_rest(shell)))
+    button.on_click(shell.guard(lambda _: deal_rest(shell)))
     return [button]
 
 
