@@ -62,6 +62,7 @@ FIELD = 52                        # one field, in pixels
 BOARD_X, BOARD_Y = 34, 62         # top-left corner of a10
 BOARD = FIELD * SIZE
 INSET = 2                         # gap between a tile and its field's edge
+RING = 27                         # outer radius of a column's ring
 PANEL_X = BOARD_X + BOARD + 24
 PANEL_W = 300
 WIDTH = PANEL_X + PANEL_W + 12
@@ -302,7 +303,9 @@ def prompt(state: JanusState) -> str:
         why = {"tiles-gone": "all tiles are gone", "no-coins": f"{name} ran out of coins",
                "stuck": "no column can move",
                "idle": "too long without a tile removed"}[state.end_reason or "stuck"]
-        return f"Game over ({why}): {names} win{'s' if len(won) == 1 else ''}"
+        best = max(state.scores())
+        return (f"Game over ({why}): {names} win{'s' if len(won) == 1 else ''} with "
+                f"{best:g} point{'s' if best != 1 else ''}")
     col = state.columns[seat]
     tile = state.tile_at(col)
     where = (f"on {field_name(col)}: {_tile_phrase(tile)}" if tile is not None
@@ -375,7 +378,9 @@ def draw(state: JanusState, highlights: Iterable[Hashable] = (),
         who, a, b = trace
         ax, ay = field_centre(a)
         bx, by = field_centre(b)
-        d.line([(ax, ay), (bx, by)], stroke=_rgba("#333333", 0.55), width=2.5, dash=(2, 4))
+        dist = math.hypot(bx - ax, by - ay) or 1.0
+        ex, ey = bx - (bx - ax) / dist * RING, by - (by - ay) / dist * RING
+        d.line([(ax, ay), (ex, ey)], stroke=_rgba("#333333", 0.55), width=2.5, dash=(2, 4))
         d.circle(ax, ay, 4.5, fill=_rgba(SEAT_STYLES[who].colour, 0.8), stroke="#ffffff")
     targets = state.targets if movers else ()
     if targets:
@@ -385,9 +390,11 @@ def draw(state: JanusState, highlights: Iterable[Hashable] = (),
             tx, ty = field_centre(f)
             dx, dy = tx - sx, ty - sy
             dist = math.hypot(dx, dy)
-            stop = FIELD * 0.34 / max(abs(dx), abs(dy)) * dist if dist else 0
-            d.line([(sx, sy), (tx - dx / dist * stop, ty - dy / dist * stop)],
-                   stroke=_rgba(style.colour, 0.7), width=2.5)
+            ux, uy = dx / dist, dy / dist
+            stop = dist - FIELD * 0.36 * dist / max(abs(dx), abs(dy))   # the frame's edge
+            if stop > RING + 3:              # from the column's ring to the frame
+                d.line([(sx + ux * RING, sy + uy * RING), (sx + ux * stop, sy + uy * stop)],
+                       stroke=_rgba(style.colour, 0.7), width=2.5)
             x, y = field_origin(f)
             d.rect(x + 3, y + 3, FIELD - 6, FIELD - 6, stroke=style.colour, width=3,
                    radius=7, dash=(6, 3))
@@ -458,8 +465,8 @@ def _column(d: Drawing, seat: int, field: int, on_tile: bool, *, active: bool) -
     if active:
         d.circle(cx, cy, 27, fill=_rgba(style.colour, 0.18), stroke=_rgba(style.colour, 0.5),
                  width=2)
-    d.circle(cx, cy, 23.5, stroke=INK, width=8)
-    d.circle(cx, cy, 23.5, stroke=style.colour, width=5)
+    d.circle(cx, cy, RING - 3.5, stroke=INK, width=8)
+    d.circle(cx, cy, RING - 3.5, stroke=style.colour, width=5)
     if on_tile:
         sx, sy = _outer_corner(field)
         # the side corner on top: away from the colour letter and the payment circle
