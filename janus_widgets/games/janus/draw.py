@@ -575,16 +575,16 @@ def _mini_head(d: Drawing, tile: Tile, cx: float, cy: float) -> None:
 BUTTON_W, BUTTON_H = 210, 36
 
 
-def button_box(state: JanusState) -> tuple[float, float, float, float]:
-    """Where the action button sits (under the seats' panels)."""
-    _, y = panel_origin(state.num_players)
+def button_box(players: int) -> tuple[float, float, float, float]:
+    """Where the action button sits (under the seats' panels) with this many players."""
+    _, y = panel_origin(players)
     return PANEL_X, y, BUTTON_W, BUTTON_H
 
 
 def _buttons(d: Drawing, state: JanusState) -> None:
     raw = state.raw
     phase = raw[0]
-    x, y, w, h = button_box(state)
+    x, y, w, h = button_box(state.num_players)
     if phase == SHUFFLE:
         _button(d, x, y, w, h, "Lay the tiles", active=True, key=("button", "lay"))
         return
