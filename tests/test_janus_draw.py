@@ -15,8 +15,8 @@ from ipycanvas.canvas import _CANVAS_MANAGER
 from janus_widgets import games
 from janus_widgets.core import RandomStream
 from janus_widgets.games.janus import draw as D
-from janus_widgets.games.janus.components import (COLOUR_LETTERS, COLOURS, FIELDS, LINES,
-                                                  SQUARES, Tile, field_name, parse_field,
+from janus_widgets.games.janus.components import (COLOUR_LETTERS, COLOURS, FIELDS, SQUARES,
+                                                  Tile, field_name, parse_field,
                                                   square_fields)
 from janus_widgets.games.janus.rules import JanusVariant, position
 from janus_widgets.games.janus.widget import census_html, janus_widget

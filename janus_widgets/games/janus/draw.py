@@ -31,7 +31,7 @@ column there, …).
 >>> (d.width, d.height), prompt(state)
 ((890, 618), 'Lay the tiles: click the board or the button to shuffle and lay all 100 tiles')
 >>> state = state.play_chance()
->>> click(state, None, ("field", parse_field("a6"))).move
+>>> click(state, None, ("field", 50)).move        # a click on the field a6
 'a6'
 >>> highlight(state, state.parse("a6"))
 (('field', 50), ('field', 0))
@@ -45,15 +45,15 @@ from functools import lru_cache
 from typing import Any
 
 from ...core.protocol import seat_name
-from ...widgets.drawing import (SEAT_STYLES, Circle, Click, Drawing, Line, Polygon, Rect,
-                                Shape, Text, outline_regions, seat_marker, shape_points)
+from ...widgets.drawing import (SEAT_STYLES, Circle, Click, Drawing, Polygon, Rect, Shape,
+                                Text, outline_regions, seat_marker)
 from .components import (COLOURS, COLOUR_LETTERS, FILES, SIZE, SQUARES, Tile, field_name,
-                         lines_phrase, parse_field, square_fields, square_of)
+                         lines_phrase, square_fields)
 from .rules import BONUS, MOVE, OVER, PASS, SHUFFLE, JanusState
 
 __all__ = ["draw", "click", "highlight", "prompt", "field_origin", "field_centre",
            "WIDTH", "HEIGHT", "FIELD", "BOARD_X", "BOARD_Y", "TILE_FILL",
-           "DEFAULT_VIEWPOINT", "parse_field"]
+           "DEFAULT_VIEWPOINT"]
 
 DEFAULT_VIEWPOINT = None          # no secrets in Janus: everyone sees everything
 
@@ -251,7 +251,8 @@ def _tiles_layer(board: tuple[int, ...], table: tuple[Tile, ...]) -> tuple[Shape
             glyphs.extend(b)
             arrows.extend(c)
             texts.extend(e)
-    faces.sort(key=lambda s: (s.fill is None, s.fill or "", s.stroke or ""))  # type: ignore[union-attr]
+    faces.sort(key=lambda s: (s.fill is None, s.fill or "",  # type: ignore[union-attr]
+                              s.stroke or ""))  # type: ignore[union-attr]
     arrows.sort(key=lambda s: s.fill or "")  # type: ignore[union-attr]
     texts.sort(key=lambda s: (s.fill, s.size))  # type: ignore[union-attr]
     return tuple(faces + glyphs + arrows + texts)
@@ -415,7 +416,7 @@ def draw(state: JanusState, highlights: Iterable[Hashable] = (),
     _panels(d, state)
     _buttons(d, state)
 
-    # click regions for every field (last, so they are found under nothing else)
+    # a click region for every field
     for f in range(SIZE * SIZE):
         x, y = field_origin(f)
         d.region(("field", f), x, y, FIELD, FIELD)
@@ -461,7 +462,6 @@ def _column(d: Drawing, seat: int, field: int, on_tile: bool, *, active: bool) -
     """A column: a ring around its field and the seat's marker (shape, letter)."""
     style = SEAT_STYLES[seat]
     cx, cy = field_centre(field)
-    x, y = field_origin(field)
     if active:
         d.circle(cx, cy, 27, fill=_rgba(style.colour, 0.18), stroke=_rgba(style.colour, 0.5),
                  width=2)
