@@ -514,23 +514,23 @@ def _panels(d: Drawing, state: JanusState) -> None:
         d.text(x0 + 206, y0 + 38, "points", size=10.5, align="right", fill=MUTED)
         # coins in hand, squares owned, tolls received
         owned = [values[s] for s in range(SQUARES) if owners[s] == p]
-        ry = y0 + 60
+        ry = y0 + 57
         _coin(d, p, x0 + 22, ry, 8.5)
         d.text(x0 + 36, ry, f"{raw[4][p]} in hand", size=12.5, align="left")
         d.rect(x0 + 112, ry - 7, 14, 14, fill=style.light, stroke=style.colour, width=2)
         d.text(x0 + 132, ry, f"{len(owned)} square{'s' if len(owned) != 1 else ''}"
                f" = {sum(owned)}", size=12.5, align="left")
-        ry += 22
+        ry += 21
         d.text(x0 + 14, ry, "tolls received", size=12.5, align="left", fill=MUTED)
         d.text(x0 + 112, ry, f"{raw[7][p]} coin{'s' if raw[7][p] != 1 else ''}"
                f" = {raw[7][p]}", size=12.5, align="left")
         # Janus heads held
-        ry += 23
+        ry += 22
         d.text(x0 + 14, ry, "heads", size=12.5, align="left", fill=MUTED)
         heads = raw[6][p]
         if heads:
-            for i, t in enumerate(heads[:7]):
-                _mini_head(d, table[t], x0 + 70 + i * 25, ry)
+            for i, t in enumerate(heads[:8]):
+                _mini_head(d, table[t], x0 + 72 + i * 29, ry)
         else:
             d.text(x0 + 58, ry, "none yet", size=11.5, align="left", fill=MUTED)
         # the tile under the column, drawn large
@@ -564,11 +564,11 @@ def _coin(d: Drawing, seat: int, cx: float, cy: float, r: float) -> None:
 
 def _mini_head(d: Drawing, tile: Tile, cx: float, cy: float) -> None:
     """A held Janus head: a small disc in its colour with the head and its letter."""
-    d.circle(cx, cy, 13, fill=TILE_FILL[tile.colour], stroke=TILE_EDGE[tile.colour],
+    d.circle(cx, cy, 12.5, fill=TILE_FILL[tile.colour], stroke=TILE_EDGE[tile.colour],
              width=1.5)
-    for shape in head_glyph(cx - 1.5, cy - 1, tile.lines, 6.2, ink=INK):
+    for shape in head_glyph(cx - 1.5, cy - 1, tile.lines, 6.0, ink=INK):
         d.add(shape)
-    d.text(cx + 9, cy + 9, COLOUR_LETTERS[COLOURS.index(tile.colour)], size=10, bold=True,
+    d.text(cx + 8, cy + 7.5, COLOUR_LETTERS[COLOURS.index(tile.colour)], size=9.5, bold=True,
            fill=TILE_INK[tile.colour])
 
 
