@@ -699,6 +699,10 @@ def _odds_panel(d: Drawing, view: CardsView, ref: str) -> None:
     x, y, w, h = TRIO_X, MID_Y + 4, TRIO_W, MID_H - 8
     d.rect(x, y, w, h, fill="#ffffff", stroke=INK, width=2, radius=10)
     d.text(x + 12, y + 16, title, size=13, bold=True, align="left", fill=INK)
+    if not odds:
+        d.text(x + 12, y + 40, "No card is left that nobody has seen.", size=12,
+               align="left", fill=INK)
+        return
     if len(odds) == 1 and next(iter(odds.values())) == 1:
         symbol = next(iter(odds))
         d.text(x + 12, y + 40, "Known: " + (f"{seen} / {symbol}" if seen else symbol)
