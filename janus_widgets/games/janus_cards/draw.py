@@ -716,17 +716,26 @@ def _odds_panel(d: Drawing, view: CardsView, ref: str) -> None:
     row_h = min(22.0, (h - 58) / per_col)
     col_w = (w - 24) / cols
     best = max(odds.values())
+    # Exact fractions can be long (the next card: 153070/1501287): make room for them.
+    longest = max(len(odds_text(p)) for _, p in items)
+    size = 12.0 if longest <= 9 else 10.0
+    text_w = longest * size * 0.62
     for i, (symbol, p) in enumerate(items):
         c, r = divmod(i, per_col)
         rx, ry = x + 12 + c * col_w, y + 34 + r * row_h
         _glyph(d, symbol, rx + 8, ry + row_h / 2, min(8.0, row_h * 0.38), "#ffffff")
         d.text(rx + 20, ry + row_h / 2, f"{_CODE[symbol]} {symbol}", size=11, align="left",
                fill=INK)
-        bar_x, bar_w = rx + 80, col_w - 136
-        d.rect(bar_x, ry + 4, bar_w, row_h - 8, fill="#eeeeee")
-        d.rect(bar_x, ry + 4, max(1.0, bar_w * float(p / best)), row_h - 8,
-               fill=SYMBOL_COLOURS[symbol])
-        d.text(rx + col_w - 8, ry + row_h / 2, odds_text(p), size=12, bold=True,
+        bar_x = rx + 80
+        bar_w = col_w - 80 - text_w - 16
+        if bar_w >= 30:
+            d.rect(bar_x, ry + 4, bar_w, row_h - 8, fill="#eeeeee")
+            d.rect(bar_x, ry + 4, max(1.0, bar_w * float(p / best)), row_h - 8,
+                   fill=SYMBOL_COLOURS[symbol])
+        else:  # no room for a bar: the fraction's size in per cent
+            d.text(bar_x - 6, ry + row_h / 2, f"{float(p):.1%}", size=10, align="left",
+                   fill=MUTED)
+        d.text(rx + col_w - 8, ry + row_h / 2, odds_text(p), size=size, bold=True,
                align="right", fill=INK)
     note = ("Exact: every way the unseen cards could lie that fits what was seen; "
             "a double counts twice.")
