@@ -169,7 +169,9 @@ class Exercise:
                        layout=W.Layout(border="1px solid #c9c2b0", padding="8px",
                                        margin="6px 0"))
         panel.add_class("janus-exercise")
-        panel.answer_box, panel.check_button, panel.verdict = box, button, out  # type: ignore[attr-defined]
+        # The parts a script or a test drives.
+        panel.answer_box, panel.check_button, panel.verdict = (  # type: ignore[attr-defined]
+            box, button, out)
         return panel
 
     def _repr_html_(self) -> str:
