@@ -179,3 +179,27 @@ def test_select_at_a_chance_point_and_step_back_through_the_deal(widget):
     widget.click_key(("button", "deal"))                     # steps the recorded deal
     assert widget.index == 4 and widget.replay.length == 7
     assert widget.errors == []
+
+
+def test_abuse_never_raises_to_the_user():
+    """Hundreds of random clicks, viewpoints and steps back: no traceback, a game that
+    moves on, and every picture drawn from the viewpoint's view."""
+    from janus_widgets.core import RandomStream
+    from janus_widgets.games.janus_cards.draw import HEIGHT, WIDTH
+    w = GameWidget("janus-cards", players=4, seed=9, bot_delay=0)
+    deal_all(w)
+    stream = RandomStream(5)
+    said = set()
+    for _ in range(250):
+        region = stream.choice(w.drawing.regions)
+        if stream.below(3):
+            w.click(*region.center())                       # mostly on something
+        else:
+            w.click(stream.below(WIDTH), stream.below(HEIGHT))
+        if stream.below(25) == 0:
+            w.back_button.click()
+        if stream.below(30) == 0:
+            w.viewpoint_box.value = stream.choice([None, "current", 0, 1, 2, 3])
+        said.add(w.message.split(" ")[0])
+    assert w.errors == []
+    assert {"Refused", "A", "JC-19:"} <= said        # refusals, moves, out of turn
