@@ -190,7 +190,7 @@ def test_abuse_never_raises_to_the_user():
     deal_all(w)
     stream = RandomStream(5)
     said = set()
-    for _ in range(250):
+    for _ in range(150):
         region = stream.choice(w.drawing.regions)
         if stream.below(3):
             w.click(*region.center())                       # mostly on something
