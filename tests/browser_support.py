@@ -235,10 +235,23 @@ def run_all_cells(page: Any, timeout: float = 240_000) -> None:
     wait_kernel_idle(page, timeout)
 
 
+#: The notebook's kernel is connected and idle (the status indicator can say idle before
+#: the session has its kernel; code sent then is lost).
+KERNEL_READY_JS = """
+() => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const session = panel && panel.sessionContext && panel.sessionContext.session;
+  const kernel = session && session.kernel;
+  return !!kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
+}
+"""
+
+
 def open_lab_notebook(page: Any, base: str, name: str) -> None:
     page.goto(f"{base}/lab/tree/{name}?token={TOKEN}&reset", wait_until="domcontentloaded")
     page.wait_for_selector(".jp-Notebook", timeout=120_000)
     wait_kernel_idle(page)
+    page.wait_for_function(KERNEL_READY_JS, timeout=120_000)
 
 
 def error_outputs(page: Any) -> list[str]:

@@ -12,6 +12,8 @@ import shutil
 
 import pytest
 
+from janus_widgets import games
+
 from browser_support import (ARTIFACTS, click_canvas, error_outputs, eventually, kernel,
                              open_lab_notebook, picture, pixel, run_all_cells,
                              scratch_notebooks, voila, wait_painted, wait_picture,
@@ -58,8 +60,18 @@ def check_dice_pixels(page, dice) -> None:
         assert sum(edge[:3]) < 300, (i, edge)
 
 
+def jactus_region(key) -> tuple[float, float]:
+    """Canvas coordinates of a Jactus region that does not move (buttons, supply)."""
+    from janus_widgets.games.jactus.draw import draw
+    state = games.get("jactus").new(players=3, seed=0).play("r*").play("=12345")
+    region = draw(state).find(key)
+    assert region is not None, key
+    return region.center()
+
+
 def test_jactus_canvas_in_jupyterlab(lab, page):
     from janus_widgets.games.jactus.draw import DIE, die_origin
+    throw = jactus_region(("button", "throw"))
     base, _ = lab
     open_lab_notebook(page, base, "jactus.ipynb")
     run_all_cells(page)
@@ -67,7 +79,7 @@ def test_jactus_canvas_in_jupyterlab(lab, page):
     kernel(page, "game.new_game(seed=5)")
     opening = picture(page)
     # Click "Throw all five": the kernel throws, the dice appear on the canvas.
-    click_canvas(page, 150, 185)
+    click_canvas(page, *throw)
     wait_picture_change(page, opening)
     assert kernel(page, "print(game.index)").strip() == "2"
     dice = dice_in_kernel(page)
@@ -84,7 +96,7 @@ def test_jactus_canvas_in_jupyterlab(lab, page):
     assert kernel(page, "print(sorted(game._selection))").strip() == "[0, 4]"
     # Throw them: two more plies (the pick-up and the throw) in the kernel.
     shown = picture(page)
-    click_canvas(page, 150, 185)
+    click_canvas(page, *throw)
     wait_picture_change(page, shown)
     assert kernel(page, "print(game.index)").strip() == "4"
     assert kernel(page, "print(game.replay.moves[2])").strip() == f"r{dice[0]}{dice[4]}"
@@ -92,7 +104,7 @@ def test_jactus_canvas_in_jupyterlab(lab, page):
     thrown = dice_in_kernel(page)
     eventually(lambda: check_dice_pixels(page, thrown))
     # A refused click names its rule in the status line.
-    click_canvas(page, 517, 106)                          # the Venus card in the supply
+    click_canvas(page, *jactus_region(("supply", 0)))       # the Venus card in the supply
     page.wait_for_function(
         "() => document.querySelector('.janus-widget .janus-status').innerText.includes('JA-8')")
     assert "JA-8" in widget_status(page)
@@ -121,7 +133,7 @@ def test_jactus_in_voila(page, tmp_path):
         opening = picture(page)
         assert opening["painted"] == opening["w"] * opening["h"]
         assert "move 0/0" in widget_status(page)
-        click_canvas(page, 150, 185)                          # throw all five
+        click_canvas(page, *jactus_region(("button", "throw")))  # throw all five
         wait_picture_change(page, opening)
         page.wait_for_function(
             "() => document.querySelector('.janus-widget .janus-status')"

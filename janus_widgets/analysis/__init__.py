@@ -1,0 +1,37 @@
+"""The probability lab: exact odds, simulation beside them, and checked exercises.
+
+* :mod:`~janus_widgets.analysis.jactus_odds`: exact Jactus odds (fractions) by
+  absorbing Markov chains: chances within ``n`` throws, the distribution and the
+  expectation of the number of throws, the best pick-ups, the next player's
+  chance, the best reply for a whole round, and
+  :func:`~janus_widgets.analysis.jactus_odds.claim_odds` for the canvas.
+* :mod:`~janus_widgets.analysis.montecarlo`: vectorised numpy simulation of
+  throws and whole rounds from a seeded generator, with confidence intervals and
+  convergence plots against the exact values.
+* :mod:`~janus_widgets.analysis.roman_dice`: the Roman tali and tesserae,
+  computed the same way.
+* :mod:`~janus_widgets.analysis.exercises`: lesson exercises whose answers the
+  package checks (``exercises.jactus_odds.q1.check(Fraction(1, 1296))``).
+* :mod:`~janus_widgets.analysis.tournament` and :mod:`~janus_widgets.analysis.metrics`:
+  seeded tournaments of bots and the game-design metrics;
+  :mod:`~janus_widgets.analysis.design_lab` the lab app.
+
+>>> from janus_widgets.analysis import jactus_odds
+>>> jactus_odds.probability_within(1)
+Fraction(1, 1296)
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__all__ = ["jactus_odds", "montecarlo", "roman_dice", "exercises", "metrics", "tournament",
+           "design_lab"]
+
+
+def __getattr__(name: str) -> Any:
+    # the lab's modules load on first use, so importing the package stays cheap
+    if name in __all__:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -40,6 +40,7 @@ from ..core.record import Record
 from ..core.replay import Replay
 from ..core.rng import RandomStream, fresh_seed
 from .canvas import Painter
+from .controls import variant_control
 from .drawing import LAYERS, Click, Drawing
 
 __all__ = ["GameWidget"]
@@ -163,7 +164,7 @@ class GameWidget(W.VBox):
         for spec in self.game.Variant.options():
             if not spec.widget:
                 continue
-            control = self._variant_control(spec)
+            control = variant_control(spec, getattr(self.state.variant, spec.name))
             control.observe(self._guard(lambda change, name=spec.name:
                                         self._on_variant_control(name, change)),
                             names="value")
@@ -229,31 +230,6 @@ class GameWidget(W.VBox):
             return default
         hook = getattr(module, name, None)
         return default if hook is None else hook(self)
-
-    def _variant_control(self, spec: Any) -> W.Widget:
-        value = getattr(self.state.variant, spec.name)
-        label = spec.label
-        style = {"description_width": "170px"}
-        layout = W.Layout(width="430px")
-        if spec.choices is not None:
-            return W.Dropdown(options=[(str(c), c) for c in spec.choices], value=value,
-                              description=label, tooltip=spec.doc, style=style,
-                              layout=layout)
-        if spec.kind is bool:
-            return W.Checkbox(value=value, description=label, tooltip=spec.doc,
-                              style=style, layout=layout)
-        if spec.kind is int:
-            return W.BoundedIntText(value=value, min=int(spec.minimum or 0),
-                                    max=int(spec.maximum if spec.maximum is not None else 10**9),
-                                    description=label, tooltip=spec.doc,
-                                    style=style, layout=layout)
-        if spec.kind is float:
-            return W.BoundedFloatText(value=value, min=spec.minimum or 0.0,
-                                      max=spec.maximum if spec.maximum is not None else 1e9,
-                                      description=label, tooltip=spec.doc,
-                                      style=style, layout=layout)
-        return W.Text(value=str(value), description=label, tooltip=spec.doc,
-                      style=style, layout=layout)
 
     def _viewpoint_options(self, n: int) -> list[tuple[str, Any]]:
         return ([("everything (teacher)", None), ("the player to move", "current")]
@@ -452,6 +428,27 @@ class GameWidget(W.VBox):
         self._changed()
         self._schedule_bots()
         return self.state
+
+    def resolve_chance(self) -> State:
+        """At the end of the line, let chance act until a player is to move (from the
+        game's seed: the same seed gives the same outcomes); bots then reply."""
+        self._stop_ticks()
+        if self.replay.at_end and self.state.is_chance:
+            self._resolve_chance()
+            self._changed()
+            self._schedule_bots()
+        return self.state
+
+    def say(self, text: str, kind: str = "info") -> None:
+        """Show a message in the status line (``kind``: info, refused or error)."""
+        if kind not in ("info", "refused", "error"):
+            raise ValueError(f"kind={kind!r}: use 'info', 'refused' or 'error'")
+        self._say(text, kind)
+
+    def guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Wrap a UI callback so that nothing it raises reaches the user as a
+        traceback (for a game's own controls in its widget.py)."""
+        return self._guard(fn)
 
     def _resolve_chance(self) -> None:
         replay = self.replay

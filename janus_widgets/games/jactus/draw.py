@@ -6,12 +6,14 @@ the widget shell paints them and sends clicks back as region keys:
 ``("button", "pass")``, ``("supply", kind)`` and ``("held", seat, kind)``.
 
 >>> from janus_widgets import games
->>> state = games.get("jactus").new(seed=1).play("r*").play("=12346")
->>> d = draw(state, selection=frozenset({0, 4}))
+>>> state = games.get("jactus").new(seed=1).play("r*").play("=22346")
+>>> d = draw(state, selection=frozenset({2, 3, 4}))   # lift the 3, 4 and 6
 >>> d.width, d.height
-(760, 470)
->>> click(state, frozenset({0, 4}), ("button", "throw")).move
-'r16'
+(760, 432)
+>>> "1/216" in d.texts()          # keeping the two 2s: five 2s for a dog, exactly
+True
+>>> click(state, frozenset({2, 3, 4}), ("button", "throw")).move
+'r346'
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from .rules import (CLAIM, COIN, DOG, KIND_NAMES, MULTISETS, OPEN, OVER, PASS, P
 
 __all__ = ["draw", "click", "highlight", "WIDTH", "HEIGHT"]
 
-WIDTH, HEIGHT = 760, 470
+WIDTH, HEIGHT = 760, 432
 DIE = 64
 DICE_X, DICE_Y, DICE_GAP = 40, 78, 84
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
@@ -105,15 +107,17 @@ def draw(state: JactusState, highlights: Iterable[Hashable] = (),
     d = Drawing(WIDTH, HEIGHT, background=TABLE,
                 title=f"Jactus, {n} players: {prompt(state)}")
 
-    # Static board: the dice tray, the supply tray and the seats' places.
-    d.rect(20, 46, 450, 170, fill="#e8dfc8", stroke="#b8a98a", width=2, radius=14,
+    # Static board: the dice tray, the supply tray, the odds panel.
+    d.rect(20, 40, 450, 192, fill="#e8dfc8", stroke="#b8a98a", width=2, radius=14,
            layer="board")
-    d.text(30, 58, "Dice", size=13, align="left", fill="#6b5b3e", layer="board")
-    d.rect(486, 46, 254, 170, fill="#e8dfc8", stroke="#b8a98a", width=2, radius=14,
+    d.text(32, 52, "Dice", size=13, align="left", fill="#6b5b3e", layer="board")
+    d.rect(486, 40, 254, 94, fill="#e8dfc8", stroke="#b8a98a", width=2, radius=14,
            layer="board")
-    d.text(496, 58, "Supply", size=13, align="left", fill="#6b5b3e", layer="board")
+    d.text(496, 51, "Supply", size=12, align="left", fill="#6b5b3e", layer="board")
+    d.rect(486, 140, 254, 92, fill="#fbf8f0", stroke="#b8a98a", width=1.5, radius=10,
+           layer="board")
 
-    d.text(20, 22, prompt(state), size=17, align="left", bold=True, fill=INK)
+    d.text(20, 20, prompt(state), size=17, align="left", bold=True, fill=INK)
 
     # Dice: the ones on the table, and during a throw the ones in the air.
     if phase == THROW:
@@ -135,16 +139,18 @@ def draw(state: JactusState, highlights: Iterable[Hashable] = (),
             label = (f"Throw {len(chosen)} {'die' if len(chosen) == 1 else 'dice'}"
                      if chosen else "Choose dice to throw")
             active = bool(chosen)
-        _button(d, 40, 166, 220, 38, label, active=active, key=("button", "throw"))
+        _button(d, 40, 176, 220, 38, label, active=active, key=("button", "throw"))
     if phase == CLAIM:
-        _button(d, 40, 166, 140, 38, "Pass", active=True, key=("button", "pass"))
+        _button(d, 40, 176, 140, 38, "Pass", active=True, key=("button", "pass"))
 
     # Supply.
     sx = 500
     for kind in (VENUS, DOG, COIN):
-        _piece(d, kind, sx, 82, count=state.supply[kind], key=("supply", kind))
-        d.text(sx + 20, 150, KIND_NAMES[kind], size=12, fill="#6b5b3e")
+        _piece(d, kind, sx, 64, count=state.supply[kind], key=("supply", kind), scale=0.8)
+        d.text(sx + 14, 122, KIND_NAMES[kind], size=11, fill="#6b5b3e")
         sx += 80
+
+    _odds_panel(d, state, chosen)
 
     # Seats.
     width = (WIDTH - 40) / n
@@ -153,25 +159,66 @@ def draw(state: JactusState, highlights: Iterable[Hashable] = (),
         to_move = state.current_player == p or (phase == THROW and p == seat)
         winner = phase == OVER and p == seat
         style = SEAT_STYLES[p]
-        d.rect(x0 + 4, 232, width - 8, 222, fill=style.light if (to_move or winner) else "#fbf8f0",
-               stroke=style.colour if (to_move or winner) else "#b8a98a",
-               width=4 if (to_move or winner) else 1.5, radius=12)
-        seat_marker(d, p, x0 + 26, 258, 14)
+        lit = to_move or winner
+        d.rect(x0 + 4, 244, width - 8, 176, fill=style.light if lit else "#fbf8f0",
+               stroke=style.colour if lit else "#b8a98a", width=4 if lit else 1.5, radius=12)
+        seat_marker(d, p, x0 + 26, 268, 14)
+        d.text(x0 + 48, 268, f"Player {seat_name(p)}" if n <= 4 else seat_name(p), size=15,
+               align="left", bold=True)
         label = "wins!" if winner else ("to move" if to_move else "")
-        d.text(x0 + 48, 258, f"Player {seat_name(p)}", size=15, align="left", bold=True)
         if label:
-            d.text(x0 + 48, 278, label, size=12, align="left", fill=style.colour, bold=True)
+            d.text(x0 + 48, 288, label, size=12, align="left", fill=style.colour, bold=True)
         held = state.holdings[p]
-        scale = 0.8 if n <= 4 else 0.62
-        py = 296
-        for kind in (VENUS, DOG, COIN):
-            _piece(d, kind, x0 + 14, py, count=held[kind], key=("held", p, kind), scale=scale)
-            py += 52 * scale
+        if n <= 4:
+            places = [(x0 + 14 + 56 * k, 304) for k in range(3)]
+            scale = 0.8
+        else:
+            places = [(x0 + 12, 300), (x0 + 12 + 56, 300), (x0 + 12, 350)]
+            scale = 0.7
+        for kind, (px, py) in zip((VENUS, DOG, COIN), places):
+            _piece(d, kind, px, py, count=held[kind], key=("held", p, kind), scale=scale)
         score = state.scores()[p]
-        d.text(x0 + width - 14, 440, f"score {score:g}", size=13, align="right", fill=INK)
+        d.text(x0 + width - 14, 406, f"score {score:g}", size=13, align="right", fill=INK)
 
     outline_regions(d, highlights)
     return d
+
+
+def _fraction(p: Any) -> str:
+    return "0" if p == 0 else ("1" if p == 1 else f"{p.numerator}/{p.denominator}")
+
+
+def _odds_panel(d: Drawing, state: JactusState, chosen: frozenset[int]) -> None:
+    """Exact chances beside the dice: of the throw being chosen, and of the best pick-up."""
+    from ...analysis.jactus_odds import claim_advice, claim_odds
+
+    phase, dice = state.raw[0], state.dice
+    x, y = 496, 154
+    d.text(x, y, "Chance to claim", size=12, align="left", bold=True, fill=INK)
+    d.text(x + 150, y, "this throw", size=11, align="right", fill="#6b5b3e")
+    d.text(x + 236, y, "best pick-up", size=11, align="right", fill="#6b5b3e")
+    this: dict[str, Any] | None = None
+    best: dict[str, Any] | None = None
+    if phase == OPEN:
+        this = claim_odds((), state.variant)
+    elif phase == PICK:
+        if chosen:
+            kept = tuple(v for i, v in enumerate(dice) if i not in chosen)
+            this = claim_odds(kept, state.variant)
+        best = claim_advice(dice, state.variant)
+    rows = (("venus", "Venus"), ("dog", "dog"), ("coin", "coin"))
+    for k, (kind, title) in enumerate(rows):
+        ry = y + 19 + 17 * k
+        d.text(x, ry, title, size=12, align="left", fill=INK)
+        d.text(x + 150, ry, _fraction(this[kind]) if this else "–", size=12, align="right",
+               fill=INK, bold=bool(this and this[kind]))
+        if best is not None:
+            advice = best[kind]
+            text = (f"{advice.pickups[0].notation} {_fraction(advice.chance)}"
+                    if advice.pickups and advice.chance else "–")
+        else:
+            text = "–"
+        d.text(x + 236, ry, text, size=12, align="right", fill=INK)
 
 
 def _button(d: Drawing, x: float, y: float, w: float, h: float, label: str, *, active: bool,

@@ -1,0 +1,116 @@
+"""The design lab: pick a game, change one rule, run, read the plots.
+
+``DesignLab()`` is a small ipywidgets app (it also runs as a Voila page): a game
+menu, the rule option to change and its new value, the bots, the number of
+games, and a Run button that plays the rulebook variant and the changed one on
+the same seeds and shows the metrics side by side with their plots.
+
+>>> lab = DesignLab("jinns", games=20, bots="greedy")
+>>> lab.choose("distance", "height")
+>>> [row["variant"] for row in lab.run(show=False).table()]
+['rulebook', 'distance=height']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as W
+
+from .. import games as registry
+from ..core.bots import bot_names
+from ..widgets.controls import variant_control
+from .tournament import VariantComparison, compare_variants
+
+__all__ = ["DesignLab"]
+
+
+class DesignLab(W.VBox):
+    """Compare a game's rulebook variant with one rule changed."""
+
+    def __init__(self, game: str = "jinns", *, games: int = 200, bots: str = "greedy",
+                 seed: int = 0, processes: int = 1) -> None:
+        super().__init__()
+        self.result: VariantComparison | None = None
+        self.processes = processes
+        self.game_box = W.Dropdown(options=[(g.title, g.name) for g in registry.all_games()],
+                                   value=game, description="game")
+        self.option_box = W.Dropdown(description="change")
+        self.value_holder = W.Box()
+        bot_choices = [b for b in bot_names() if b != "mcts"] + ["mcts:50"]
+        self.bots_box = W.Dropdown(options=bot_choices, value=bots, description="bots",
+                                   tooltip="The bot playing every seat")
+        self.games_box = W.IntSlider(value=games, min=10, max=2000, step=10,
+                                     description="games", continuous_update=False)
+        self.seed_box = W.IntText(value=seed, description="seed")
+        self.run_button = W.Button(description="Run", icon="play", button_style="primary")
+        self.output = W.Output()
+        self.game_box.observe(lambda _: self._game_changed(), names="value")
+        self.option_box.observe(lambda _: self._option_changed(), names="value")
+        self.run_button.on_click(lambda _: self.run())
+        self.children = [
+            W.HTML("<b>Design lab</b>: the rulebook game against the same game with one "
+                   "rule changed, on the same seeds."),
+            W.HBox([self.game_box, self.bots_box]),
+            W.HBox([self.option_box, self.value_holder]),
+            W.HBox([self.games_box, self.seed_box, self.run_button]),
+            self.output,
+        ]
+        self._game_changed()
+
+    @property
+    def game(self) -> Any:
+        """The chosen game."""
+        return registry.get(self.game_box.value)
+
+    def _game_changed(self) -> None:
+        specs = [s for s in self.game.Variant.options() if s.widget]
+        self.option_box.options = [(f"{s.name} ({s.rule})", s.name) for s in specs]
+        self.option_box.value = specs[0].name
+        self._option_changed()
+
+    def _option_changed(self) -> None:
+        name = self.option_box.value
+        if name is None:
+            return
+        spec = next(s for s in self.game.Variant.options() if s.name == name)
+        self.value_control = variant_control(spec, spec.default, width="360px")
+        self.value_control.description = "to"
+        self.value_holder.children = [self.value_control]
+
+    def choose(self, option: str, value: Any, game: str | None = None) -> None:
+        """Set the game (optional), the option to change and its new value."""
+        if game is not None:
+            self.game_box.value = game
+        names = [v for _, v in self.option_box.options]
+        if option not in names:
+            raise ValueError(f"{self.game.title} has no option {option!r}; the options "
+                             f"are: {', '.join(names)}")
+        self.option_box.value = option
+        self.game.variant(**{option: value})  # a bad value is refused here, clearly
+        self.value_control.value = value
+
+    def run(self, show: bool = True) -> VariantComparison:
+        """Play both variants and (with ``show``) display the table and the plots."""
+        game = self.game
+        option, value = self.option_box.value, self.value_control.value
+        changed = game.variant(**{option: value})
+        label = f"{option}={value}" if changed != game.Variant() else "rulebook (again)"
+        variants = {"rulebook": game.Variant(), label: changed}
+        kwargs = dict(bots=[self.bots_box.value], n=self.games_box.value,
+                      seed=self.seed_box.value, processes=self.processes)
+        if not show:
+            self.result = compare_variants(game, variants, progress=False, **kwargs)
+            return self.result
+        self.output.clear_output()
+        with self.output:
+            self.result = compare_variants(game, variants, progress=True, **kwargs)
+            from IPython.display import display
+
+            from .metrics import require_matplotlib
+            display(self.result)
+            plt = require_matplotlib()
+            figure = self.result.plot()
+            display(figure)
+            plt.close(figure)
+        return self.result
