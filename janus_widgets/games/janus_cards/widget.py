@@ -38,16 +38,10 @@ def deal_all(shell: GameWidget) -> Any:
     """Let chance deal every card still to be dealt and turn up the pile's first card
     (JC-4, JC-5, JC-6), at the end of the line only: replaying a recorded game never
     changes it. The cards come from the game's seed, so the same seed deals the same."""
-    replay = shell.replay
-    if not (replay.at_end and replay.state.is_chance):
+    if not (shell.replay.at_end and shell.state.is_chance):
         return shell.state
-    while replay.at_end and replay.state.is_chance:
-        replay.play(replay.state.sample_chance())
-    shell.last()
-    shell._say("The cards are dealt and the pile's top card is turned up (JC-5, JC-6).")
-    schedule = getattr(shell, "_schedule_bots", None)
-    if schedule is not None:
-        schedule()                          # a bot on seat A answers at once
+    shell.resolve_chance()                  # then a bot on seat A answers at once
+    shell.say("The cards are dealt and the pile's top card is turned up (JC-5, JC-6).")
     return shell.state
 
 
@@ -58,7 +52,7 @@ def extras(shell: GameWidget) -> list[W.Widget]:
                               "pile's first card (JC-4 … JC-6)",
                       layout=W.Layout(width="auto", display="none"))
     button.add_class(DEAL_CLASS)
-    button.on_click(shell._guard(lambda _: deal_all(shell)))
+    button.on_click(shell.guard(lambda _: deal_all(shell)))
     return [button]
 
 
