@@ -717,9 +717,26 @@ class Game(Generic[VariantT]):
         return self.State(eng, eng.initial(), seed=seed)
 
     def from_raw(self, raw: Raw, variant: VariantT | None = None, *, seed: int = 0) -> State:
-        """Wrap an engine state (a built position) as a :class:`State`."""
+        """Wrap an engine state (a built position) as a :class:`State`, checked.
+
+        Raises ``ValueError`` ("not a consistent <title> position: …") if ``raw``
+        breaks an invariant of the game (:meth:`Engine.check_invariants`).
+
+        >>> from janus_widgets import games
+        >>> jactus = games.get("jactus")
+        >>> raw = jactus.new(seed=1).raw
+        >>> jactus.from_raw(raw).current_player
+        0
+        >>> jactus.from_raw((raw[0], 5) + raw[2:])
+        Traceback (most recent call last):
+        ...
+        ValueError: not a consistent Jactus position: bad seat 5
+        """
         eng = self.engine(variant)
-        eng.check_invariants(raw)
+        try:
+            eng.check_invariants(raw)
+        except AssertionError as exc:
+            raise ValueError(f"not a consistent {self.title} position: {exc}") from None
         return self.State(eng, raw, seed=check_seed(seed))
 
     def parse_move(self, state: State, text: str) -> Move:
