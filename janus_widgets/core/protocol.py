@@ -215,9 +215,16 @@ class Engine(ABC, Generic[VariantT]):
         """Whether ``action`` may be played in ``raw``."""
         return action in self.actions(raw)
 
-    @abstractmethod
     def winners(self, raw: Raw) -> tuple[int, ...]:
-        """The winning seats (empty while the game goes on; several on a tie)."""
+        """The winning seats (empty while the game goes on; several on a tie).
+
+        By default the seats with the highest :meth:`scores` once the game is over;
+        a game whose winner is decided otherwise (Jactus) overrides this."""
+        if self.current(raw) != TERMINAL:
+            return ()
+        scores = self.scores(raw)
+        best = max(scores)
+        return tuple(p for p, s in enumerate(scores) if s == best)
 
     @abstractmethod
     def scores(self, raw: Raw) -> tuple[float, ...]:

@@ -392,13 +392,6 @@ class JanusEngine(Engine[JanusVariant]):
         return (MOVE, (seat + 1) % n, board, cols, coins, owners, heads, tolls, left,
                 idle, 0, 0)
 
-    def winners(self, raw: tuple) -> tuple[int, ...]:
-        if raw[0] != OVER:
-            return ()
-        scores = self.scores(raw)
-        best = max(scores)
-        return tuple(p for p, s in enumerate(scores) if s == best)
-
     def scores(self, raw: tuple) -> tuple[float, ...]:
         owners = raw[5]
         totals = [float(t) for t in raw[7]]

@@ -539,13 +539,6 @@ class JinnsEngine(Engine[JinnsVariant]):
     def is_chance_action(self, action: int) -> bool:
         return CHANCE_BASE <= action < NUM_ACTIONS
 
-    def winners(self, raw: tuple) -> tuple[int, ...]:
-        if raw[0] != OVER:
-            return ()
-        scores = self.scores(raw)
-        best = max(scores)
-        return tuple(s for s, v in enumerate(scores) if v == best)
-
     def scores(self, raw: tuple) -> tuple[float, ...]:
         out = [0] * self.num_players
         owner = self.owner
