@@ -16,6 +16,21 @@ settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+# --- the canvas messages a widget sends (the widget test files) ------------------------
+@pytest.fixture
+def sent(monkeypatch):
+    """The canvas commands sent while the test runs (one per frame drawn)."""
+    from ipycanvas.canvas import _CANVAS_MANAGER
+    messages = []
+    original = _CANVAS_MANAGER._send_custom
+
+    def count(command, buffers=[]):  # noqa: B006 - mirrors ipycanvas' signature
+        messages.append(command)
+        return original(command, buffers)
+    monkeypatch.setattr(_CANVAS_MANAGER, "_send_custom", count)
+    return messages
+
+
 # --- the real browser (shared by every browser test file) ----------------------------
 @pytest.fixture(scope="session")
 def browser():

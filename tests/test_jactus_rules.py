@@ -10,19 +10,9 @@ from janus_widgets import games
 from janus_widgets.core import CHANCE, TERMINAL, IllegalMoveError, InvalidMoveError
 from janus_widgets.games.jactus.rules import JactusVariant, position
 
+from helpers import moves, refused
+
 jactus = games.get("jactus")
-
-
-def moves(state) -> list[str]:
-    return [str(m) for m in state.legal_moves()]
-
-
-def refused(state, move, rule: str) -> IllegalMoveError:
-    with pytest.raises(IllegalMoveError) as err:
-        state.play(move)
-    assert err.value.rule == rule, str(err.value)
-    assert rule in str(err.value)
-    return err.value
 
 
 # --- JA-1 / JA-3: components and supply -------------------------------------

@@ -15,48 +15,23 @@ from fractions import Fraction
 import pytest
 
 from janus_widgets import games
-from janus_widgets.core import CHANCE, TERMINAL, RandomStream
+from janus_widgets.core import RandomStream
 from janus_widgets.games.janus_cards import draw as D
 from janus_widgets.games.janus_cards.draw import Pick, click, fresh_selection, highlight
 from janus_widgets.games.janus_cards.rules import JanusCardsVariant, position
 from janus_widgets.games.janus_cards.tables import AGREE, SYMBOL_CODES, SYMBOL_NAMES
 from janus_widgets.widgets.drawing import Rect, Text, render_svg
 
+from helpers import random_play, walk
+
 cards = games.get("janus-cards")
 NAMES = set(SYMBOL_NAMES)
 
 
 # --- helpers -----------------------------------------------------------------------
-def walk(engine, seed: int, plies: int):
-    """Raw states of a seeded random game on the lean path (agreeing made rare)."""
-    stream = RandomStream(seed)
-    raw = engine.initial()
-    for _ in range(plies):
-        yield raw
-        who = engine.current(raw)
-        if who == TERMINAL:
-            return
-        if who == CHANCE:
-            action = engine.sample(raw, stream)
-        else:
-            acts = [a for a in engine.actions(raw) if a != AGREE] or [AGREE]
-            action = AGREE if AGREE in engine.actions(raw) and stream.below(8) == 0 \
-                else acts[stream.below(len(acts))]
-        raw = engine.apply(raw, action)
-
-
 def played(seed: int = 2, plies: int = 30, **options):
-    """A state after a seeded random game (agreeing left out)."""
-    state = cards.new(seed=seed, **options)
-    stream = RandomStream(seed)
-    for _ in range(plies):
-        if state.is_over:
-            break
-        if state.is_chance:
-            state = state.play_chance()
-            continue
-        state = state.play(stream.choice([m for m in state.legal_moves()
-                                          if m.notation != "agree"]))
+    """A state after a seeded random game (agreeing left out), chance played out."""
+    state = random_play(cards.new(seed=seed, **options), plies, seed, avoid=["agree"])
     while state.is_chance:
         state = state.play_chance()
     return state
@@ -117,7 +92,8 @@ def test_no_leak_redrawing_what_a_seat_cannot_see_changes_nothing_in_its_picture
     stream = RandomStream(7)
     looked = differs = 0
     for seed in range(12):
-        for ply, raw in enumerate(walk(engine, seed, 90)):
+        for ply, (raw, _) in enumerate(walk(engine, seed, 90, rare=AGREE, one_in=8,
+                                            ended=True)):
             if ply % 11 != 5:
                 continue
             teacher = render_svg(D.draw(engine.view_raw(raw, None)))
@@ -151,7 +127,8 @@ def test_no_leak_each_card_shows_exactly_the_sides_its_viewer_knows(variant):
     engine = cards.engine(variant)
     checked = unseen = 0
     for seed in range(2):
-        for ply, raw in enumerate(walk(engine, seed, 100)):
+        for ply, (raw, _) in enumerate(walk(engine, seed, 100, rare=AGREE, one_in=8,
+                                            ended=True)):
             if ply % 7 != 3:
                 continue
             for seat in [None, *range(engine.num_players)]:

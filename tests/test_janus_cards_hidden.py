@@ -19,13 +19,15 @@ from fractions import Fraction
 import pytest
 
 from janus_widgets import games
-from janus_widgets.core import CHANCE, TERMINAL, RandomStream
+from janus_widgets.core import RandomStream
 from janus_widgets.games.janus_cards.rules import JanusCardsVariant, _locate, position
 from janus_widgets.games.janus_cards.tables import (AGREE, CARDS, CHANCE_BASE, DEAL,
                                                     NUM_ACTIONS, PLAY, REVEAL, SIDE_SYMBOL,
                                                     SYMBOL_CODES, SYMBOL_NAMES)
 from janus_widgets.games.janus_cards.views import (BACK, FRONT, CardsView, LaidTrio, NoTrio,
                                                    SeenCard)
+
+from helpers import walk
 
 cards = games.get("janus-cards")
 
@@ -38,31 +40,10 @@ VARIANTS = [JanusCardsVariant(), JanusCardsVariant(players=3),
 IDS = [v.describe() for v in VARIANTS]
 
 
-def walk(engine, seed: int, plies: int, agree_chance: int = 6):
-    """(raw, action) pairs of a seeded random game on the lean path; agreeing is made
-    rarer than other moves so that games last."""
-    stream = RandomStream(seed)
-    raw = engine.initial()
-    for _ in range(plies):
-        who = engine.current(raw)
-        if who == TERMINAL:
-            return
-        if who == CHANCE:
-            action = engine.sample(raw, stream)
-        else:
-            acts = [a for a in engine.actions(raw) if a != AGREE] or [AGREE]
-            if AGREE in engine.actions(raw) and stream.below(agree_chance) == 0:
-                action = AGREE
-            else:
-                action = acts[stream.below(len(acts))]
-        yield raw, action
-        raw = engine.apply(raw, action)
-
-
 def final(engine, seed: int, plies: int):
     raw = engine.initial()
     history = []
-    for raw, action in walk(engine, seed, plies):
+    for raw, action in walk(engine, seed, plies, rare=AGREE):
         history.append(action)
     raw = engine.initial()
     for action in history:
@@ -78,7 +59,7 @@ def test_redrawing_the_unseen_changes_nothing_a_seat_is_shown(variant):
     redrawn = 0
     looked = 0
     for seed in range(3):
-        for ply, (raw, _) in enumerate(walk(engine, seed, 90)):
+        for ply, (raw, _) in enumerate(walk(engine, seed, 90, rare=AGREE)):
             if ply % (2 + engine.num_players // 2):
                 continue
             teacher = engine.view_raw(raw, None)
@@ -155,7 +136,7 @@ def test_JC13_a_seat_knows_exactly_the_sides_that_have_faced_it(variant):
     look = variant.deal_peek == "look"
     for seed in range(3):
         seen = [set() for _ in range(engine.num_players)]
-        for raw, action in walk(engine, seed, 150):
+        for raw, action in walk(engine, seed, 150, rare=AGREE):
             after = engine.apply(raw, action)
             for seat in range(engine.num_players):
                 seen[seat] |= _faces(after, seat)
@@ -205,7 +186,7 @@ def test_JC5_without_the_exception_nobody_knows_their_dealt_backs():
 def test_the_teacher_view_shows_both_sides_of_every_card():
     engine = cards.engine(JanusCardsVariant(players=4, symbols=6))
     stream = RandomStream(4)
-    for raw, _ in walk(engine, 2, 80):
+    for raw, _ in walk(engine, 2, 80, rare=AGREE):
         view = engine.view_raw(raw, None)
         assert all(card.known for card in view.cards())
         assert len(view.unturned_cards) == view.unturned == len(raw[4])
@@ -227,7 +208,7 @@ _FACT = re.compile(r"([A-FPT]\d+[abc]?): ([a-z]+)")
 def test_history_for_a_seat_names_only_what_faces_it(variant):
     engine = cards.engine(variant)
     for seed in range(3):
-        for raw, action in walk(engine, seed, 120):
+        for raw, action in walk(engine, seed, 120, rare=AGREE):
             after = engine.apply(raw, action)
             for seat in range(engine.num_players):
                 told = engine.observed(raw, action, seat)
@@ -353,7 +334,7 @@ def test_JC13_odds_are_exact_where_a_fact_hides_several_sides(variant):
     found = 0
     for seed in range(12):
         history = []
-        for raw, action in walk(engine, seed, 40):
+        for raw, action in walk(engine, seed, 40, rare=AGREE):
             history.append(action)
             after = engine.apply(raw, action)
             seats = [p for p in range(engine.num_players)

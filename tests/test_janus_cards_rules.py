@@ -17,19 +17,9 @@ from janus_widgets.games.janus_cards.tables import (AGREE, CARDS, CHANCE_BASE, D
                                                     NUM_ACTIONS, SYMBOL_NAMES, deck_size,
                                                     discard_action, draw_action)
 
+from helpers import moves, random_play, refused
+
 cards = games.get("janus-cards")
-
-
-def moves(state) -> list[str]:
-    return [str(m) for m in state.legal_moves()]
-
-
-def refused(state, move, rule: str) -> IllegalMoveError:
-    with pytest.raises(IllegalMoveError) as err:
-        state.play(move)
-    assert err.value.rule == rule, str(err.value)
-    assert rule in str(err.value)
-    return err.value
 
 
 def dealt(seed: int = 0, **options):
@@ -41,14 +31,7 @@ def dealt(seed: int = 0, **options):
 
 
 def random_game(seed: int, plies: int, **options):
-    state = cards.new(seed=seed, **options)
-    stream = RandomStream(seed)
-    for _ in range(plies):
-        if state.is_over:
-            break
-        state = state.play_chance() if state.is_chance else state.play(
-            stream.choice(state.legal_moves()))
-    return state
+    return random_play(cards.new(seed=seed, **options), plies, seed)
 
 
 # --- JC-1: the deck -------------------------------------------------------------

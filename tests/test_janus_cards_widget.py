@@ -5,7 +5,6 @@ moves composed by clicks and refused with their rule, the odds mode kept between
 from __future__ import annotations
 
 import pytest
-from ipycanvas.canvas import _CANVAS_MANAGER
 
 from janus_widgets.games.janus_cards.draw import Pick, draw, public_view
 from janus_widgets.games.janus_cards.tables import SYMBOL_CODES, SYMBOL_NAMES
@@ -13,22 +12,9 @@ from janus_widgets.games.janus_cards.widget import DEAL_CLASS, deal_all
 from janus_widgets.widgets import GameWidget
 
 
-
 @pytest.fixture
 def widget():
     return GameWidget("janus-cards", players=3, seed=1, bot_delay=0)
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    messages = []
-    original = _CANVAS_MANAGER._send_custom
-
-    def count(command, buffers=[]):  # noqa: B006 - mirrors ipycanvas' signature
-        messages.append(command)
-        return original(command, buffers)
-    monkeypatch.setattr(_CANVAS_MANAGER, "_send_custom", count)
-    return messages
 
 
 def deal_button(w):

@@ -10,7 +10,6 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from ipycanvas.canvas import _CANVAS_MANAGER
 
 from janus_widgets import games
 from janus_widgets.core import RandomStream
@@ -23,20 +22,13 @@ from janus_widgets.games.janus.widget import census_html, janus_widget
 from janus_widgets.widgets.drawing import (HIGHLIGHT, SEAT_STYLES, Circle, Polygon, Rect,
                                            Text, render_svg)
 
+from helpers import random_play
+
 janus = games.get("janus")
 
 
 def laid(seed: int = 3, **options):
     return janus.new(seed=seed, **options).play_chance()
-
-
-def played(state, plies: int, seed: int = 1):
-    stream = RandomStream(seed)
-    for _ in range(plies):
-        if state.is_over:
-            break
-        state = state.play(stream.choice(state.legal_moves()))
-    return state
 
 
 def inside(x: float, y: float, box: tuple[float, float, float, float]) -> bool:
@@ -188,7 +180,7 @@ def test_JB2_a_head_on_the_board_keeps_its_distance_clear_of_its_letter():
 
 
 def test_JB13_removed_tiles_leave_empty_fields():
-    state = played(laid(), 30)
+    state = random_play(laid(), 30, 1)
     faces = tile_faces(D.draw(state))
     assert set(faces) == {f for f, t in enumerate(state.tiles) if t is not None}
 
@@ -213,7 +205,7 @@ def column_rings(d) -> dict[int, tuple[float, float]]:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_JB5_columns_drawn_on_their_fields_with_shape_and_letter(players):
-    state = played(laid(players=players), 13)
+    state = random_play(laid(players=players), 13, 1)
     d = D.draw(state)
     rings = column_rings(d)
     assert {p: rings[p] for p in range(players)} == {
@@ -272,7 +264,7 @@ def hint_frames(d) -> set[int]:
 
 @given(st.integers(0, 10_000), st.integers(0, 60))
 def test_JB7_hint_frames_are_exactly_the_legal_destinations(seed, plies):
-    state = played(laid(seed), plies, seed)
+    state = random_play(laid(seed), plies, seed)
     d = D.draw(state)
     assert hint_frames(d) == set(state.targets)
     assert all(0 <= s.x <= d.width and 0 <= s.y <= d.height
@@ -369,7 +361,7 @@ def test_JB4_before_the_shuffle_an_empty_board_and_a_lay_the_tiles_prompt():
 
 
 def test_JB23_game_over_says_who_won_and_offers_no_button():
-    state = played(laid(11, players=3), 2000, 2)
+    state = random_play(laid(11, players=3), 2000, 2)
     assert state.is_over
     d = D.draw(state)
     text = D.prompt(state)
@@ -403,18 +395,6 @@ def test_svg_of_a_state_shows_the_board():
 @pytest.fixture
 def widget():
     return janus_widget(seed=3, bot_delay=0)
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    messages = []
-    original = _CANVAS_MANAGER._send_custom
-
-    def count(command, buffers=[]):  # noqa: B006 - mirrors ipycanvas' signature
-        messages.append(command)
-        return original(command, buffers)
-    monkeypatch.setattr(_CANVAS_MANAGER, "_send_custom", count)
-    return messages
 
 
 def test_widget_lay_the_tiles_then_click_to_move(widget, sent):

@@ -20,19 +20,9 @@ from janus_widgets.games.janus.components import (COLOURS, DEFAULT_SQUARES, FIEL
 from janus_widgets.games.janus.rules import (NUM_ACTIONS, PASS, SHUFFLE_BASE, JanusVariant,
                                              position, shuffle_action, shuffle_order)
 
+from helpers import moves, refused
+
 janus = games.get("janus")
-
-
-def moves(state) -> list[str]:
-    return [str(m) for m in state.legal_moves()]
-
-
-def refused(state, move, rule: str) -> IllegalMoveError:
-    with pytest.raises(IllegalMoveError) as err:
-        state.play(move)
-    assert err.value.rule == rule, str(err.value)
-    assert rule in str(err.value)
-    return err.value
 
 
 def laid(seed: int = 0, **options):

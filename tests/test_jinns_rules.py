@@ -16,23 +16,11 @@ from janus_widgets.core.simulate import random_playout
 from janus_widgets.games.jinns.rules import (CELLS, COLOURS, NUM_ACTIONS, JinnsVariant, Pawn,
                                              move_action, position)
 
+from helpers import moves, random_play, refused
+
 jinns = games.get("jinns")
 FOUR = JinnsVariant(players=4)
 THREE_P = JinnsVariant(players=3)
-
-
-def moves(state) -> list[str]:
-    return [str(m) for m in state.legal_moves()]
-
-
-def refused(state, move, rule: str) -> IllegalMoveError:
-    before = state.raw
-    with pytest.raises(IllegalMoveError) as err:
-        state.play(move)
-    assert err.value.rule == rule, str(err.value)
-    assert rule in str(err.value)
-    assert state.raw == before
-    return err.value
 
 
 def pile(state, cell: int) -> str:
@@ -748,14 +736,7 @@ def reference_moves(state) -> set[tuple[int, int, int]]:
 
 
 def random_position(variant, seed: int, plies: int):
-    state = jinns.new(variant, seed=seed)
-    stream = RandomStream(seed)
-    for _ in range(plies):
-        if state.is_over:
-            break
-        state = state.play_chance() if state.is_chance else state.play(
-            stream.choice(state.legal_moves()))
-    return state
+    return random_play(jinns.new(variant, seed=seed), plies, seed)
 
 
 @given(seed=st.integers(0, 10_000), plies=st.integers(32, 110),

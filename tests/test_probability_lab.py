@@ -177,11 +177,14 @@ def test_exact_solve_with_and_without_lumping_agree():
     assert sum(c.seat_chances()) == 1
 
 
+def threes_first(dice):
+    """A policy that keeps any 3s before a larger group (it breaks the faces' symmetry)."""
+    if 3 in dice:
+        return (3,) * min(dice.count(3), 4)
+    return brute_keep_largest(dice, "five-of-a-kind")
+
+
 def test_expectation_of_a_policy_that_cannot_be_lumped():
-    def threes_first(dice):                          # any 3s before a larger group
-        if 3 in dice:
-            return (3,) * min(dice.count(3), 4)
-        return brute_keep_largest(dice, "five-of-a-kind")
     c = jo.chain("five-of-a-kind", threes_first)
     assert c._reduced() is c
     dist = c.distribution(400)
@@ -214,10 +217,6 @@ def test_lumped_chain_gives_the_same_answers():
 
 
 def test_lumping_refuses_a_policy_that_breaks_the_symmetry():
-    def threes_first(dice):                    # any 3s before a larger group
-        if 3 in dice:
-            return (3,) * min(dice.count(3), 4)
-        return brute_keep_largest(dice, "five-of-a-kind")
     full = jo.chain("five-of-a-kind", threes_first)
     assert (3, 3) in full.states and (5, 5) in full.states
     with pytest.raises(ValueError, match="cannot be lumped"):

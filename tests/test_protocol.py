@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import janus_widgets as jw
@@ -26,6 +28,16 @@ def test_every_game_declares_documented_variants(name):
         assert getattr(default, spec.name) == spec.default
     assert game.Variant.from_dict(default.to_dict()) == default
     assert game.sample_variants()[0] == default
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_from_raw_refuses_an_inconsistent_position_naming_the_game(name):
+    game = games.get(name)
+    raw = game.new(seed=1).raw
+    assert game.from_raw(raw, seed=1) == game.new(seed=1)
+    with pytest.raises(ValueError, match=f"^not a consistent {re.escape(game.title)} "
+                                         "position: bad (seat|turn) 99"):
+        game.from_raw(raw[:1] + (99,) + raw[2:])
 
 
 @pytest.mark.parametrize("name", games.names())

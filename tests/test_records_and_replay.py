@@ -9,21 +9,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from janus_widgets import games
-from janus_widgets.core import RandomStream, Record, RecordError, Replay
+from janus_widgets.core import Record, RecordError, Replay
 from janus_widgets.core.record import FORMAT
+
+from helpers import random_play
 
 jactus = games.get("jactus")
 
 
 def sample_game(seed: int = 5, plies: int = 40, **options):
-    state = jactus.new(seed=seed, **options)
-    stream = RandomStream(seed)
-    for _ in range(plies):
-        if state.is_over:
-            break
-        state = state.play_chance() if state.is_chance else state.play(
-            stream.choice(state.legal_moves()))
-    return state
+    return random_play(jactus.new(seed=seed, **options), plies, seed)
 
 
 def as_dict(state) -> dict:

@@ -6,7 +6,6 @@ import datetime
 import json
 
 import pytest
-from ipycanvas.canvas import _CANVAS_MANAGER
 
 from janus_widgets import games
 from janus_widgets.core import IllegalMoveError, RecordError, RandomStream
@@ -17,19 +16,6 @@ from janus_widgets.widgets.drawing import render_svg
 @pytest.fixture
 def widget():
     return GameWidget("jactus", seed=3, bot_delay=0)
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    """Count the canvas messages the shell sends."""
-    messages = []
-    original = _CANVAS_MANAGER._send_custom
-
-    def count(command, buffers=[]):  # noqa: B006 - mirrors ipycanvas' signature
-        messages.append(command)
-        return original(command, buffers)
-    monkeypatch.setattr(_CANVAS_MANAGER, "_send_custom", count)
-    return messages
 
 
 def status(w) -> str:

@@ -11,7 +11,9 @@
 * :mod:`~janus_widgets.analysis.roman_dice`: the Roman tali and tesserae,
   computed the same way.
 * :mod:`~janus_widgets.analysis.exercises`: lesson exercises whose answers the
-  package checks (``exercises.jactus_odds.q1.check(Fraction(1, 1296))``).
+  package checks (``exercises.jactus_odds.q1.check(Fraction(1, 1296))``);
+  :mod:`~janus_widgets.analysis.card_exercises` those of the card-game lesson;
+  :mod:`~janus_widgets.analysis.checking` the checking and answer box they share.
 * :mod:`~janus_widgets.analysis.tournament` and :mod:`~janus_widgets.analysis.metrics`:
   seeded tournaments of bots and the game-design metrics;
   :mod:`~janus_widgets.analysis.design_lab` the lab app.
@@ -26,8 +28,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["jactus_odds", "montecarlo", "roman_dice", "exercises", "metrics", "tournament",
-           "design_lab"]
+__all__ = ["jactus_odds", "montecarlo", "roman_dice", "exercises", "card_exercises",
+           "checking", "metrics", "tournament", "design_lab"]
 
 
 def __getattr__(name: str) -> Any:

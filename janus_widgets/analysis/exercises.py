@@ -7,7 +7,8 @@ never typed in) and the common wrong answers with what went wrong.
 ``"1/1296"``, ``"0.000772"``, ``"0.0772%"`` or ``"1 in 1296"``:
 
 * an exact answer equal to the right one is right;
-* a decimal is right when it agrees to three significant figures;
+* a decimal is right when it agrees to three significant figures (the default
+  tolerance of :class:`~janus_widgets.analysis.checking.Exercise`);
 * a recognisable mistake is wrong, and the verdict says why;
 * anything else is wrong, with a hint.
 
@@ -23,229 +24,14 @@ True
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from decimal import Decimal
 from fractions import Fraction
-from functools import cached_property
-from typing import Any
-
-import numpy as np
 
 from . import jactus_odds as odds
 from . import roman_dice as roman
+from .checking import Exercise, ExerciseSet, Mistake, Verdict, read_answer
 
 __all__ = ["Verdict", "Mistake", "Exercise", "ExerciseSet", "jactus_odds", "roman_dice",
            "read_answer"]
-
-SIGNIFICANT = 3
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The outcome of a check: ``bool(verdict)`` is whether it is right."""
-
-    correct: bool
-    message: str
-    given: Fraction | None = None
-
-    def __bool__(self) -> bool:
-        return self.correct
-
-    def __str__(self) -> str:
-        return self.message
-
-    def _repr_html_(self) -> str:
-        colour = "#1a7f37" if self.correct else "#b42318"
-        mark = "✔" if self.correct else "✘"
-        return (f'<div style="color:{colour}"><b>{mark}</b> '
-                f"{_html_escape(self.message)}</div>")
-
-
-def _html_escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-@dataclass(frozen=True)
-class Mistake:
-    """A wrong answer people often give, and why it is wrong."""
-
-    value: Callable[[], Fraction] | Fraction
-    why: str
-
-    def resolve(self) -> Fraction:
-        return Fraction(self.value() if callable(self.value) else self.value)
-
-
-_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-
-
-def read_answer(answer: Any) -> tuple[Fraction, bool]:
-    """Read an answer as ``(value, exact)``; ``exact`` is False for decimals.
-
-    >>> read_answer("1/1296"), read_answer("1 in 6")
-    ((Fraction(1, 1296), True), (Fraction(1, 6), True))
-    >>> read_answer("7.72%")[0] == Fraction(772, 10000), read_answer(0.5)
-    (True, (Fraction(1, 2), False))
-    """
-    if isinstance(answer, (bool, np.bool_)):
-        raise ValueError("give a number, not True/False")
-    if isinstance(answer, Fraction):
-        return answer, True
-    if isinstance(answer, (int, np.integer)):
-        return Fraction(int(answer)), True
-    if isinstance(answer, (float, np.floating)):
-        if not math.isfinite(answer):
-            raise ValueError(f"{answer!r} is not a finite number")
-        return Fraction(str(float(answer))), False
-    if isinstance(answer, Decimal):
-        return Fraction(answer), False
-    if isinstance(answer, str):
-        text = answer.strip().replace("−", "-").replace(",", "").replace(" ", "")
-        if not text:
-            raise ValueError("the answer is empty: type a fraction like 1/1296 or a "
-                             "decimal like 0.000772")
-        m = re.fullmatch(rf"({_NUMBER})in({_NUMBER})", text, re.IGNORECASE)
-        if m:
-            a, b = Fraction(m.group(1)), Fraction(m.group(2))
-            if b == 0:
-                raise ValueError(f"{answer!r}: '1 in 0' is not a chance")
-            return a / b, "." not in text and "e" not in text.lower()
-        m = re.fullmatch(rf"({_NUMBER})/({_NUMBER})", text)
-        if m:
-            a, b = Fraction(m.group(1)), Fraction(m.group(2))
-            if b == 0:
-                raise ValueError(f"{answer!r} divides by zero")
-            return a / b, "." not in text and "e" not in text.lower()
-        m = re.fullmatch(rf"({_NUMBER})%", text)
-        if m:
-            return Fraction(m.group(1)) / 100, False
-        if re.fullmatch(_NUMBER, text):
-            exact = re.fullmatch(r"[-+]?\d+", text) is not None
-            return Fraction(text), exact
-        raise ValueError(f"{answer!r} is not a number: type a fraction like 1/1296, a "
-                         "decimal like 0.000772, or a percentage like 0.0772%")
-    raise ValueError(f"{answer!r} is not a number: give a Fraction, a number or text "
-                     "such as '1/1296'")
-
-
-def _tolerance(value: Fraction) -> Fraction:
-    """Half a unit in the third significant figure of ``value``."""
-    if value == 0:
-        return Fraction(1, 10 ** 9)
-    exponent = math.floor(math.log10(abs(float(value))))
-    return Fraction(10) ** (exponent - SIGNIFICANT + 1) / 2
-
-
-def _show(x: Fraction) -> str:
-    if x.denominator == 1:
-        return str(x.numerator)
-    text = f"{x.numerator}/{x.denominator}" if x.denominator < 10 ** 9 else ""
-    approx = f"{float(x):.4g}"
-    return f"{text} ≈ {approx}" if text else f"≈ {approx}"
-
-
-@dataclass(eq=False)
-class Exercise:
-    """A question with an exactly known answer and the mistakes worth explaining."""
-
-    key: str
-    question: str
-    compute: Callable[[], Fraction] = field(repr=False)
-    why: str = ""
-    hint: str = ""
-    mistakes: tuple[Mistake, ...] = ()
-    probability: bool = True
-
-    @cached_property
-    def answer(self) -> Fraction:
-        """The exact answer."""
-        return Fraction(self.compute())
-
-    def check(self, answer: Any) -> Verdict:
-        """Say whether ``answer`` is right and, if it is wrong, why."""
-        try:
-            given, exact = read_answer(answer)
-        except ValueError as exc:
-            return Verdict(False, f"Could not read that: {exc}.")
-        right = self.answer
-        tol = _tolerance(right)
-        shown = _show(given) if exact else f"{float(given):.6g}"
-        if given == right:
-            return Verdict(True, f"Right: {_show(right)}. {self.why}".strip(), given)
-        if not exact and abs(given - right) <= tol:
-            return Verdict(True, f"Right to {SIGNIFICANT} significant figures: {shown}; "
-                                 f"exactly {_show(right)}. {self.why}".strip(), given)
-        for mistake in self.mistakes:
-            value = mistake.resolve()
-            if given == value or (not exact and abs(given - value) <= _tolerance(value)):
-                return Verdict(False, f"Not quite: {shown} is a common mistake. "
-                                      f"{mistake.why}", given)
-        if self.probability and (given < 0 or given > 1):
-            if given > 1 and abs(1 / given - right) <= tol:
-                return Verdict(False, f"{shown} looks like the odds '1 in {shown}', not a "
-                                      "probability: a probability lies between 0 and 1, "
-                                      f"so write 1/{shown}.", given)
-            return Verdict(False, f"{shown} cannot be a probability: a probability lies "
-                                  "between 0 and 1.", given)
-        if abs(given - right) <= abs(right) / 20:
-            if exact:
-                return Verdict(False, f"Close, but {shown} is not the exact value. "
-                                      f"{self.hint}".strip(), given)
-            return Verdict(False, f"Close, but not right to {SIGNIFICANT} significant "
-                                  f"figures: {shown}. {self.hint}".strip(), given)
-        return Verdict(False, f"Not right: {shown}. {self.hint}".strip(), given)
-
-    def widget(self) -> Any:
-        """An answer box with a Check button (ipywidgets), for notebooks and Voila."""
-        import ipywidgets as w
-
-        box = w.Text(placeholder="e.g. 1/1296 or 0.000772",
-                     layout=w.Layout(width="16em"), description="Answer:")
-        button = w.Button(description="Check", button_style="primary",
-                          layout=w.Layout(width="7em"))
-        verdict = w.HTML()
-
-        def on_click(_: Any) -> None:
-            verdict.value = self.check(box.value)._repr_html_()
-
-        button.on_click(on_click)
-        question = w.HTML(f"<p><b>{self.key}.</b> {_html_escape(self.question)}</p>")
-        out = w.VBox([question, w.HBox([box, button]), verdict])
-        # the parts, for code (and tests) that fill in and press the button
-        out.answer_box, out.check_button, out.verdict = (  # type: ignore[attr-defined]
-            box, button, verdict)
-        return out
-
-
-class ExerciseSet:
-    """The exercises of one lesson, as attributes ``q1``, ``q2``, … in order."""
-
-    def __init__(self, name: str, exercises: list[Exercise]) -> None:
-        self.name = name
-        self._exercises = {e.key: e for e in exercises}
-
-    def __getattr__(self, key: str) -> Exercise:
-        try:
-            return self.__dict__["_exercises"][key]
-        except KeyError:
-            raise AttributeError(f"no exercise {key!r} in {self.name}: there are "
-                                 + ", ".join(self._exercises)) from None
-
-    def __iter__(self) -> Iterator[Exercise]:
-        return iter(self._exercises.values())
-
-    def __len__(self) -> int:
-        return len(self._exercises)
-
-    def __dir__(self) -> list[str]:
-        return [*super().__dir__(), *self._exercises]
-
-    def __repr__(self) -> str:
-        return f"ExerciseSet({self.name!r}, {list(self._exercises)})"
-
 
 # --- the Jactus odds lesson ------------------------------------------------------------
 
@@ -254,8 +40,8 @@ jactus_odds = ExerciseSet("jactus_odds", [
         "q1", "Five dice are thrown at once. What is the chance that they show five of "
               "a kind (any face)?",
         lambda: odds.throw_chance((), "five-of-a-kind"),
-        why="Of the 6^5 = 7776 equally likely throws, six are five of a kind "
-            "(11111 … 66666): 6/7776.",
+        explanation="Of the 6^5 = 7776 equally likely throws, six are five of a kind "
+                    "(11111 … 66666): 6/7776.",
         hint="Count the equally likely throws (6 × 6 × 6 × 6 × 6) and how many of them "
              "are five of a kind.",
         mistakes=(
@@ -272,7 +58,7 @@ jactus_odds = ExerciseSet("jactus_odds", [
         "q2", "Three 4s stay on the table; you throw the other two dice. What is the "
               "chance of five 4s?",
         lambda: odds.throw_chance((4, 4, 4), "five-of-a-kind"),
-        why="Both dice must show 4, independently: 1/6 × 1/6.",
+        explanation="Both dice must show 4, independently: 1/6 × 1/6.",
         hint="Both thrown dice must show a 4. Independent events: multiply.",
         mistakes=(
             Mistake(Fraction(1, 3), "Adding 1/6 + 1/6 gives the chance of 'one or the "
@@ -287,7 +73,7 @@ jactus_odds = ExerciseSet("jactus_odds", [
         "q3", "Venus (JA-8): five sixes. What is the chance of Venus with one throw of "
               "all five dice?",
         lambda: odds.throw_chance((), "five-sixes"),
-        why="One throw in 6^5 = 7776 shows five sixes.",
+        explanation="One throw in 6^5 = 7776 shows five sixes.",
         hint="Each die must show 6: multiply five chances of 1/6.",
         mistakes=(
             Mistake(Fraction(1, 1296), "1/1296 is any five of a kind; Venus needs the "
@@ -300,8 +86,8 @@ jactus_odds = ExerciseSet("jactus_odds", [
               "equal dice and throwing the rest. What is the chance of five of a kind "
               "within the three throws? (Give at least 3 significant figures.)",
         lambda: odds.probability_within(3, "five-of-a-kind", "keep-largest"),
-        why="Follow the chain for three throws from 'nothing kept' and read the "
-            "'scored' column.",
+        explanation="Follow the chain for three throws from 'nothing kept' and read the "
+                    "'scored' column.",
         hint="Use the chain: start in 'nothing kept', multiply by the transition matrix "
              "three times, and read the 'scored' column.",
         mistakes=(
@@ -319,7 +105,7 @@ jactus_odds = ExerciseSet("jactus_odds", [
         "q5", "Keeping the largest group every time, how many throws does it take on "
               "average to throw five of a kind? (3 significant figures.)",
         lambda: odds.expected_throws("five-of-a-kind", "keep-largest"),
-        why="It comes from the chain's fundamental matrix (I - Q)^-1.",
+        explanation="It comes from the chain's fundamental matrix (I - Q)^-1.",
         hint="Write E_k for the expected throws with k alike kept: E_4 = 6, "
              "E_3 = 1 + (25/36) E_3 + (10/36) E_4, … and solve from four alike down.",
         probability=False,
@@ -335,8 +121,8 @@ jactus_odds = ExerciseSet("jactus_odds", [
               "chance that you miss AND the next player then scores with their one throw "
               "(playing their best pick-up)?",
         lambda: next(p.leaves for p in odds.pickups((2, 4, 4, 4, 4)) if p.picked == (2,)),
-        why="You miss with 5/6 and leave four 4s and another die; the next player keeps "
-            "the four 4s and scores with 1/6: 5/6 × 1/6.",
+        explanation="You miss with 5/6 and leave four 4s and another die; the next "
+                    "player keeps the four 4s and scores with 1/6: 5/6 × 1/6.",
         hint="First you must miss; then the next player's best chance from what you "
              "leave. Multiply.",
         mistakes=(
@@ -352,7 +138,7 @@ jactus_odds = ExerciseSet("jactus_odds", [
               "the 4s). What is the chance of five 4s within the two throws?",
         lambda: odds.probability_within(2, "five-of-a-kind", "keep-largest",
                                         start=(2, 4, 4, 4, 4)),
-        why="You fail only if both throws miss: 1 - (5/6)^2 = 11/36.",
+        explanation="You fail only if both throws miss: 1 - (5/6)^2 = 11/36.",
         hint="Work out the chance of missing twice, and take it from 1.",
         mistakes=(
             Mistake(Fraction(1, 3), "Adding 1/6 + 1/6 counts 'a 4 both times' twice; "
@@ -367,8 +153,8 @@ jactus_odds = ExerciseSet("jactus_odds", [
               "YOU score the round?",
         lambda: next(r.round_chance for r in odds.round_pickups((2, 4, 4, 4, 4), players=2)
                      if r.pickup.kept == (4, 4, 4, 4)),
-        why="You score on your 1st, 3rd, 5th … throw: 1/6 + (5/6)^2 (1/6) + … = "
-            "(1/6) / (1 - 25/36) = 6/11.",
+        explanation="You score on your 1st, 3rd, 5th … throw: 1/6 + (5/6)^2 (1/6) + … "
+                    "= (1/6) / (1 - 25/36) = 6/11.",
         hint="Add up the chances of scoring on your first throw, on your second (both "
              "missed once), … : a geometric series.",
         mistakes=(
@@ -388,8 +174,8 @@ roman_dice = ExerciseSet("roman_dice", [
         "q1", "Four tali, each landing on 1, 3, 4 or 6 with equal chances (the model). "
               "What is the chance of the Venus throw, all four faces different?",
         lambda: roman.TALI.odds()["venus"],
-        why="4 × 4 × 4 × 4 = 256 equally likely results; the faces 1, 3, 4, 6 can fall "
-            "in 4! = 24 orders: 24/256 = 3/32.",
+        explanation="4 × 4 × 4 × 4 = 256 equally likely results; the faces 1, 3, 4, 6 "
+                    "can fall in 4! = 24 orders: 24/256 = 3/32.",
         hint="Count the ordered results (4^4) and the orders of four different faces.",
         mistakes=(
             Mistake(Fraction(1, 256), "1/256 is one particular order (1 on the first "
@@ -403,7 +189,7 @@ roman_dice = ExerciseSet("roman_dice", [
         "q2", "With the same four tali, what is the chance of the dog (canis): all four "
               "show 1?",
         lambda: roman.TALI.odds()["dog"],
-        why="Each talus shows 1 with chance 1/4, independently: (1/4)^4.",
+        explanation="Each talus shows 1 with chance 1/4, independently: (1/4)^4.",
         hint="Every talus must show 1: multiply.",
         mistakes=(
             Mistake(Fraction(1, 64), "(1/4)^3 is three tali; all four must show 1."),
@@ -413,7 +199,7 @@ roman_dice = ExerciseSet("roman_dice", [
     Exercise(
         "q3", "Three cube dice (tesserae): what is the chance of the Venus, three sixes?",
         lambda: roman.TESSERAE.odds()["venus"],
-        why="One result in 6^3 = 216.",
+        explanation="One result in 6^3 = 216.",
         hint="All three dice must show 6.",
         mistakes=(
             Mistake(Fraction(1, 72), "Three sixes can fall in only one way; do not "
@@ -425,8 +211,8 @@ roman_dice = ExerciseSet("roman_dice", [
         "q4", "Real knucklebones are not fair. Suppose the faces 1, 3, 4, 6 come up "
               "with chances 1/10, 4/10, 4/10, 1/10. What is the chance of the Venus now?",
         lambda: roman.tali(weights=roman.KNUCKLEBONE_STUDY_WEIGHTS).odds()["venus"],
-        why="Each order of 1, 3, 4, 6 has chance 1/10 × 4/10 × 4/10 × 1/10 = 16/10000, "
-            "and there are 24 orders: 384/10000 = 24/625.",
+        explanation="Each order of 1, 3, 4, 6 has chance 1/10 × 4/10 × 4/10 × 1/10 = "
+                    "16/10000, and there are 24 orders: 384/10000 = 24/625.",
         hint="Work out the chance of one order of the four faces, then count the orders.",
         mistakes=(
             Mistake(Fraction(3, 32), "3/32 is for fair tali; with these chances the "
@@ -437,8 +223,8 @@ roman_dice = ExerciseSet("roman_dice", [
         "q5", "A Roman throws three tesserae again and again until the Venus. How many "
               "throws does that take on average?",
         lambda: roman.TESSERAE.expected_throws("venus"),
-        why="Each throw succeeds with 1/216, independently: on average 216 throws (the "
-            "chain has one state; E = 1 + (215/216) E).",
+        explanation="Each throw succeeds with 1/216, independently: on average 216 "
+                    "throws (the chain has one state; E = 1 + (215/216) E).",
         hint="If every throw succeeds with chance p, the average wait is 1/p throws.",
         probability=False,
         mistakes=(

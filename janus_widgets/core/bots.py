@@ -29,6 +29,7 @@ from typing import Any
 
 from .protocol import CHANCE, TERMINAL, Engine, Move, Raw, State
 from .rng import RandomStream
+from .simulate import random_playout
 
 __all__ = ["RandomBot", "GreedyBot", "MCTSBot", "BOT_FACTORIES", "make_bot", "bot_names"]
 
@@ -226,19 +227,7 @@ class MCTSBot:
                 raw = apply(raw, best_a)
                 node = children[best_a]
                 path.append(node)
-            # Rollout.
-            steps = 0
-            limit = self.rollout_steps
-            while steps < limit:
-                player = current(raw)
-                if player == TERMINAL:
-                    break
-                if player == CHANCE:
-                    raw = apply(raw, sample(raw, stream))
-                else:
-                    acts = actions(raw)
-                    raw = apply(raw, acts[below(len(acts))])
-                steps += 1
+            raw, _ = random_playout(engine, raw, stream, self.rollout_steps)
             values = evaluate(raw)
             for n in path:
                 n.visits += 1

@@ -215,9 +215,16 @@ class Engine(ABC, Generic[VariantT]):
         """Whether ``action`` may be played in ``raw``."""
         return action in self.actions(raw)
 
-    @abstractmethod
     def winners(self, raw: Raw) -> tuple[int, ...]:
-        """The winning seats (empty while the game goes on; several on a tie)."""
+        """The winning seats (empty while the game goes on; several on a tie).
+
+        By default the seats with the highest :meth:`scores` once the game is over;
+        a game whose winner is decided otherwise (Jactus) overrides this."""
+        if self.current(raw) != TERMINAL:
+            return ()
+        scores = self.scores(raw)
+        best = max(scores)
+        return tuple(p for p, s in enumerate(scores) if s == best)
 
     @abstractmethod
     def scores(self, raw: Raw) -> tuple[float, ...]:
@@ -717,9 +724,26 @@ class Game(Generic[VariantT]):
         return self.State(eng, eng.initial(), seed=seed)
 
     def from_raw(self, raw: Raw, variant: VariantT | None = None, *, seed: int = 0) -> State:
-        """Wrap an engine state (a built position) as a :class:`State`."""
+        """Wrap an engine state (a built position) as a :class:`State`, checked.
+
+        Raises ``ValueError`` ("not a consistent <title> position: …") if ``raw``
+        breaks an invariant of the game (:meth:`Engine.check_invariants`).
+
+        >>> from janus_widgets import games
+        >>> jactus = games.get("jactus")
+        >>> raw = jactus.new(seed=1).raw
+        >>> jactus.from_raw(raw).current_player
+        0
+        >>> jactus.from_raw((raw[0], 5) + raw[2:])
+        Traceback (most recent call last):
+        ...
+        ValueError: not a consistent Jactus position: bad seat 5
+        """
         eng = self.engine(variant)
-        eng.check_invariants(raw)
+        try:
+            eng.check_invariants(raw)
+        except AssertionError as exc:
+            raise ValueError(f"not a consistent {self.title} position: {exc}") from None
         return self.State(eng, raw, seed=check_seed(seed))
 
     def parse_move(self, state: State, text: str) -> Move:

@@ -792,29 +792,30 @@ def click(view: CardsView, selection: Any, key: Hashable) -> Click:
         return Click(selection=pick, move=move)
     if kind == "pile" or (kind == "card" and _LETTERS.index(key[1][0]) != mover):
         ref = "P" if kind == "pile" else key[1]
-        take = list(pick.take)
-        if ref in take and not (ref == "P" and take == ["P"] and view.variant.two_from_pile
-                                and view.pile_size >= 2):
-            while ref in take:
-                take.remove(ref)
-        elif len(take) >= 2:
+        twice = (ref == "P" and tuple(pick.take) == ("P",) and view.variant.two_from_pile
+                 and view.pile_size >= 2)
+        take = _toggled(pick.take, ref, twice)
+        if take is None:
             return Click(selection=pick, message="JC-8: draw one or two cards; click a "
                                                  "chosen card again to put it back.")
-        else:
-            take.append(ref)
-        return Click(selection=replace(pick, take=tuple(take), drop=(), inspect=None))
+        return Click(selection=replace(pick, take=take, drop=(), inspect=None))
     if kind == "card":
-        slot = int(key[1][1]) - 1
-        drop = list(pick.drop)
-        if slot in drop:
-            drop.remove(slot)
-        elif len(drop) >= 2:
+        drop = _toggled(pick.drop, int(key[1][1]) - 1)
+        if drop is None:
             return Click(selection=pick, message="JC-11: discard one or two cards; click a "
                                                  "chosen card again to put it back.")
-        else:
-            drop.append(slot)
-        return Click(selection=replace(pick, drop=tuple(drop), take=(), inspect=None))
+        return Click(selection=replace(pick, drop=drop, take=(), inspect=None))
     return Click(selection=pick)
+
+
+def _toggled(chosen: tuple, item: Any, twice: bool = False) -> tuple | None:
+    """``chosen`` with ``item`` put back if it is chosen (unless it may be chosen
+    ``twice``), else added; ``None`` if two cards are chosen already (JC-8, JC-11)."""
+    if item in chosen and not twice:
+        return tuple(c for c in chosen if c != item)
+    if len(chosen) >= 2:
+        return None
+    return (*chosen, item)
 
 
 def highlight(view: CardsView, move: Any) -> tuple[Hashable, ...]:

@@ -249,23 +249,18 @@ class CardsEngine(Engine[JanusCardsVariant]):
         known_l = list(known)
         mine = list(hands[turn])
         others = self.others[turn]
-        if action == DRAW_PP:
-            top = stack[-1]
-            stack = stack[:-1]
-            mine.append(top)
-            bit = 1 << (top ^ 1)
-            for w in others:
-                known_l[w] |= bit
-            if not stack:  # the next card turns up first (chance), then it is drawn
-                hands_l[turn] = tuple(mine)
-                return (REVEAL, turn, tuple(hands_l), stack, fresh, tuple(known_l), trios,
-                        agreed, stall, 1, facts)
-            top = stack[-1]
-            stack = stack[:-1]
-            mine.append(top)
-            bit = 1 << (top ^ 1)
-            for w in others:
-                known_l[w] |= bit
+        if action == DRAW_PP:  # the pile's top card, then the one below it
+            for first in (True, False):
+                top = stack[-1]
+                stack = stack[:-1]
+                mine.append(top)
+                bit = 1 << (top ^ 1)
+                for w in others:
+                    known_l[w] |= bit
+                if first and not stack:  # the next card turns up (chance), then is drawn
+                    hands_l[turn] = tuple(mine)
+                    return (REVEAL, turn, tuple(hands_l), stack, fresh, tuple(known_l),
+                            trios, agreed, stall, 1, facts)
             return self._end_turn(turn, hands_l, mine, stack, fresh, known_l, trios, agreed,
                                   stall, facts, True)
         sources = _SOURCES[action]
@@ -400,22 +395,13 @@ class CardsEngine(Engine[JanusCardsVariant]):
                     left[b] -= 1
         return max(left) < 3
 
-    def winners(self, raw: tuple) -> tuple[int, ...]:
-        if raw[0] != OVER:
-            return ()
-        counts = self._counts(raw)
-        best = max(counts)
-        return tuple(p for p, c in enumerate(counts) if c == best)
-
-    def _counts(self, raw: tuple) -> list[int]:
-        counts = [0] * self.num_players
+    def scores(self, raw: tuple) -> tuple[float, ...]:
+        """Trios each seat owns (JC-18; the most trios wins)."""
+        counts = [0.0] * self.num_players
         for owner, _, _ in raw[6]:
             if owner >= 0:
                 counts[owner] += 1
-        return counts
-
-    def scores(self, raw: tuple) -> tuple[float, ...]:
-        return tuple(float(c) for c in self._counts(raw))
+        return tuple(counts)
 
     # --- hidden information ----------------------------------------------
     def view(self, state: State, player: int | None) -> CardsView:
@@ -883,11 +869,7 @@ def position(variant: JanusCardsVariant | None = None, *,
             for w_side in _sides_at(raw, card.ref):
                 known[p] |= 1 << w_side
         raw = raw[:5] + (tuple(known),) + raw[6:]
-    try:
-        state = GAME.from_raw(raw, variant, seed=seed)
-    except AssertionError as exc:
-        raise ValueError(f"not a consistent Janus card game position: {exc}") from None
-    return state  # type: ignore[return-value]
+    return GAME.from_raw(raw, variant, seed=seed)  # type: ignore[return-value]
 
 
 def _sides_at(raw: tuple, ref: str) -> tuple[int, int]:

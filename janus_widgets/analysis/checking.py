@@ -1,0 +1,340 @@
+"""Checked exercises: read an answer, say whether it is right and why, in a box.
+
+One mechanism serves every lesson (:mod:`~janus_widgets.analysis.exercises` for the
+Jactus and Roman dice lessons, :mod:`~janus_widgets.analysis.card_exercises` for
+the card-game lesson). An :class:`Exercise` knows its exact answer (computed by
+the package, never typed in), the wrong answers people often give with what went
+wrong (:class:`Mistake`), a hint and an explanation. :meth:`Exercise.check` reads
+a ``Fraction``, a whole number, a float or text such as ``"1/6"``, ``"0.167"``,
+``"16.7%"`` or ``"1 in 6"`` (:func:`read_answer`) and answers with a
+:class:`Verdict`:
+
+* an exact answer equal to the right one is right;
+* a decimal is right when the exercise's tolerance allows it
+  (:class:`SignificantFigures` or :class:`Within`);
+* a recognised mistake is wrong, and the verdict says why;
+* anything else is wrong, with a hint (and a word on odds that are not
+  probabilities, or answers that are close but not right).
+
+>>> half = Exercise("coin", "What is the chance of heads?", lambda: Fraction(1, 2),
+...                 explanation="One face of two.",
+...                 mistakes=(Mistake(Fraction(1), "That is heads or tails."),))
+>>> print(half.check("1 in 2"))
+Right: 1/2 ≈ 0.5. One face of two.
+>>> print(half.check(1))
+Not quite: 1 is a common mistake. That is heads or tails.
+>>> half.check("0.5001").correct, Exercise("c", "?", lambda: Fraction(1, 2),
+...     tolerance=Within(Fraction(1, 100))).check(0.509).correct
+(True, True)
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from functools import cached_property
+from typing import Any, Protocol
+
+import numpy as np
+
+__all__ = ["Verdict", "Mistake", "Tolerance", "SignificantFigures", "Within", "Exercise",
+           "ExerciseSet", "read_answer"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of a check: ``bool(verdict)`` is whether it is right."""
+
+    correct: bool
+    message: str
+    #: The answer as read (``None`` if it could not be read as a number).
+    given: Fraction | None = None
+
+    def __bool__(self) -> bool:
+        return self.correct
+
+    def __str__(self) -> str:
+        return self.message
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.correct else "#b42318"
+        mark = "✔" if self.correct else "✘"
+        return (f'<div style="color:{colour}"><b>{mark}</b> '
+                f"{html.escape(self.message)}</div>")
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A wrong answer people often give, and why it is wrong (a sentence or more).
+
+    ``value`` is a number, or a function computing it (for mistakes that are
+    themselves computed, such as another strategy's chance)."""
+
+    value: Callable[[], Fraction] | Fraction
+    why: str
+
+    def resolve(self) -> Fraction:
+        return Fraction(self.value() if callable(self.value) else self.value)
+
+
+# --- how close a decimal must be -------------------------------------------------------
+class Tolerance(Protocol):
+    """How close a decimal answer must be to a value to count as that value;
+    ``str()`` says it after "right", e.g. "to 3 significant figures"."""
+
+    def allows(self, given: Fraction, target: Fraction) -> bool: ...
+
+
+@dataclass(frozen=True)
+class SignificantFigures:
+    """A decimal counts when it agrees with the value to ``figures`` significant
+    figures (within half a unit in the last of them).
+
+    >>> SignificantFigures(3).allows(Fraction("0.000772"), Fraction(1, 1296))
+    True
+    >>> str(SignificantFigures(3))
+    'to 3 significant figures'
+    """
+
+    figures: int = 3
+
+    def allows(self, given: Fraction, target: Fraction) -> bool:
+        if target == 0:
+            margin = Fraction(1, 10 ** 9)
+        else:
+            exponent = math.floor(math.log10(abs(float(target))))
+            margin = Fraction(10) ** (exponent - self.figures + 1) / 2
+        return abs(given - target) <= margin
+
+    def __str__(self) -> str:
+        return f"to {self.figures} significant figures"
+
+
+@dataclass(frozen=True)
+class Within:
+    """A decimal counts when it is at most ``margin`` away from the value.
+
+    >>> rule = Within(Fraction("0.005"))
+    >>> rule.allows(Fraction("0.167"), Fraction(1, 6)), str(rule)
+    (True, 'to within ±0.005')
+    """
+
+    margin: Fraction
+
+    def allows(self, given: Fraction, target: Fraction) -> bool:
+        return abs(given - target) <= self.margin
+
+    def __str__(self) -> str:
+        return f"to within ±{float(self.margin):g}"
+
+
+# --- reading answers --------------------------------------------------------------------
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+# a comma between groups of three digits separates thousands: 1,296 or 7,776,000
+_THOUSANDS = re.compile(r"(?<![\d.,])[1-9]\d{0,2}(?:,\d{3})+(?![\d,])")
+
+
+def read_answer(answer: Any) -> tuple[Fraction, bool]:
+    """Read an answer as ``(value, exact)``; ``exact`` is False for decimals.
+
+    Exact: a ``Fraction``, an integer, ``"a/b"``, ``"a in b"`` or a whole number
+    as text. Decimal: a float, a ``Decimal``, ``"0.167"``, ``"16.7%"``. A comma
+    between groups of three digits separates thousands (``"1,296"``); any other
+    comma is a decimal comma (``"0,167"``). Raises ``ValueError`` if the answer is
+    not a number.
+
+    >>> read_answer("1/1296"), read_answer("1 in 6")
+    ((Fraction(1, 1296), True), (Fraction(1, 6), True))
+    >>> read_answer("7.72%")[0] == Fraction(772, 10000), read_answer(0.5)
+    (True, (Fraction(1, 2), False))
+    >>> read_answer(" 2 / 13 "), read_answer("12,5%"), read_answer("1 in 1,296")
+    ((Fraction(2, 13), True), (Fraction(1, 8), False), (Fraction(1, 1296), True))
+    """
+    if isinstance(answer, (bool, np.bool_)):
+        raise ValueError("give a number, not True/False")
+    if isinstance(answer, Fraction):
+        return answer, True
+    if isinstance(answer, (int, np.integer)):
+        return Fraction(int(answer)), True
+    if isinstance(answer, (float, np.floating)):
+        if not math.isfinite(answer):
+            raise ValueError(f"{answer!r} is not a finite number")
+        return Fraction(str(float(answer))), False
+    if isinstance(answer, Decimal):
+        if not answer.is_finite():
+            raise ValueError(f"{answer!r} is not a finite number")
+        return Fraction(answer), False
+    if not isinstance(answer, str):
+        raise ValueError(f"{answer!r} is not a number")
+    text = re.sub(r"\s", "", answer).replace("−", "-")
+    if not text:
+        raise ValueError("the answer is empty")
+    text = _THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), text).replace(",", ".")
+    exact = "." not in text and "e" not in text.lower()
+    for between, what in (("in", "'1 in 0' is not a chance"), ("/", "it divides by zero")):
+        m = re.fullmatch(rf"({_NUMBER}){between}({_NUMBER})", text, re.IGNORECASE)
+        if m:
+            a, b = Fraction(m.group(1)), Fraction(m.group(2))
+            if b == 0:
+                raise ValueError(f"{answer!r}: {what}")
+            return a / b, exact
+    m = re.fullmatch(rf"({_NUMBER})%", text)
+    if m:
+        return Fraction(m.group(1)) / 100, False
+    if re.fullmatch(_NUMBER, text):
+        return Fraction(text), re.fullmatch(r"[-+]?\d+", text) is not None
+    raise ValueError(f"{answer!r} is not a number")
+
+
+def _show(x: Fraction) -> str:
+    """A value for people: ``'1/6 ≈ 0.1667'``, ``'12'``."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    text = f"{x.numerator}/{x.denominator}" if x.denominator < 10 ** 9 else ""
+    approx = f"{float(x):.4g}"
+    return f"{text} ≈ {approx}" if text else f"≈ {approx}"
+
+
+# --- exercises --------------------------------------------------------------------------
+@dataclass(eq=False)
+class Exercise:
+    """A question with an exactly known answer and the mistakes worth explaining.
+
+    ``compute`` gives the exact answer (called once, on first use of
+    :attr:`answer`). ``probability`` says the answer is a probability (answers
+    outside 0..1 are then refused as such); ``count`` says it is a whole number
+    (not a probability). ``tolerance`` decides how close a decimal must be.
+    ``title`` heads the question in the answer box (the key does if it is empty).
+    """
+
+    key: str
+    question: str
+    compute: Callable[[], Fraction] = field(repr=False)
+    explanation: str = field(repr=False, default="")
+    hint: str = field(repr=False, default="")
+    mistakes: tuple[Mistake, ...] = field(repr=False, default=())
+    title: str = ""
+    probability: bool = True
+    count: bool = False
+    tolerance: Tolerance = SignificantFigures(3)
+
+    def __post_init__(self) -> None:
+        if self.count:
+            self.probability = False
+
+    @cached_property
+    def answer(self) -> Fraction:
+        """The exact answer."""
+        return Fraction(self.compute())
+
+    def check(self, answer: Any) -> Verdict:
+        """Say whether ``answer`` is right and, if it is wrong, why."""
+        try:
+            given, exact = read_answer(answer)
+        except ValueError as exc:
+            form = ("a whole number, e.g. 7" if self.count else
+                    "a fraction such as 3/8, a decimal such as 0.375, a percentage such "
+                    "as 37.5% or odds such as 3 in 8")
+            return Verdict(False, f"Could not read that: {exc}. Write {form}.")
+        right, rule = self.answer, self.tolerance
+        shown = _show(given) if exact else f"{float(given):.6g}"
+        if given == right:
+            return Verdict(True, f"Right: {_show(right)}. {self.explanation}".strip(), given)
+        if not exact and rule.allows(given, right):
+            return Verdict(True, f"Right: {_show(right)}; {shown} is right {rule}. "
+                                 f"{self.explanation}".strip(), given)
+        for mistake in self.mistakes:
+            value = mistake.resolve()
+            if given == value or (not exact and rule.allows(given, value)):
+                return Verdict(False, f"Not quite: {shown} is a common mistake. "
+                                      f"{mistake.why}", given)
+        if self.probability and (given < 0 or given > 1):
+            if given > 1 and rule.allows(1 / given, right):
+                return Verdict(False, f"{shown} looks like the odds '1 in {shown}', not a "
+                                      "probability: a probability lies between 0 and 1, "
+                                      f"so write 1/{shown}.", given)
+            return Verdict(False, f"{shown} cannot be a probability: a probability "
+                                  f"lies between 0 and 1. {self.hint}".strip(), given)
+        if abs(given - right) <= abs(right) / 20:
+            if exact:
+                return Verdict(False, f"Close, but {shown} is not the exact value. "
+                                      f"{self.hint}".strip(), given)
+            return Verdict(False, f"Close, but not right {rule}: {shown}. "
+                                  f"{self.hint}".strip(), given)
+        return Verdict(False, f"Not right: {shown}. {self.hint}".strip(), given)
+
+    def solution(self) -> str:
+        """The answer and the reasoning behind it."""
+        return f"{_show(self.answer)}. {self.explanation}".strip()
+
+    def _heading_html(self) -> str:
+        if self.title:
+            return f"<b>{html.escape(self.title)}</b><br>{html.escape(self.question)}"
+        return f"<b>{html.escape(self.key)}.</b> {html.escape(self.question)}"
+
+    def _repr_html_(self) -> str:
+        return self._heading_html()
+
+    def widget(self) -> Any:
+        """The question with an answer box and a Check button (ipywidgets, for
+        notebooks and Voila). Pressing Check, or Enter in the box, shows the verdict.
+
+        The panel has the CSS class ``janus-exercise`` and the verdict
+        ``janus-exercise-verdict``; ``panel.answer_box``, ``panel.check_button`` and
+        ``panel.verdict`` are the parts, for scripts and tests that fill in and press.
+        """
+        import ipywidgets as w
+
+        box = w.Text(placeholder="a whole number" if self.count else "e.g. 3/8 or 0.375",
+                     description="Answer:", continuous_update=False,
+                     layout=w.Layout(width="16em"))
+        button = w.Button(description="Check", button_style="primary", icon="check",
+                          layout=w.Layout(width="7em"))
+        verdict = w.HTML()
+        verdict.add_class("janus-exercise-verdict")
+
+        def check(_: Any = None) -> None:
+            verdict.value = self.check(box.value)._repr_html_()
+
+        button.on_click(check)
+        box.observe(check, names="value")          # Enter (or leaving the box) checks too
+        panel = w.VBox([w.HTML(f"<p>{self._heading_html()}</p>"), w.HBox([box, button]),
+                        verdict],
+                       layout=w.Layout(border="1px solid #c9c2b0", padding="8px",
+                                       margin="6px 0"))
+        panel.add_class("janus-exercise")
+        panel.answer_box, panel.check_button, panel.verdict = (  # type: ignore[attr-defined]
+            box, button, verdict)
+        return panel
+
+
+class ExerciseSet:
+    """The exercises of one lesson, as attributes ``q1``, ``q2``, … in order."""
+
+    def __init__(self, name: str, exercises: list[Exercise]) -> None:
+        self.name = name
+        self._exercises = {e.key: e for e in exercises}
+
+    def __getattr__(self, key: str) -> Exercise:
+        try:
+            return self.__dict__["_exercises"][key]
+        except KeyError:
+            raise AttributeError(f"no exercise {key!r} in {self.name}: there are "
+                                 + ", ".join(self._exercises)) from None
+
+    def __iter__(self) -> Iterator[Exercise]:
+        return iter(self._exercises.values())
+
+    def __len__(self) -> int:
+        return len(self._exercises)
+
+    def __dir__(self) -> list[str]:
+        return [*super().__dir__(), *self._exercises]
+
+    def __repr__(self) -> str:
+        return f"ExerciseSet({self.name!r}, {list(self._exercises)})"

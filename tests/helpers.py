@@ -1,0 +1,70 @@
+"""Helpers shared by the test files (``from helpers import moves, refused, ...``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import pytest
+
+from janus_widgets.core import CHANCE, TERMINAL, IllegalMoveError, RandomStream
+
+
+def moves(state) -> list[str]:
+    """The legal moves of ``state`` in notation."""
+    return [str(m) for m in state.legal_moves()]
+
+
+def refused(state, move, rule: str) -> IllegalMoveError:
+    """Play ``move`` and check that it is refused citing ``rule``, state unchanged."""
+    before = state.raw
+    with pytest.raises(IllegalMoveError) as err:
+        state.play(move)
+    assert err.value.rule == rule, str(err.value)
+    assert rule in str(err.value)
+    assert state.raw == before
+    return err.value
+
+
+def random_play(state, plies: int, seed: int, *, avoid: Iterable[str] = ()):
+    """``state`` after up to ``plies`` seeded random plies on the checked path: chance
+    points take their seeded outcome, a player a random legal move (moves named in
+    ``avoid`` only when nothing else is legal)."""
+    avoid = set(avoid)
+    stream = RandomStream(seed)
+    for _ in range(plies):
+        if state.is_over:
+            break
+        if state.is_chance:
+            state = state.play_chance()
+            continue
+        legal = state.legal_moves()
+        state = state.play(stream.choice([m for m in legal if m.notation not in avoid]
+                                         or legal))
+    return state
+
+
+def walk(engine, seed: int, plies: int, *, rare: int | None = None, one_in: int = 6,
+         ended: bool = False) -> Iterator[tuple]:
+    """``(raw, action)`` pairs of a seeded random game on the lean path. The action
+    ``rare`` (where legal) is taken only one time in ``one_in`` (so that agreeing to
+    end does not end every game at once). With ``ended``, a game that ends within
+    ``plies`` also yields its last position, with the action ``None``."""
+    stream = RandomStream(seed)
+    raw = engine.initial()
+    for _ in range(plies):
+        who = engine.current(raw)
+        if who == TERMINAL:
+            if ended:
+                yield raw, None
+            return
+        if who == CHANCE:
+            action = engine.sample(raw, stream)
+        else:
+            legal = engine.actions(raw)
+            acts = [a for a in legal if a != rare] or [rare]
+            if rare in legal and stream.below(one_in) == 0:
+                action = rare
+            else:
+                action = acts[stream.below(len(acts))]
+        yield raw, action
+        raw = engine.apply(raw, action)
