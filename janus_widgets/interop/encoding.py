@@ -50,7 +50,13 @@ class Encoder:
         self.engine = engine
         self.num_players: int = engine.num_players
         self.parts: tuple[tuple[str, tuple[int, ...]], ...] = tuple(self._parts())
-        self.size = int(sum(int(np.prod(shape)) for _, shape in self.parts))
+        self._slices = []
+        offset = 0
+        for name, shape in self.parts:
+            size = int(np.prod(shape))
+            self._slices.append((name, offset, offset + size, shape))
+            offset += size
+        self.size = offset
 
     def _parts(self) -> Sequence[tuple[str, tuple[int, ...]]]:
         raise NotImplementedError
@@ -60,13 +66,8 @@ class Encoder:
 
     def unpack(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """The named parts of ``vector``, reshaped (views on the same memory)."""
-        out = {}
-        offset = 0
-        for name, shape in self.parts:
-            size = int(np.prod(shape))
-            out[name] = vector[offset:offset + size].reshape(shape)
-            offset += size
-        return out
+        return {name: vector[start:stop].reshape(shape)
+                for name, start, stop, shape in self._slices}
 
     def encode(self, view: Any, seat: int | None, out: np.ndarray | None = None
                ) -> np.ndarray:

@@ -342,7 +342,7 @@ class _Node:
     """
 
     __slots__ = ("ctx", "raw", "laid", "decisions", "cut", "parent", "who", "act", "eng",
-                 "_lines")
+                 "_lines", "_texts")
 
     def __init__(self, ctx: _Context, raw: Any, laid: tuple[int, ...] | None,
                  decisions: int, cut: bool, parent: _Node | None, who: int, act: int,
@@ -357,6 +357,7 @@ class _Node:
         self.act = act
         self.eng = eng
         self._lines: dict[int, str] | None = None
+        self._texts: dict[int | None, str] | None = None
 
     def __deepcopy__(self, memo: dict) -> _Node:
         return self
@@ -448,9 +449,27 @@ class _Node:
             lines[player] = text
         return text
 
+    def _memo(self, key: int, make: Callable[[], str]) -> str:
+        texts = self._texts
+        if texts is None:
+            texts = self._texts = {}
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = make()
+        return text
+
+    def _engine_text(self) -> str:
+        return self._memo(-1, lambda: self.ctx.engine.text(self.raw))
+
+    def _view_text(self, player: int) -> str:
+        # Made once per node. In the games without secrets every seat's view is the state
+        # itself, whose text is the engine's.
+        if self.ctx.spec.perfect:
+            return self._engine_text()
+        return self._memo(player, lambda: str(self.ctx.view(self.raw, player)))
+
     def observation(self, player: int) -> str:
-        ctx = self.ctx
-        text = str(ctx.view(self.raw, player))
+        text = self._view_text(player)
         if self.cut:
             text += (f"\nCut off: {self.decisions} decisions reached OpenSpiel's "
                      "max_game_length; the OpenSpiel game ends here as a draw.")
@@ -468,8 +487,7 @@ class _Node:
                 f"({len(steps)} plies):\n{history}")
 
     def text(self) -> str:
-        ctx = self.ctx
-        text = ctx.engine.text(self.raw)
+        text = self._engine_text()
         if self.laid is not None:
             from ..games.janus.components import field_name
             laid = " ".join(f"{field_name(f)}:{t:02d}" for f, t in enumerate(self.laid))
@@ -593,7 +611,8 @@ def _make_game_class(game: Game) -> tuple[Any, type]:
         if unknown:
             raise ValueError(f"{game.title} has no parameter {sorted(unknown)[0]!r}; the "
                              f"parameters are: {', '.join(defaults)}")
-        full = {**defaults, **given}
+        # Text values are kept as game strings can give them back ("1-5" → "1to5").
+        full = {k: _os_text(v) for k, v in {**defaults, **given}.items()}
         ctx = _context(game.name, tuple(sorted(full.items())))
         pyspiel.Game.__init__(self, game_type, ctx.info, full)
         self._ctx = ctx
