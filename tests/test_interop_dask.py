@@ -17,7 +17,7 @@ from janus_widgets.analysis.tournament import run_tournament  # noqa: E402
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=40)
+                                       dashboard_address=":0", silence_logs=40)
     with cluster, distributed.Client(cluster) as c:
         yield c
 

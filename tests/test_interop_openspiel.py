@@ -364,3 +364,14 @@ def test_a_jactus_game_won_in_openspiel_returns_the_win():
     assert os_state.is_terminal() and not os_state.cut_off
     assert os_state.returns() == [1.0, -1.0]
     assert [os_state.action_to_string(-1, a) for a in (0, 460)] == ["=1", "=66666"]
+
+
+def test_legality_checked_application_refuses_illegal_actions():
+    g = jos.load("jinns")
+    state = g.new_initial_state()
+    illegal = next(a for a in range(g.num_distinct_actions())
+                   if a not in state.legal_actions())
+    with pytest.raises(pyspiel.SpielError):
+        state.apply_action_with_legality_check(illegal)
+    state.apply_action_with_legality_check(state.legal_actions()[0])
+    assert state.move_number() == 1

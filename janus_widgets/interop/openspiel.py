@@ -48,6 +48,9 @@ they default to a cut-off of 2000 and 1000 decisions. A game reaching
 return 0); the engine and its rules are untouched (its state simply goes on
 unfinished).
 
+**Applying actions.** As everywhere in OpenSpiel, ``apply_action`` trusts its
+caller (it is the engine's lean path); ``apply_action_with_legality_check`` checks.
+
 **Returns.** Zero-sum: a sole winner +1, every other seat −1/(n−1); seats tied
 for the win share (:func:`janus_widgets.interop.zero_sum_returns`).
 
@@ -282,7 +285,7 @@ class _Context:
             raise ValueError(f"{game.title} has no longest game by its rules: give "
                              "max_game_length, the number of decisions after which the "
                              "OpenSpiel game ends as a draw")
-        self.cap = cap if cap else 0
+        self.cap = cap
         self.max_length = min(cap, bound) if (cap and bound) else (cap or bound)
         self.base = self.spec.chance_base
         self.params = values
@@ -637,9 +640,15 @@ GAME_NAMES: dict[str, str] = {}
 
 
 def register() -> list[str]:
-    """Register every game with OpenSpiel (done on import; safe to call again)."""
+    """Register every game with OpenSpiel (done on import; safe to call again).
+
+    A game registered with janus_widgets but without an adapter here (see ``_specs``)
+    is left out."""
     known = set(pyspiel.registered_names())
+    _spec("janus")                                   # fills the adapter table
     for game in registry.all_games():
+        if game.name not in _SPECS:
+            continue
         short = openspiel_name(game)
         if short not in known:
             game_type, cls = _make_game_class(game)
