@@ -121,6 +121,7 @@ def test_observations_are_the_view_encoding_and_masks_the_legal_moves(name):
                 assert not mask.any()
         assert e.agent_selection == e.possible_agents[mover]
         np.testing.assert_array_equal(e.state(), enc.encode(state.view(None), None))
+        assert e.state_space.contains(e.state())
         e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
         if e.terminations[e.agent_selection]:
             break

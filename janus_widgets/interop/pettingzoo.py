@@ -108,6 +108,8 @@ class JanusWidgetsEnv(AECEnv):
                 "action_mask": spaces.Box(0, 1, (num_actions,), np.int8)})
             for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        #: The space of :meth:`state` (the teacher's view as a vector).
+        self.state_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
         self._np_random: np.random.Generator | None = None
         self._raw: Any = None
         self._seed = 0
