@@ -40,7 +40,7 @@ def random_os_game(game, seed: int, *, stop=lambda s: False):
     return state
 
 
-# --- OpenSpiel's own test -------------------------------------------------------------------
+# --- OpenSpiel's own test -----------------------------------------------------------------
 @pytest.mark.parametrize("name,index", CASES, ids=[f"{n}-{i}" for n, i in CASES])
 def test_openspiel_random_sim_test_passes(name, index):
     variant = games.get(name).sample_variants()[index]
@@ -52,7 +52,7 @@ def test_openspiel_random_sim_test_passes(name, index):
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
-# --- registration and parameters ---------------------------------------------------------------
+# --- registration and parameters ----------------------------------------------------------
 def test_every_game_is_registered_under_its_short_name():
     names = set(pyspiel.registered_names())
     for name in games.names():
@@ -125,7 +125,7 @@ def test_bad_parameters_are_refused_with_the_reason():
         pyspiel.load_game("janus_widgets_janus", {"squares": "12345 abcde"})
 
 
-# --- actions and chance --------------------------------------------------------------------------
+# --- actions and chance -------------------------------------------------------------------
 def test_decisions_are_the_engine_action_numbers():
     state = games.get("jinns").new(seed=4)
     g = jos.load("jinns")
@@ -204,7 +204,7 @@ def test_states_clone_and_pickle_without_copying_the_engine():
     assert node.raw == state.raw and node.actions() == tuple(state.history())
 
 
-# --- the length cap ---------------------------------------------------------------------------------
+# --- the length cap -----------------------------------------------------------------------
 def test_max_game_length_ends_the_openspiel_game_as_a_draw_only():
     g = jos.load("jactus", max_game_length=12)
     state = random_os_game(g, 3)
@@ -241,7 +241,7 @@ def test_finished_games_return_zero_sum_results_of_the_engine(name):
         assert sum(state.returns()) == pytest.approx(0.0)
 
 
-# --- observations ----------------------------------------------------------------------------------
+# --- observations -------------------------------------------------------------------------
 def test_perfect_information_observations_are_the_state_itself():
     g = jos.load("jinns", players=3)
     state = random_os_game(g, 8, stop=lambda s: s.move_number() > 50)
@@ -312,14 +312,44 @@ def test_card_game_observations_are_built_from_the_seat_view_all_game_long():
 
 def test_the_card_game_offers_no_observation_of_other_seats_secrets():
     g = jos.load("janus-cards")
-    everything = pyspiel.IIGObservationType(
-        public_info=True, perfect_recall=False,
-        private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
-    with pytest.raises(Exception, match="one seat's view"):
+    kind = pyspiel.IIGObservationType
+    everything = kind(public_info=True, perfect_recall=False,
+                      private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
+    with pytest.raises(Exception, match="would show their secrets"):
         g.make_py_observer(everything)
+    state = random_os_game(g, 2, stop=lambda s: s.move_number() > 20)
+    public_only = g.make_py_observer(kind(public_info=True, perfect_recall=False,
+                                          private_info=pyspiel.PrivateInfoType.NONE))
+    private_only = g.make_py_observer(kind(public_info=False, perfect_recall=False))
+    for observer in (public_only, private_only):
+        assert observer.string_from(state, 0) is None and observer.tensor is None
+    # In a game without secrets the public observation is everything, the private nothing.
+    jinns = jos.load("jinns")
+    state = random_os_game(jinns, 2, stop=lambda s: s.move_number() > 20)
+    public = jinns.make_py_observer(kind(public_info=True, perfect_recall=False,
+                                         private_info=pyspiel.PrivateInfoType.NONE))
+    assert public.string_from(state, 1) == state.observation_string(1)
+    assert jinns.make_py_observer(kind(public_info=False,
+                                       perfect_recall=False)).string_from(state, 1) == ""
 
 
-# --- OpenSpiel's MCTS plays our games ------------------------------------------------------------
+@pytest.mark.parametrize("game_string", [
+    "janus_widgets_jinns(players=3)", "janus_widgets_janus(idle_rounds=1,coins=3)",
+    "janus_widgets_janus_cards(players=3,symbols=5)", "janus_widgets_jactus(max_game_length=40)"])
+def test_openspiel_playthrough_generator_runs(game_string):
+    # OpenSpiel's golden-file tool: every observation, information state, tensor, chance
+    # outcome, legal action and return of one random game, for every seat.
+    from open_spiel.python.algorithms import generate_playthrough
+    text = generate_playthrough.playthrough(game_string, action_sequence=None, seed=3)
+    assert f'game: {game_string}' in text
+    assert "ObservationTensor(0).observer" in text and "InformationStateString(1)" in text
+    final = [line for line in text.splitlines() if line.startswith("Returns() = ")][-1]
+    returns = [float(v) for v in final.split("= ")[1].strip("[]").split(",")]
+    assert len(returns) == pyspiel.load_game(game_string).num_players()
+    assert sum(returns) == pytest.approx(0.0)
+
+
+# --- OpenSpiel's MCTS plays our games -----------------------------------------------------
 @pytest.mark.parametrize("name", ["jinns", "janus"])
 def test_openspiel_mcts_plays_our_game_to_the_end(name):
     from open_spiel.python.algorithms import mcts

@@ -264,7 +264,7 @@ class JanusEncoder(Encoder):
         self._seats(out, seat, eng.current(raw))
 
 
-# --- Janus (1993) card game ----------------------------------------------------------------
+# --- Janus (1993) card game ---------------------------------------------------------------
 class CardsEncoder(Encoder):
     """Janus (1993) card game (n seats, S symbols, a deck of D cards), from the
     :class:`CardsView` only: ``hands`` (n seats × 4 slots × (1 + 2S + 2n): a card lies

@@ -102,7 +102,7 @@ def openspiel_name(game: str | Game) -> str:
     return PREFIX + name.replace("-", "_")
 
 
-# --- what differs per game -----------------------------------------------------------------
+# --- what differs per game ----------------------------------------------------------------
 def _janus_bound(engine: Engine) -> int:
     # JB-20: every decision either makes progress (a tile removed: at most 100; a coin paid
     # from the hand: at most players × coins) or counts towards the idle limit, which ends
@@ -508,7 +508,7 @@ def _replay(ctx: _Context, actions: tuple[int, ...]) -> _Node:
     return node
 
 
-# --- the pyspiel classes ---------------------------------------------------------------------
+# --- the pyspiel classes ------------------------------------------------------------------
 class _State(pyspiel.State):
     """An OpenSpiel state of a janus_widgets game (see the module documentation)."""
 
@@ -557,21 +557,34 @@ class _State(pyspiel.State):
 
 
 class _Observer:
-    """OpenSpiel's observer: strings and tensors from ``state.view(player)`` only."""
+    """OpenSpiel's observer: strings and tensors from ``state.view(player)`` only.
+
+    The default observation and the information state (perfect recall) are the seat's
+    view. In the three games without secrets everything is public: an observation of
+    the public information is the same view, one of private information only is empty.
+    The card game offers no factored (public-only or private-only) observations: their
+    strings are ``None`` and they have no tensor; an observation of every seat's private
+    information is refused.
+    """
 
     def __init__(self, ctx: _Context, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params!r}")
-        if iig_obs_type is not None and not ctx.spec.perfect and (
-                not iig_obs_type.public_info
-                or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            raise ValueError("the card game observes one seat's view (public information "
-                             "and that seat's private information) only")
-        if iig_obs_type is not None and not iig_obs_type.public_info:
-            raise ValueError("every observation here includes the public information")
+        kind = iig_obs_type
         self.ctx = ctx
-        self.recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        if self.recall:
+        self.recall = bool(kind is not None and kind.perfect_recall)
+        self.mode = "view"
+        if kind is not None:
+            single = kind.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+            if not ctx.spec.perfect and kind.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+                raise ValueError("the card game observes one seat's view at a time: an "
+                                 "observation of every seat's private information would "
+                                 "show their secrets")
+            if not kind.public_info:
+                self.mode = "empty" if ctx.spec.perfect else "none"
+            elif not ctx.spec.perfect and not single:
+                self.mode = "none"
+        if self.recall or self.mode != "view":
             self.tensor = None
             self.dict: dict[str, np.ndarray] = {}
         else:
@@ -583,7 +596,11 @@ class _Observer:
             node = state._node
             self.ctx.encoder.encode(self.ctx.view(node.raw, player), player, out=self.tensor)
 
-    def string_from(self, state: _State, player: int) -> str:
+    def string_from(self, state: _State, player: int) -> str | None:
+        if self.mode == "none":
+            return None
+        if self.mode == "empty":
+            return ""
         node = state._node
         return node.information(player) if self.recall else node.observation(player)
 
