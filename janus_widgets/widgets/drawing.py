@@ -262,13 +262,15 @@ class Click:
 
     Either a new ``selection`` (a step of a move being put together, such as a
     die chosen for pick-up), or a ``move`` to play (notation; the shell checks
-    it and, if it is refused, shows the rule that refuses it), or just a
-    ``message`` for the status line.
+    it and, if it is refused, shows the rule that refuses it), or ``step``: let
+    chance act, as the step button does (a "lay the tiles" or "deal" button on
+    the canvas), or just a ``message`` for the status line.
     """
 
     selection: Hashable = None
     move: str | None = None
     message: str | None = None
+    step: bool = False
 
 
 #: Colour of highlights (with a dashed outline, so it is not colour alone).

@@ -467,6 +467,12 @@ class GameWidget(W.VBox):
         key = self.drawing.hit(x, y)
         state = self.state
         result: Click = self.board.click(self._view(), self._selection, key)
+        if result.step and state.is_chance:
+            self.step()                      # chance acts, then any bots reply
+            self._schedule_bots()
+            if result.message:
+                self._say(result.message)
+            return
         if result.move is not None:
             player = state.current_player
             if player in self._bots:

@@ -23,8 +23,8 @@ rules refuse returns that move, so the shell shows the rule (JI-8, JI-11, JI-18,
 >>> d = draw(state, selection=(9, 2))
 >>> d.width, d.height
 (900, 720)
->>> click(state, None, ("pawn", 9, 0))          # the blue 4 with the yellow 1 on it
-Click(selection=(9, 2), move=None, message=None)
+>>> click(state, None, ("pawn", 9, 0)).selection   # the blue 4 with the yellow 1 on it
+(9, 2)
 >>> click(state, (9, 2), ("cell", 5)).move      # lands anticlockwise on cell 5
 '9.2-'
 >>> click(state, None, ("pawn", 2, 0)).move     # a blue pile: the rules say why not
