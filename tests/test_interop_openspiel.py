@@ -405,3 +405,42 @@ def test_legality_checked_application_refuses_illegal_actions():
         state.apply_action_with_legality_check(illegal)
     state.apply_action_with_legality_check(state.legal_actions()[0])
     assert state.move_number() == 1
+
+
+def test_resampled_card_positions_look_the_same_to_the_seat_and_differ_elsewhere():
+    g = jos.load("janus-cards", players=3, symbols=5)
+    state = random_os_game(g, 6, stop=lambda s: not s.is_chance_node()
+                           and s.move_number() > 14)
+    seat = state.current_player()
+    resample = jos.resampler(seed=3)
+    worlds = [resample(state, seat) for _ in range(8)]
+    assert all(w.observation_string(seat) == state.observation_string(seat) for w in worlds)
+    assert all(w.legal_actions() == state.legal_actions() for w in worlds)
+    assert len({str(w) for w in worlds}) > 1                # the unseen sides are redrawn
+    grown = worlds[0].clone()
+    grown.apply_action(grown.legal_actions()[0])
+    assert pickle.loads(pickle.dumps(grown._node)).raw == grown.raw
+
+
+def test_openspiel_ismcts_plays_the_card_game_from_the_seats_views():
+    from open_spiel.python.algorithms import ismcts, mcts
+    g = jos.load("janus-cards", players=3, symbols=5)
+    rng = np.random.RandomState(1)
+    bots = []
+    for _ in range(3):
+        bot = ismcts.ISMCTSBot(g, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0,
+                               max_simulations=10, use_observation_string=True,
+                               random_state=rng)
+        bot.set_resampler(jos.resampler(seed=2))
+        bots.append(bot)
+    state = g.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            action = bots[state.current_player()].step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    final = jos.to_state(state)
+    assert final.is_over and state.returns() == zero_sum_returns(final.winners(), 3)

@@ -86,7 +86,7 @@ from . import zero_sum_returns
 from .encoding import encoder
 
 __all__ = ["PREFIX", "openspiel_name", "register", "load", "params_of", "openspiel_state",
-           "to_state", "GAME_NAMES"]
+           "to_state", "resampler", "GAME_NAMES"]
 
 #: Prefix of the OpenSpiel short names (``janus_widgets_jinns``).
 PREFIX = "janus_widgets_"
@@ -366,7 +366,13 @@ class _Node:
         return self
 
     def __reduce__(self) -> tuple:
-        return (_replay, (self.ctx, self.actions()))
+        start: _Node = self
+        while start.parent is not None:
+            start = start.parent
+        if start is self.ctx.root:
+            return (_replay, (self.ctx, self.actions()))
+        # A node grown from a resampled position (see resampler()).
+        return (_replay_from, (self.ctx, start.raw, start.decisions, self.actions()))
 
     def actions(self) -> tuple[int, ...]:
         """The OpenSpiel actions from the start to here."""
@@ -503,6 +509,13 @@ class _Node:
 
 def _replay(ctx: _Context, actions: tuple[int, ...]) -> _Node:
     node = ctx.root
+    for a in actions:
+        node = node.child(a)
+    return node
+
+
+def _replay_from(ctx: _Context, raw: Any, decisions: int, actions: tuple[int, ...]) -> _Node:
+    node = _Node(ctx, raw, None, decisions, False, None, CHANCE, -1, None)
     for a in actions:
         node = node.child(a)
     return node
@@ -717,6 +730,38 @@ def openspiel_state(state: State, os_game: Any = None) -> Any:
         else:
             out.apply_action(move.action)
     return out
+
+
+def resampler(seed: int = 0) -> Callable[[Any, int], Any]:
+    """A resampler for OpenSpiel's ISMCTS in the card game: ``resample(state, player)``
+    draws a full position that ``player``'s view cannot tell from ``state``, with the
+    engine's :meth:`~janus_widgets.core.protocol.Engine.determinize` (every arrangement of
+    the unseen sides weighed by its chance), reading nothing but that view.
+
+    The new state starts at the drawn position (its OpenSpiel history is empty, its
+    information-state string shows no past): give ISMCTS ``use_observation_string=True``,
+    which keys its tree by the seat's view::
+
+        bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=100,
+                               use_observation_string=True, random_state=rng)
+        bot.set_resampler(jos.resampler(seed=1))
+
+    In the games without secrets the state is simply cloned.
+    """
+    from ..core.rng import RandomStream
+    stream = RandomStream(seed)
+
+    def resample(os_state: Any, player: int) -> Any:
+        node = os_state._node
+        ctx = node.ctx
+        if ctx.spec.perfect or node.laid is not None or node.cut:
+            return os_state.clone()
+        raw = ctx.engine.determinize(ctx.view(node.raw, player), stream)
+        out = os_state.get_game().new_initial_state()
+        out._node = _Node(ctx, raw, None, node.decisions, False, None, CHANCE, -1, None)
+        return out
+
+    return resample
 
 
 def to_state(os_state: Any) -> State:
