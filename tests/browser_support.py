@@ -252,6 +252,23 @@ def open_lab_notebook(page: Any, base: str, name: str) -> None:
     page.wait_for_selector(".jp-Notebook", timeout=120_000)
     wait_kernel_idle(page)
     page.wait_for_function(KERNEL_READY_JS, timeout=120_000)
+    # Room for the widgets: no file browser beside the notebook.
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+
+
+def screenshot_widget(page: Any, name: str, index: int = 0) -> Path:
+    """A screenshot of the index-th game widget into test-artifacts/ (and into docs/
+    when JANUS_UPDATE_SCREENSHOTS is set, for the README)."""
+    widget = page.locator(".janus-widget").nth(index)
+    widget.scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    widget.screenshot(path=str(path))
+    if os.environ.get("JANUS_UPDATE_SCREENSHOTS"):
+        docs = ARTIFACTS.parent / "docs"
+        docs.mkdir(exist_ok=True)
+        shutil.copy(path, docs / name)
+    return path
 
 
 def error_outputs(page: Any) -> list[str]:

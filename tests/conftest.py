@@ -41,7 +41,7 @@ def lab(tmp_path_factory):
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1500, "height": 1100})
+    context = browser.new_context(viewport={"width": 1600, "height": 1500})
     page = context.new_page()
     page.set_default_timeout(60_000)
     errors: list[str] = []

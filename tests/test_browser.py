@@ -7,17 +7,15 @@ and checked by its pixels and by the kernel's state.
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
 from janus_widgets import games
 
-from browser_support import (ARTIFACTS, click_canvas, error_outputs, eventually, kernel,
+from browser_support import (click_canvas, error_outputs, eventually, kernel,
                              open_lab_notebook, picture, pixel, run_all_cells,
                              scratch_notebooks, voila, wait_painted, wait_picture,
-                             wait_picture_change, wait_pixel, widget_button, widget_status)
+                             wait_picture_change, wait_pixel, widget_button, widget_status,
+                             screenshot_widget)
 from conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -116,11 +114,7 @@ def test_jactus_canvas_in_jupyterlab(lab, page):
     widget_button(page, "One move back").click()
     wait_picture(page, before_pick)
     assert kernel(page, "print(game.index)").strip() == "2"
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.locator(".janus-widget").first.screenshot(path=str(ARTIFACTS / "jactus-widget.png"))
-    if os.environ.get("JANUS_UPDATE_SCREENSHOTS"):
-        (ROOT / "docs").mkdir(exist_ok=True)
-        shutil.copy(ARTIFACTS / "jactus-widget.png", ROOT / "docs" / "jactus-widget.png")
+    screenshot_widget(page, "jactus-widget.png")
     assert not page.errors, page.errors
 
 

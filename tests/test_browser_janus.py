@@ -9,14 +9,11 @@ refused one. After each step the canvas pixels are compared with the kernel's st
 from __future__ import annotations
 
 import json
-import os
-import shutil
 
 import pytest
 
-from browser_support import (ARTIFACTS, click_canvas, kernel, open_lab_notebook, picture,
+from browser_support import (screenshot_widget, click_canvas, kernel, open_lab_notebook, picture,
                              run_all_cells, wait_painted, wait_picture_change, widget_status)
-from conftest import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -132,9 +129,5 @@ def test_janus_canvas_in_jupyterlab(lab, page):
     census = page.locator(".janus-widget .janus-census").first.inner_text()
     assert "Tiles left 99" in census
 
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.locator(".janus-widget").first.screenshot(path=str(ARTIFACTS / "janus-widget.png"))
-    if os.environ.get("JANUS_UPDATE_SCREENSHOTS"):
-        (ROOT / "docs").mkdir(exist_ok=True)
-        shutil.copy(ARTIFACTS / "janus-widget.png", ROOT / "docs" / "janus-widget.png")
+    screenshot_widget(page, "janus-widget.png")
     assert not [e for e in page.errors if "setAttr" in e], page.errors

@@ -4,16 +4,13 @@ pixels and by the kernel's state."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 
 import pytest
 
-from browser_support import (ARTIFACTS, click_canvas, eventually, kernel, open_lab_notebook,
+from browser_support import (screenshot_widget, click_canvas, eventually, kernel, open_lab_notebook,
                              picture, pixel, run_all_cells, wait_painted, wait_picture_change,
                              wait_pixel)
-from conftest import ROOT
 from janus_widgets.games.jinns.draw import (INK, PANEL_X, PAWN_FILL, _seat_box, cell_point,
                                             pawn_box)
 
@@ -95,10 +92,7 @@ def test_jinns_canvas_in_jupyterlab(lab, page):
     assert after[target][-1] == piles[cell][-1] or not after[target]   # landed (or a tower)
     assert len(after[cell]) == height - 1
     eventually(lambda: check_ring(page, after))
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.locator(".janus-widget").first.screenshot(path=str(ARTIFACTS / "jinns-widget.png"))
-    if os.environ.get("JANUS_UPDATE_SCREENSHOTS"):
-        shutil.copy(ARTIFACTS / "jinns-widget.png", ROOT / "docs" / "jinns-widget.png")
+    screenshot_widget(page, "jinns-widget.png")
     # The shell's variant control: 2 → 4 players, confirmed in the confirm box, redraws.
     badge_d = (PANEL_X + 20, _seat_box(3, 4)[0] + 20)
     assert pixel(page, *badge_d)[:3] != rgb(INK)

@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 
 from janus_widgets import games
-from janus_widgets.core import (IllegalMoveError, Record, Replay, RandomStream)
+from janus_widgets.core import (IllegalMoveError, Record, RandomStream)
 from janus_widgets.core.simulate import random_playout
 
 CASES = [(name, variant) for name in games.names()

@@ -178,7 +178,6 @@ class MCTSBot:
         current, actions, apply = engine.current, engine.actions, engine.apply
         sample, evaluate = engine.sample, engine.evaluate
         first = engine.determinize(view, stream)
-        me = current(first)
         root = _Node(-1)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         c = self.c

@@ -24,7 +24,6 @@ Tile(colour='red', distance=3, lines='+', head=False)
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -291,6 +290,7 @@ def standard_tiles(distances: str = "1-5") -> tuple[Tile, ...]:
     distance appears 20 times. Two slots per colour are Janus heads instead
     (see ``_HEADS``): one orthogonal, one diagonal; every line is on two heads.
 
+    >>> from collections import Counter
     >>> Counter(t.distance for t in standard_tiles())[3]
     20
     >>> sorted(Counter(t.distance for t in standard_tiles("1-3")).values())

@@ -443,7 +443,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
             side = action - CHANCE_BASE
             return f"={sym(side)}/{sym(side ^ 1)}"
         text = action_notation(action)
-        phase, turn, hands, stack = raw[0], raw[1], raw[2], raw[3]
+        turn, hands, stack = raw[1], raw[2], raw[3]
         moved: list[int] = []
         if action == DRAW_PP:
             moved = [s >> 1 for s in stack[-2:]][::-1]

@@ -461,7 +461,7 @@ def _outcome(state: JinnsState, action: int) -> tuple[bool, str]:
     raw = state.raw
     ex = eng.explain(raw, action)
     if ex.legal:
-        cell, depth = action >> 3, ((action >> 1) & 3) + 1
+        depth = ((action >> 1) & 3) + 1
         target = eng.target(raw, action)
         height = PILE_HEIGHT[raw[2][target]] + depth
         onto = pawn_text(raw[2][target] & 31)
