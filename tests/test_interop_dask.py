@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-distributed = pytest.importorskip("distributed")
+try:
+    import distributed
+except ImportError:  # pragma: no cover - the test extra installs it
+    pytest.fail("Dask's distributed is needed: pip install -e '.[test]'", pytrace=False)
 
 from janus_widgets.analysis.tournament import run_tournament  # noqa: E402
 

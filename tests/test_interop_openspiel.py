@@ -10,7 +10,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+try:
+    import pyspiel
+except ImportError:  # pragma: no cover - the test extra installs it
+    pytest.fail("OpenSpiel is needed: pip install -e '.[test]'", pytrace=False)
 
 from janus_widgets import games  # noqa: E402
 from janus_widgets.core.protocol import CHANCE, TERMINAL  # noqa: E402

@@ -9,7 +9,10 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo")
+try:
+    import pettingzoo  # noqa: F401
+except ImportError:  # pragma: no cover - the test extra installs it
+    pytest.fail("PettingZoo is needed: pip install -e '.[test]'", pytrace=False)
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 

@@ -7,7 +7,10 @@ import math
 import numpy as np
 import pytest
 
-pytest.importorskip("matplotlib")
+try:
+    import matplotlib  # noqa: F401
+except ImportError:  # pragma: no cover - the test extra installs it
+    pytest.fail("matplotlib is needed: pip install -e '.[test]'", pytrace=False)
 
 from janus_widgets import games  # noqa: E402
 from janus_widgets.widgets.drawing import Drawing  # noqa: E402
