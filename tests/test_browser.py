@@ -89,9 +89,8 @@ def test_jactus_canvas_in_jupyterlab(lab, page):
     click_canvas(page, x0 + DIE / 2, y0 + DIE / 2)
     x4, y4 = die_origin(4)
     click_canvas(page, x4 + DIE / 2, y4 + DIE / 2)
-    page.wait_for_function("() => true")
-    lifted = pixel(page, x0 + DIE / 2, y0 - 6)
-    assert lifted[:3] == (255, 247, 214), lifted        # the lifted die's face colour
+    # Pixels arrive a frame after the kernel has handled the click: wait for them.
+    wait_pixel(page, x0 + DIE / 2, y0 - 6, (255, 247, 214))   # the lifted die's face colour
     assert kernel(page, "print(sorted(game._selection))").strip() == "[0, 4]"
     # Throw them: two more plies (the pick-up and the throw) in the kernel.
     shown = picture(page)

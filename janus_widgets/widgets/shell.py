@@ -53,6 +53,15 @@ LOG_WINDOW = 150
 Viewpoint = Any  # None (everything), a seat number, or "current"
 
 
+def _public_observation(engine: Any, raw: Any, action: int) -> str:
+    """What every seat learns of ``action``: the seats' accounts when they agree;
+    else the notation of a decision (listed in public) or "?" for chance."""
+    seen = {engine.observed(raw, action, p) for p in range(engine.num_players)}
+    if len(seen) == 1:
+        return seen.pop()
+    return "?" if engine.is_chance_action(action) else engine.notation(raw, action)
+
+
 class GameWidget(W.VBox):
     """Play, replay and study one game; every control is also a method."""
 
@@ -90,6 +99,7 @@ class GameWidget(W.VBox):
             self.load(record)
         for seat, policy in (bots or {}).items():
             self.set_bot(seat, policy)
+        self._selection = self._fresh_selection()
         self._refresh(board=True)
 
     # ------------------------------------------------------------------ building
@@ -413,7 +423,6 @@ class GameWidget(W.VBox):
             raise
         self.replay.play(move_obj)
         self._resolve_chance()
-        self._selection = None
         self._highlights = ()
         self._say(f"{seat_name(player)} played {move_obj.notation}: {move_obj.description}")
         self._changed()
@@ -508,7 +517,8 @@ class GameWidget(W.VBox):
             raise IllegalMoveError(f"{move_obj} is not a legal move here",
                                    move=str(move_obj), rule="", reason="not legal")
         with self._quiet():
-            self.options_list.value = legal.index(move_obj)
+            # At a chance point the list holds no outcomes, only the "press ▶" line.
+            self.options_list.value = None if state.is_chance else legal.index(move_obj)
         self._show_option(move_obj)
 
     def _show_option(self, move: Move) -> None:
@@ -665,7 +675,6 @@ class GameWidget(W.VBox):
         return self.state
 
     def _after_new_game(self) -> None:
-        self._selection = None
         self._highlights = ()
         self._pending_variant = None
         self.confirm_box.layout.display = "none"
@@ -678,6 +687,7 @@ class GameWidget(W.VBox):
                 control.value = getattr(self.state.variant, name)
             self.seed_box.value = self.state.seed
         self._build_seat_boxes()
+        self._selection = self._fresh_selection()
         self._refresh(board=True)
         self._schedule_bots()
 
@@ -757,7 +767,7 @@ class GameWidget(W.VBox):
         self._viewpoint = viewpoint
         with self._quiet():
             self.viewpoint_box.value = viewpoint
-        self._selection = None
+        self._selection = self._fresh_selection()
         self._highlights = ()
         self._refresh(board=True)
 
@@ -852,9 +862,18 @@ class GameWidget(W.VBox):
         self._update_status()
 
     def _changed(self) -> None:
-        self._selection = None
+        self._selection = self._fresh_selection()
         self._highlights = ()
         self._refresh()
+
+    def _fresh_selection(self) -> Any:
+        """The selection a newly shown position starts with: ``None``, or what the
+        game's optional ``fresh_selection(view, viewpoint, previous)`` says (a card
+        game covers the screen between turns when one screen is passed round)."""
+        hook = getattr(self.board, "fresh_selection", None)
+        if hook is None:
+            return None
+        return hook(self._view(), self._viewpoint, self._selection)
 
     def _refresh(self, board: bool = False) -> None:
         self._update_controls()
@@ -891,8 +910,13 @@ class GameWidget(W.VBox):
                 before = states[i]
                 mover = before.current_player
                 who = "chance" if mover == CHANCE else seat_name(mover)
-                # Only what the chosen viewpoint may know of the move (card games).
-                seen = engine.observed(before.raw, states[i + 1].last_move.action, seat)
+                # Only what the chosen viewpoint may know of the move (card games);
+                # a screen passed round ("current") shows what every seat knows.
+                action = states[i + 1].last_move.action
+                if self._viewpoint == "current":
+                    seen = _public_observation(engine, before.raw, action)
+                else:
+                    seen = engine.observed(before.raw, action, seat)
                 entries.append((f"{i + 1}. {who} {seen}", i + 1))
             self.move_log.options = entries
             self.move_log.value = replay.index if lo <= replay.index <= hi else None

@@ -1,0 +1,145 @@
+"""The card-deck probability exercises: answers counted independently, and checks that
+say right or wrong and why."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from itertools import combinations_with_replacement
+
+import pytest
+
+from janus_widgets.analysis import card_exercises as cx
+from janus_widgets.analysis.card_exercises import (DOUBLE, EXERCISES, FACE_UP, MOON, SIDES,
+                                                   TRIO_SEEN, TWO_SUNS, read_answer)
+
+SYMBOLS = ["sun", "moon", "heart", "crown", "key", "fish", "leaf", "bell", "tree", "ring",
+           "wave"]
+DECK = list(combinations_with_replacement(SYMBOLS, 2))     # built here, not from tables
+
+
+def lying(cards):
+    """Every card, each way up with chance 1/2: (up, down, weight)."""
+    return [(up, down, Fraction(1, 2)) for a, b in cards for up, down in ((a, b), (b, a))]
+
+
+def given_up(cards, shown):
+    """The distribution of the down side of a random card lying with ``shown`` up."""
+    out: dict = defaultdict(Fraction)
+    for up, down, w in lying(cards):
+        if up == shown:
+            out[down] += w
+    total = sum(out.values())
+    return {k: v / total for k, v in out.items()}
+
+
+# --- the answers, counted another way ----------------------------------------------------
+def test_the_deck_as_the_exercises_describe_it():
+    assert len(DECK) == 66 and sum(a == b for a, b in DECK) == 11
+    sides = [s for card in DECK for s in card]
+    assert all(sides.count(sym) == 12 for sym in SYMBOLS)
+    assert SIDES.answer == sides.count("sun") == 12
+
+
+def test_bertrands_box_answers_by_brute_force():
+    behind_sun = given_up(DECK, "sun")
+    assert DOUBLE.answer == behind_sun["sun"] == Fraction(1, 6)
+    assert MOON.answer == behind_sun["moon"] == Fraction(1, 12)
+    face = sum(w for up, _, w in lying(DECK) if up == "sun") / sum(
+        w for *_, w in lying(DECK))
+    assert FACE_UP.answer == face == Fraction(1, 11)
+
+
+def test_seeing_a_trio_changes_the_odds_by_brute_force():
+    gone = {("sun", "sun"), ("sun", "moon"), ("sun", "heart"), ("key", "fish")}
+    left = [c for c in DECK if c not in gone]
+    assert TRIO_SEEN.answer == given_up(left, "sun")["crown"] == Fraction(1, 8)
+    # The position the exercise is computed on is the one the question describes.
+    view = cx.trio_seen_position().view(0)
+    assert view.shown("B1") == "sun" and view.card("B1").front is None
+    assert [t.symbol for t in view.trios] == ["sun"] and view.hand_sizes[0] == 0
+
+
+def test_two_suns_in_view_by_brute_force():
+    left = [c for c in DECK if c != ("key", "fish")]
+    weight: dict = defaultdict(Fraction)
+    for i, b in enumerate(left):
+        for j, c in enumerate(left):
+            if i == j:
+                continue
+            for b_up, b_down, wb in lying([b]):
+                for c_up, _, wc in lying([c]):
+                    if b_up == c_up == "sun":
+                        weight[b_down] += wb * wc
+    total = sum(weight.values())
+    assert TWO_SUNS.answer == weight["sun"] / total == Fraction(2, 13)
+    view = cx.two_suns_position().view(0)
+    assert view.shown("B1") == view.shown("C1") == "sun"
+
+
+# --- reading and checking answers -------------------------------------------------------
+@pytest.mark.parametrize("answer", [Fraction(1, 6), "1/6", " 1 / 6 ", "2/12", 0.1667,
+                                    "0.167", "16.7%", 1 / 6])
+def test_right_answers_in_every_form(answer):
+    verdict = DOUBLE.check(answer)
+    assert verdict.correct and bool(verdict)
+    assert verdict.message.startswith("Right: 1/6.") and "Bertrand" in verdict.message
+
+
+@pytest.mark.parametrize("answer", [Fraction(1667, 10000), "0.18", 0.2, "1/7", "18%"])
+def test_near_misses_are_wrong(answer):
+    verdict = DOUBLE.check(answer)
+    assert not verdict.correct and verdict.message.startswith("Not right")
+    assert "Bertrand" not in verdict.message          # the answer is not given away
+
+
+def test_common_wrong_answers_get_their_reason():
+    assert "counts cards, not sides" in DOUBLE.check("1/11").message
+    assert "counts cards, not sides" in DOUBLE.check(0.0909).message
+    assert "double's sun sides once" in DOUBLE.check("1/12").message
+    assert "counts cards" in MOON.check("1/11").message
+    assert "leaves the double out" in MOON.check("1/10").message
+    assert "nothing is seen yet" in FACE_UP.check("1/6").message
+    assert "the double in the trio carries two" in TRIO_SEEN.check("1/9").message
+    assert "ignores C's card" in TWO_SUNS.check("1/6").message
+    assert "double" in SIDES.check(11).message
+    for exercise in EXERCISES.values():
+        assert exercise.answer not in exercise.wrong
+        for wrong, why in exercise.wrong.items():
+            verdict = exercise.check(wrong)
+            assert not verdict.correct and why in verdict.message
+
+
+def test_unreadable_and_impossible_answers():
+    for junk in ["one sixth", "", "1/0", None, True, [1, 6]]:
+        verdict = DOUBLE.check(junk)
+        assert not verdict.correct and "could not read" in verdict.message
+    assert "between 0 and 1" in DOUBLE.check("7/6").message
+    assert "whole number" in SIDES.check("twelve").message
+    with pytest.raises(ValueError):
+        read_answer("1/0")
+
+
+def test_counts_take_whole_numbers():
+    assert SIDES.check(12) and SIDES.check("12") and SIDES.check(12.0)
+    assert not SIDES.check(13) and not SIDES.check("12.5")
+
+
+def test_every_exercise_has_a_question_an_answer_and_reasons():
+    assert list(EXERCISES) == ["sides", "double", "moon", "face", "trio", "two-suns"]
+    for exercise in EXERCISES.values():
+        assert exercise.question.endswith("?") and exercise.explanation
+        assert exercise.check(exercise.answer).correct
+        assert exercise.solution().startswith(str(exercise.answer.numerator))
+        assert exercise.count or 0 <= exercise.answer <= 1
+        assert len(exercise.wrong) >= 3
+
+
+def test_the_answer_widget_checks_what_is_typed():
+    panel = DOUBLE.widget()
+    panel.answer_box.value = "1/11"
+    panel.check_button.click()
+    assert "counts cards, not sides" in panel.verdict.value
+    panel.answer_box.value = "2/12"
+    panel.check_button.click()
+    assert "Right: 1/6" in panel.verdict.value
