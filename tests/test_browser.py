@@ -137,3 +137,38 @@ def test_jactus_in_voila(page, tmp_path):
         assert pixel(page, x + 3, y + DIE / 2)[:3] != (153, 153, 153)  # a die, not "?"
     real_errors = [e for e in page.errors if "setAttr" in e]
     assert not real_errors, real_errors
+
+
+# --- lessons as Voila apps (the classroom mode: no code shown) ------------------------
+@pytest.mark.parametrize("name", ["jactus-odds", "roman-dice", "janus-cards"])
+def test_lesson_runs_as_a_voila_app(page, tmp_path, name):
+    work = scratch_notebooks(ROOT, tmp_path)
+    with voila(work / f"{name}.ipynb", tmp_path / "voila.log") as url:
+        page.goto(url, wait_until="domcontentloaded", timeout=180_000)
+        page.wait_for_selector(".janus-exercise", timeout=180_000)
+        body = page.inner_text("body")
+        assert "import janus_widgets" not in body and "def " not in body   # no code shown
+        # A student answers the first exercise: the package checks it and says why.
+        exercise = page.locator(".janus-exercise").first
+        exercise.locator("input").fill("1/2")
+        exercise.locator("input").press("Enter")
+        exercise.locator("button", has_text="Check").click()
+        verdict = exercise.locator(".janus-exercise-verdict")
+        verdict.filter(has_text="1/2").wait_for(timeout=30_000)
+        assert "right" not in verdict.inner_text().lower().split(":")[0] or \
+            "not" in verdict.inner_text().lower()
+    assert not [e for e in page.errors if "setAttr" in e], page.errors
+
+
+def test_design_lab_runs_as_a_voila_app(page, tmp_path):
+    work = scratch_notebooks(ROOT, tmp_path)
+    with voila(work / "game-design-lab.ipynb", tmp_path / "voila.log") as url:
+        page.goto(url, wait_until="domcontentloaded", timeout=300_000)
+        run = page.locator("button", has_text="Run").first
+        run.wait_for(timeout=300_000)
+        assert "import janus_widgets" not in page.inner_text("body")
+        page.locator(".widget-slider input, .widget-readout").first.wait_for()
+        run.click()
+        # The lab plays both variants and shows the comparison table.
+        page.locator("pre", has_text="length_mean").first.wait_for(timeout=120_000)
+    assert not [e for e in page.errors if "setAttr" in e], page.errors
