@@ -82,7 +82,11 @@ def test(args: list[str]) -> None:
     ensure_installed("test")
     ensure_chromium()
     env = {**os.environ, "JANUS_CHROMIUM": CHROMIUM}
-    result = subprocess.run([str(PYTHON), "-m", "pytest", *args], cwd=ROOT, env=env)
+    # Two workers (the browser tests stay together on one of them); `-n 0` turns it off.
+    parallel = [] if any(a.startswith("-n") for a in args) else ["-n", "2",
+                                                                  "--dist", "loadgroup"]
+    result = subprocess.run([str(PYTHON), "-m", "pytest", *parallel, *args], cwd=ROOT,
+                            env=env)
     sys.exit(result.returncode)
 
 

@@ -49,3 +49,11 @@ def page(browser):
     page.errors = errors  # type: ignore[attr-defined]
     yield page
     context.close()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests share one JupyterLab and one Chromium: with pytest-xdist they all
+    go to one worker (``--dist loadgroup``), while the other workers run the rest."""
+    for item in items:
+        if item.get_closest_marker("browser") is not None:
+            item.add_marker(pytest.mark.xdist_group("browser"))

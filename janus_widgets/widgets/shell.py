@@ -62,6 +62,22 @@ def _public_observation(engine: Any, raw: Any, action: int) -> str:
     return "?" if engine.is_chance_action(action) else engine.notation(raw, action)
 
 
+def _kernel_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the Jupyter kernel we run in, or None outside a kernel (plain
+    Python, tests): there, timed steps run at once instead."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return None
+    shell = get_ipython()
+    if shell is None or getattr(shell, "kernel", None) is None:
+        return None
+    try:
+        return asyncio.get_event_loop()
+    except RuntimeError:
+        return None
+
+
 class GameWidget(W.VBox):
     """Play, replay and study one game; every control is also a method."""
 
@@ -582,7 +598,7 @@ class GameWidget(W.VBox):
         cur = self.state.current_player
         if cur not in self._bots and not self._autoplay:
             return
-        if self.bot_delay <= 0:
+        if self.bot_delay <= 0 or _kernel_loop() is None:
             for _ in range(SYNC_BOT_LIMIT):
                 if not self.replay.at_end or self.state.current_player not in self._bots:
                     break
@@ -601,9 +617,7 @@ class GameWidget(W.VBox):
         if not on:
             self._stop_ticks()
             return
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
+        if _kernel_loop() is None:
             for _ in range(SYNC_BOT_LIMIT):
                 if not self._step_once():
                     break
@@ -617,13 +631,9 @@ class GameWidget(W.VBox):
     def _schedule_tick(self, delay: float) -> None:
         self._tick_generation += 1
         generation = self._tick_generation
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            try:
-                loop = asyncio.get_event_loop()
-            except RuntimeError:
-                return
+        loop = _kernel_loop()
+        if loop is None:
+            return
         loop.call_later(max(0.0, delay), self._guard(lambda: self._tick(generation)))
 
     def _stop_ticks(self) -> None:
