@@ -66,6 +66,7 @@ def page(browser):
     context.close()
 
 
+@pytest.hookimpl(tryfirst=True)   # before xdist reads the groups off the items
 def pytest_collection_modifyitems(config, items):
     """Browser tests share one JupyterLab and one Chromium: with pytest-xdist they all
     go to one worker (``--dist loadgroup``), while the other workers run the rest."""

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
+
+from helpers import notebook_client  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -121,8 +122,7 @@ def run(name: str, extra: list[str]) -> tuple[nbformat.NotebookNode, list[str]]:
     env_path = os.environ.get("PYTHONPATH", "")
     if str(ROOT) not in env_path.split(os.pathsep):        # the kernel imports this copy
         os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
-    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
-                                     resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client = notebook_client(nb, path=NOTEBOOKS, timeout=120)
     snapshots = []
     with client.setup_kernel():
         for index, cell in enumerate(nb.cells):

@@ -7,11 +7,16 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from conftest import ROOT
+from helpers import notebook_client
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+# What a notebook must print, beyond running without an error.
+PRINTS = {
+    "game-design-lab": ["The cluster played the same 800 games as this notebook: True"],
+}
 
 
 def test_there_are_notebooks():
@@ -28,10 +33,13 @@ def test_notebook_runs_top_to_bottom(path: Path, tmp_path: Path):
     for cell in nb.cells:
         if cell.cell_type == "code":
             assert not cell.get("outputs"), f"{path.name}: commit notebooks without outputs"
-    client = NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(work)}})
+    client = notebook_client(nb, path=work, timeout=300)
     client.execute()
     for index, cell in enumerate(nb.cells):
         for output in cell.get("outputs", []):
             assert output.output_type != "error", (
                 f"{path.name} cell {index}: {output.get('ename')}: {output.get('evalue')}")
+    printed = "".join(output.get("text", "") for cell in nb.cells
+                      for output in cell.get("outputs", []) if output.output_type == "stream")
+    for text in PRINTS.get(path.stem, []):
+        assert text in printed, f"{path.name} should print {text!r}"

@@ -193,10 +193,11 @@ def _odds_panel(d: Drawing, state: JactusState, chosen: frozenset[int]) -> None:
     from ...analysis.jactus_odds import claim_advice, claim_odds
 
     phase, dice = state.raw[0], state.dice
-    x, y = 496, 154
+    x, y = 496, 152
+    # The title has a line of its own, so no font makes it run into the column heads.
     d.text(x, y, "Chance to claim", size=12, align="left", bold=True, fill=INK)
-    d.text(x + 150, y, "this throw", size=11, align="right", fill="#6b5b3e")
-    d.text(x + 236, y, "best pick-up", size=11, align="right", fill="#6b5b3e")
+    d.text(x + 150, y + 15, "this throw", size=10, align="right", fill="#6b5b3e")
+    d.text(x + 236, y + 15, "best pick-up", size=10, align="right", fill="#6b5b3e")
     this: dict[str, Any] | None = None
     best: dict[str, Any] | None = None
     if phase == OPEN:
@@ -208,7 +209,7 @@ def _odds_panel(d: Drawing, state: JactusState, chosen: frozenset[int]) -> None:
         best = claim_advice(dice, state.variant)
     rows = (("venus", "Venus"), ("dog", "dog"), ("coin", "coin"))
     for k, (kind, title) in enumerate(rows):
-        ry = y + 19 + 17 * k
+        ry = y + 32 + 16 * k
         d.text(x, ry, title, size=12, align="left", fill=INK)
         d.text(x + 150, ry, _fraction(this[kind]) if this else "–", size=12, align="right",
                fill=INK, bold=bool(this and this[kind]))
