@@ -196,7 +196,7 @@ def _odds_panel(d: Drawing, state: JactusState, chosen: frozenset[int]) -> None:
     x, y = 496, 152
     # The title has a line of its own, so no font makes it run into the column heads.
     d.text(x, y, "Chance to claim", size=12, align="left", bold=True, fill=INK)
-    d.text(x + 150, y + 15, "this throw", size=10, align="right", fill="#6b5b3e")
+    d.text(x + 104, y + 15, "this throw", size=10, align="right", fill="#6b5b3e")
     d.text(x + 236, y + 15, "best pick-up", size=10, align="right", fill="#6b5b3e")
     this: dict[str, Any] | None = None
     best: dict[str, Any] | None = None
@@ -211,7 +211,7 @@ def _odds_panel(d: Drawing, state: JactusState, chosen: frozenset[int]) -> None:
     for k, (kind, title) in enumerate(rows):
         ry = y + 32 + 16 * k
         d.text(x, ry, title, size=12, align="left", fill=INK)
-        d.text(x + 150, ry, _fraction(this[kind]) if this else "–", size=12, align="right",
+        d.text(x + 104, ry, _fraction(this[kind]) if this else "–", size=12, align="right",
                fill=INK, bold=bool(this and this[kind]))
         if best is not None:
             advice = best[kind]

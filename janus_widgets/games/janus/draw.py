@@ -174,6 +174,15 @@ def head_glyph(cx: float, cy: float, lines: str, r: float, *, ink: str,
     return shapes
 
 
+def _head_distance_side(tile: Tile, outer: tuple[int, int]) -> tuple[float, float]:
+    """Where a Janus head's distance sits on its tile: across the look line, on the side
+    away from the colour letter in the ``outer`` corner (screen signs)."""
+    _, _, px, py = _head_axes(tile.lines)
+    if px * outer[0] + py * outer[1] > 0:
+        px, py = -px, -py
+    return px, py
+
+
 def _tile_parts(tile: Tile, x: float, y: float, size: float,
                 outer: tuple[int, int]) -> tuple[list[Shape], ...]:
     """A tile's shapes in four groups: face, head glyph, arrows, texts (painted in
@@ -195,9 +204,7 @@ def _tile_parts(tile: Tile, x: float, y: float, size: float,
                           width=1.0, radius=4 * k, dash=(3, 2)))
         # the distance sits across the look line, on the side away from the letter;
         # the head moves a little the other way
-        _, _, px, py = _head_axes(tile.lines)
-        if px * outer[0] + py * outer[1] > 0:
-            px, py = -px, -py
+        px, py = _head_distance_side(tile, outer)
         glyphs.extend(head_glyph(cx - px * 3 * k, cy - py * 3 * k, tile.lines, 9.5 * k,
                                  ink=INK))
         for ux, uy in (_screen(s) for s in tile.directions):
@@ -313,10 +320,10 @@ def prompt(state: JanusState) -> str:
              else f"on the empty field {field_name(col)}: one step, any direction")
     can = bool(state.targets)
     if phase == BONUS:
-        extra = "click a field" + (" or Decline" if state.variant.bonus_optional else "")
         if not can:
-            extra = "no move possible: click Forfeit"
-        return f"{name}: second move (Janus head bonus), {where}; {extra}"
+            return f"{name}: no second move possible ({where}): click Forfeit"
+        extra = " (or Decline)" if state.variant.bonus_optional else ""
+        return f"{name}: second move{extra}, {where}"
     if not can:
         return f"{name} cannot move ({where}): click Forfeit"
     return f"{name} to move, {where}"
@@ -400,7 +407,7 @@ def draw(state: JanusState, highlights: Iterable[Hashable] = (),
             d.rect(x + 3, y + 3, FIELD - 6, FIELD - 6, stroke=style.colour, width=3,
                    radius=7, dash=(6, 3))
     for p, f in enumerate(cols):
-        _column(d, p, f, board[f] >= 0 and phase != SHUFFLE,
+        _column(d, p, f, state.tile_at(f) if phase != SHUFFLE else None,
                 active=movers and p == seat)
 
     if phase == SHUFFLE:
@@ -458,8 +465,9 @@ def _subline(state: JanusState) -> str:
     return " · ".join(bits)
 
 
-def _column(d: Drawing, seat: int, field: int, on_tile: bool, *, active: bool) -> None:
-    """A column: a ring around its field and the seat's marker (shape, letter)."""
+def _column(d: Drawing, seat: int, field: int, tile: Tile | None, *, active: bool) -> None:
+    """A column: a ring around its field (on ``tile``, or on an empty field when None)
+    and the seat's marker (shape, letter)."""
     style = SEAT_STYLES[seat]
     cx, cy = field_centre(field)
     if active:
@@ -467,11 +475,18 @@ def _column(d: Drawing, seat: int, field: int, on_tile: bool, *, active: bool) -
                  width=2)
     d.circle(cx, cy, RING - 3.5, stroke=INK, width=8)
     d.circle(cx, cy, RING - 3.5, stroke=style.colour, width=5)
-    if on_tile:
+    if tile is not None:
         sx, sy = _outer_corner(field)
-        # the side corner on top: away from the colour letter and the payment circle
-        bx = sx if sy < 0 else -sx
-        seat_marker(d, seat, cx + bx * 19, cy - 19, 8.5)
+        # The colour letter sits in the outer corner (sx, sy) and the payment circle in
+        # the inner one (-sx, -sy); the marker takes one of the other two corners: the
+        # top one, unless a Janus head's distance sits there.
+        top, bottom = ((-sx, sy), (sx, -sy)) if sy < 0 else ((sx, -sy), (-sx, sy))
+        bx, by = top
+        if tile.head:
+            px, py = _head_distance_side(tile, (sx, sy))
+            if px * bx > 0 and py * by > 0:
+                bx, by = bottom
+        seat_marker(d, seat, cx + bx * 19, cy + by * 19, 8.5)
     else:
         seat_marker(d, seat, cx, cy, 14)
 

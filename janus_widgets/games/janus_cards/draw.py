@@ -435,15 +435,17 @@ def _panel(d: Drawing, view: CardsView, seat: int, pick: Pick, mover: int | None
     seat_marker(d, seat, x + 18, y + 17, 10)
     d.text(x + 34, y + 17, f"Player {seat_name(seat)}", size=14, align="left", bold=True,
            fill=INK)
+    # Between the name and the trio count there is room for about 130 pixels of tags.
+    agreed = seat in view.agreed
     tags = []
-    if you:
+    if you and not (to_move and agreed):      # "you see" below says it too
         tags.append("you")
     if to_move:
         tags.append("to move")
-    if seat in view.agreed:
-        tags.append("agreed to end")
+    if agreed:
+        tags.append("agreed" if to_move else "agreed to end")
     if tags:
-        d.text(x + 104, y + 17, " · ".join(tags), size=12, align="left", bold=True,
+        d.text(x + 104, y + 17, " · ".join(tags), size=11, align="left", bold=True,
                fill=style.colour if to_move else MUTED)
     count = view.trio_counts[seat]
     d.text(x + PANEL_W - 10, y + 17, f"{count} trio{'s' * (count != 1)}", size=13,
@@ -453,8 +455,8 @@ def _panel(d: Drawing, view: CardsView, seat: int, pick: Pick, mover: int | None
     others = "you" if (view.viewer is not None and not you and not covered) else "others"
     cy = y + 32
     d.text(x + LABEL_W - 8, cy + HALF_H / 2, f"{holder} see{'s' * (holder != 'you')}",
-           size=11, align="right", fill=MUTED, bold=holder == "you")
-    d.text(x + LABEL_W - 8, cy + HALF_H * 1.5, f"{others} see", size=11, align="right",
+           size=10, align="right", fill=MUTED, bold=holder == "you")
+    d.text(x + LABEL_W - 8, cy + HALF_H * 1.5, f"{others} see", size=10, align="right",
            fill=MUTED, bold=others == "you")
     hand = view.hands[seat]
     chosen_take = pick.take if mover is not None else ()
@@ -537,8 +539,10 @@ def _trios(d: Drawing, view: CardsView) -> None:
     d.text(TRIO_X + 4, MID_Y + 14, "Trios laid (open: both sides shown)", size=14,
            bold=True, align="left", fill=INK)
     if not view.trios:
-        d.text(TRIO_X + 4, MID_Y + 44, "none yet — three cards showing one symbol to "
-               "their holder are laid at once (JC-12)", size=11, align="left", fill=MUTED)
+        d.text(TRIO_X + 4, MID_Y + 44, "none yet — three cards showing one symbol to",
+               size=11, align="left", fill=MUTED)
+        d.text(TRIO_X + 4, MID_Y + 60, "their holder are laid at once (JC-12)", size=11,
+               align="left", fill=MUTED)
         return
     scale, per_row = _trio_layout(len(view.trios))
     cw, half = 26 * scale, 24 * scale

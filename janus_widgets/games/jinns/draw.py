@@ -333,8 +333,7 @@ def _run_marks(d: Drawing, state: JinnsState) -> None:
     x, y = cell_point(filled)
     d.rect(x - PAWN_W / 2 - 5, y - PAWN_H / 2 - DOME_R - 6, PAWN_W + 10,
            PAWN_H + DOME_R + 12, stroke=INK, width=2, radius=6, dash=(4, 3), layer="highlight")
-    lx, ly = _polar(angle(filled), R - 50)
-    d.text(lx, ly, "next", size=11, fill=INK, bold=True, layer="highlight")
+    # (No "next" label: inside the ring it ran into the tray's text; the title names the cell.)
 
 
 def _tray(d: Drawing, state: JinnsState) -> None:

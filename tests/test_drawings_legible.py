@@ -1,0 +1,85 @@
+"""Every label of every game's picture can be read: no two texts overlap and none runs
+off the picture.
+
+Text sizes are measured with matplotlib's DejaVu Sans, the sans-serif font Chromium
+uses on these machines (and the one the raster renderer uses), over positions reached
+by seeded random play in each game and player count; the card game is drawn for every
+seat and for the teacher.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from janus_widgets import games
+from janus_widgets.core import RandomStream
+from janus_widgets.widgets.drawing import Text
+
+matplotlib = pytest.importorskip("matplotlib")
+from matplotlib.font_manager import FontProperties  # noqa: E402
+from matplotlib.textpath import TextToPath  # noqa: E402
+
+_MEASURE = TextToPath()
+TOLERANCE = 0.5    # pixels
+
+
+def text_box(text: Text) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of a label on the canvas."""
+    font = FontProperties(family="sans-serif", weight="bold" if text.bold else "normal",
+                          size=text.size)
+    width = _MEASURE.get_text_width_height_descent(text.text, font, ismath=False)[0]
+    height = 0.75 * text.size                      # from the baseline to the cap height
+    left = {"left": text.x, "center": text.x - width / 2, "right": text.x - width}[text.align]
+    top = {"middle": text.y - height / 2, "top": text.y}.get(text.baseline, text.y - height)
+    return left, top, left + width, top + height
+
+
+def overlap(a, b) -> bool:
+    return (a[0] < b[2] - TOLERANCE and b[0] < a[2] - TOLERANCE
+            and a[1] < b[3] - TOLERANCE and b[1] < a[3] - TOLERANCE)
+
+
+def positions(name: str, options: dict, seeds=range(3), plies=150, every=9):
+    game = games.get(name)
+    for seed in seeds:
+        state, stream = game.new(seed=seed, **options), RandomStream(seed)
+        for ply in range(plies):
+            if ply % every == 0:
+                yield state
+            if state.is_over:
+                break
+            if state.is_chance:
+                state = state.play_chance()
+            else:
+                legal = state.legal_moves()
+                state = state.play(legal[stream.below(len(legal))])
+
+
+CASES = [("jactus", {}), ("jactus", {"players": 6}), ("jinns", {}), ("jinns", {"players": 4}),
+         ("jinns", {"players": 3}), ("janus", {}), ("janus", {"players": 4}),
+         ("janus-cards", {}), ("janus-cards", {"players": 6})]
+
+
+@pytest.mark.parametrize("name, options", CASES,
+                         ids=[f"{n}-{o.get('players', 'default')}" for n, o in CASES])
+def test_no_label_overlaps_another_or_leaves_the_picture(name, options):
+    game = games.get(name)
+    problems = set()
+    for state in positions(name, options):
+        viewers = [None] + list(range(state.num_players)) if name == "janus-cards" else [None]
+        for viewer in viewers:
+            drawing = game.draw(state.view(viewer))
+            labels = [(shape, text_box(shape)) for shape in
+                      itertools.chain.from_iterable(drawing.layers.values())
+                      if isinstance(shape, Text) and shape.text.strip()]
+            for (a, box_a), (b, box_b) in itertools.combinations(labels, 2):
+                if overlap(box_a, box_b):
+                    problems.add(f"{a.text!r} overlaps {b.text!r}")
+            for label, (left, top, right, bottom) in labels:
+                if (left < -TOLERANCE or top < -TOLERANCE or right > drawing.width + TOLERANCE
+                        or bottom > drawing.height + TOLERANCE):
+                    problems.add(f"{label.text!r} runs off the {drawing.width}×"
+                                 f"{drawing.height} picture")
+    assert not problems, "\n".join(sorted(problems))
