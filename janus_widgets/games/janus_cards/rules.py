@@ -211,7 +211,8 @@ class CardsEngine(Engine[JanusCardsVariant]):
     def _deal(self, raw: tuple, side: int) -> tuple:
         _, turn, hands, stack, fresh, known, trios, agreed, stall, extra, facts = raw
         c = side >> 1
-        fresh = tuple(x for x in fresh if x != c)
+        i = fresh.index(c)                     # C speed: this runs in every bot's inner loop
+        fresh = fresh[:i] + fresh[i + 1:]
         hands_l = list(hands)
         hands_l[turn] = hands[turn] + (side,)
         known_l = list(known)
@@ -229,7 +230,8 @@ class CardsEngine(Engine[JanusCardsVariant]):
     def _reveal(self, raw: tuple, side: int) -> tuple:
         _, turn, hands, stack, fresh, known, trios, agreed, stall, extra, facts = raw
         c = side >> 1
-        fresh = tuple(x for x in fresh if x != c)
+        i = fresh.index(c)                     # C speed: this runs in every bot's inner loop
+        fresh = fresh[:i] + fresh[i + 1:]
         bit = 1 << side
         known_l = [k | bit for k in known]
         if extra != 1:
