@@ -74,8 +74,10 @@ def ensure_chromium() -> None:
 def lab(args: list[str]) -> None:
     ensure_installed("lab")
     say("opening the notebooks in JupyterLab (Ctrl-C stops it)")
+    # Jupyter refuses to start as root unless told (containers and CI machines run as root).
+    as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
     os.execv(str(BIN / "jupyter"), [str(BIN / "jupyter"), "lab",
-                                    f"--notebook-dir={ROOT / 'notebooks'}", *args])
+                                    f"--notebook-dir={ROOT / 'notebooks'}", *as_root, *args])
 
 
 def test(args: list[str]) -> None:

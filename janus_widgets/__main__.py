@@ -31,8 +31,8 @@ def _options(pairs: Sequence[str]) -> dict[str, object]:
     out = {}
     for pair in pairs:
         name, eq, value = pair.partition("=")
-        if not eq or not name:
-            raise SystemExit(f"--set {pair!r}: write NAME=VALUE, e.g. --set players=3")
+        if not eq or not name.strip():
+            raise ValueError(f"--set {pair!r}: write NAME=VALUE, e.g. --set players=3")
         out[name.strip()] = _value(value.strip())
     return out
 
@@ -42,7 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description="Play and study the four games "
                                                  "without a notebook.")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("games", help="list the games and their variant options")
+    sub.add_parser("games", help="list the games: name, title and what each is "
+                                 "(their options: rules GAME)")
     rules = sub.add_parser("rules", help="print a game's variant options and rule IDs")
     rules.add_argument("game", choices=games.names())
     sim = sub.add_parser("simulate", help="play many seeded games and print the metrics")
@@ -73,11 +74,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     from .analysis.tournament import run_tournament
-    options = _options(args.set)
-    if args.players is not None:
-        options["players"] = args.players
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
+        options = _options(args.set)
+        if args.players is not None:
+            options["players"] = args.players
         result = run_tournament(args.game, bots=bots, games=args.games, seed=args.seed,
                                 max_plies=args.max_plies, processes=args.processes,
                                 rotate_seats=args.rotate, progress=not args.json,

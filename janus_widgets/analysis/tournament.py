@@ -15,6 +15,7 @@ game and the design metrics of :mod:`janus_widgets.analysis.metrics`.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 from collections.abc import Iterable, Sequence
@@ -34,7 +35,9 @@ __all__ = ["run_tournament", "TournamentResult", "BotSpec", "compare_variants",
            "VariantComparison", "game_seeds"]
 
 #: A bot for a seat: a bot name ("random", "greedy", "mcts", "mcts:800"), None for
-#: uniformly random play on the fastest path, or a picklable factory(seat, seed) -> policy.
+#: uniformly random play on the fastest path, a policy(view) -> move (the same one in every
+#: game), or a factory(seat, seed) -> policy (a freshly seeded bot for each game). With
+#: several processes or a cluster, a callable must be picklable (defined in a module).
 BotSpec = Any
 
 
@@ -45,11 +48,27 @@ def game_seeds(seed: int, games: int) -> list[int]:
 
 
 def _policy(spec: BotSpec, game: Game, seat: int, seed: int) -> Any:
+    """The policy of one seat in one game: a named bot seeded for this game, a
+    ``policy(view)`` as given, or what a ``factory(seat, seed)`` makes."""
     if spec is None:
         return None
     if isinstance(spec, str):
         return make_bot(spec, game, seat, seed)
+    if _takes_one_argument(spec):
+        return spec
     return spec(seat, seed)
+
+
+def _takes_one_argument(spec: Any) -> bool:
+    """Is ``spec`` a ``policy(view)`` rather than a ``factory(seat, seed)``?"""
+    try:
+        parameters = inspect.signature(spec).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY,
+                                                      p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    return len(required) == 1 or (len(positional) == 1 and not required)
 
 
 def _bot_label(spec: BotSpec) -> str:
@@ -144,8 +163,14 @@ def run_tournament(game: str | Game, variant: Any = None, *, bots: Sequence[BotS
     """
     game_obj = registry.get(game) if isinstance(game, str) else game
     variant_obj = game_obj.variant(variant, **options)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games={games!r} is not allowed: use a whole number ≥ 1")
+    for name, value, allowed in (("games", games, "a whole number ≥ 1"),
+                                 ("max_plies", max_plies, "a whole number ≥ 1"),
+                                 ("processes", processes, "a whole number ≥ 1, or None for "
+                                                          "one per core")):
+        if name == "processes" and value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name}={value!r} is not allowed: use {allowed}")
     specs = list(bots) or [None]
     for spec in specs:
         if isinstance(spec, str):

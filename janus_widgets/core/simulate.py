@@ -89,7 +89,9 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
               stream_seed: int | None = None, track_lead: bool = False) -> GameResult:
     """Play ``state`` to the end: each seat's policy chooses, chance is sampled.
 
-    A seat whose policy is ``None`` plays uniformly at random. Chance is drawn
+    A policy is a callable ``policy(view) -> move`` or a bot's name (``"greedy"``,
+    ``"mcts:200"``: see :func:`janus_widgets.core.bots.make_bot`), seeded from the
+    game's seed and the seat. A seat whose policy is ``None`` plays uniformly at random. Chance is drawn
     from a stream seeded by the game's seed, so the same seed and the same
     policies give the same game. ``max_plies`` caps endless games.
     ``track_lead`` follows the scores after every ply: how often the sole
@@ -98,6 +100,14 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
     """
     from .protocol import Move
 
+    from .bots import make_bot
+
+    if len(policies) != state.num_players:
+        raise ValueError(f"play_game needs one policy per seat: {state.num_players} seats, "
+                         f"{len(policies)} policies given")
+    policies = [make_bot(p, state.game, seat, (state.seed * 31 + seat) % (1 << 63))
+                if isinstance(p, str)
+                else p for seat, p in enumerate(policies)]
     stream = RandomStream(state.seed if stream_seed is None else stream_seed)
     engine = state.engine
     raw = state.raw

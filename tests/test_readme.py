@@ -1,0 +1,15 @@
+"""The README's example runs and shows what the README says it shows."""
+
+from __future__ import annotations
+
+import doctest
+
+from conftest import ROOT
+
+
+def test_the_readme_example_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)                   # it saves game.json
+    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
+                              optionflags=doctest.ELLIPSIS, verbose=False, report=True)
+    assert result.attempted >= 8, "the README's example lost its >>> lines"
+    assert result.failed == 0, f"{result.failed} README example line(s) differ; see above"
