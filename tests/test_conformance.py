@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 
 from janus_widgets import games
-from janus_widgets.core import (IllegalMoveError, Record, RandomStream)
+from janus_widgets.core import CHANCE, IllegalMoveError, RandomStream, Record
 from janus_widgets.core.simulate import random_playout
 
 CASES = [(name, variant) for name in games.names()
@@ -38,10 +38,13 @@ def play_random(game, variant, seed: int, plies: int = PLIES, checks: bool = Tru
             check_position(game, state, stream)
         if state.is_over:
             break
+        before = state.raw
         if state.is_chance:
             state = state.play_chance()
         else:
             state = state.play(stream.choice(state.legal_moves()))
+        if checks:
+            engine.check_transition(before, state.raw)
     return state
 
 
@@ -143,12 +146,33 @@ def test_lean_path_keeps_invariants(name, variant):
     stream = RandomStream(3)
     for _ in range(3):
         raw = engine.initial()
-        for _ in range(300):
+        for _ in range(2_000):
             engine.check_invariants(raw)
-            raw, steps = random_playout(engine, raw, stream, max_steps=7)
-            if steps < 7:
+            after, steps = random_playout(engine, raw, stream, max_steps=1)
+            engine.check_transition(raw, after)
+            raw = after
+            if steps < 1:
                 break
         engine.check_invariants(raw)
+
+
+def test_transition_checks_catch_what_may_never_happen():
+    """The two-position checks fail on a step that breaks them (so they can fail)."""
+    janus = games.get("janus").engine()
+    raw = janus.initial()
+    while janus.current(raw) == CHANCE:                   # lay the tiles
+        raw = janus.apply(raw, janus.sample(raw, RandomStream(1)))
+    board = list(raw[2])
+    gone = next(f for f, t in enumerate(board) if t >= 0)
+    emptied = raw[:2] + (tuple(-1 if f == gone else t for f, t in enumerate(board)),) + raw[3:]
+    janus.check_transition(raw, emptied)                  # a tile leaving is fine
+    with pytest.raises(AssertionError, match="JB-13: tiles only ever leave"):
+        janus.check_transition(emptied, raw)              # one coming back is not
+    jinns = games.get("jinns").engine()
+    start = jinns.initial()
+    taken = start[:4] + (((1,),) + start[4][1:],) + start[5:]
+    with pytest.raises(AssertionError, match="JI-14: what A has taken off stays"):
+        jinns.check_transition(taken, start)
 
 
 @pytest.mark.parametrize("name", games.names())

@@ -296,6 +296,11 @@ class Engine(ABC, Generic[VariantT]):
     def check_invariants(self, raw: Raw) -> None:
         """Raise ``AssertionError`` if the raw state breaks a game invariant."""
 
+    def check_transition(self, before: Raw, after: Raw) -> None:
+        """Raise ``AssertionError`` if one step from ``before`` to ``after`` breaks a
+        rule that compares two positions (what may only ever leave, or only grow).
+        The conformance suite calls it after every step of its random games."""
+
     def view(self, state: State, player: int | None) -> Any:
         """What ``player`` may see (``None``: everything). Perfect information:
         the state itself."""

@@ -695,6 +695,27 @@ class JanusEngine(Engine[JanusVariant]):
             assert all(c > 0 for c in coins), "JB-18: the game ends when coins run out"
             assert idle < self.idle_limit, "JB-20: the idle limit ends the game"
 
+    def check_transition(self, before: tuple, after: tuple) -> None:
+        if before[0] == SHUFFLE:
+            return                                   # JB-4: the tiles are being laid
+        b_board, a_board = before[2], after[2]
+        for f in range(FIELDS):
+            if a_board[f] >= 0:
+                assert a_board[f] == b_board[f], (
+                    f"JB-13: tiles only ever leave the board, but {field_name(f)} now holds "
+                    f"tile {a_board[f]} (before: {b_board[f]})")
+        for s, owner in enumerate(before[5]):
+            if owner >= 0:
+                assert after[5][s] == owner, (
+                    f"JB-15: square {square_name(s)} of {seat_name(owner)} changed owner")
+        for p in range(self.num_players):
+            assert set(before[6][p]) <= set(after[6][p]), \
+                f"JB-14: {seat_name(p)} lost a Janus head"
+            if not self.from_tolls:          # JB-17's option lets a toll be paid from tolls
+                assert after[7][p] >= before[7][p], \
+                    f"JB-16: {seat_name(p)}'s tolls went down"
+        # JB-3: coins only move between hands, circles and toll piles (check_invariants).
+
 
 class JanusState(State):
     """A Janus position, with the readable properties a canvas needs."""

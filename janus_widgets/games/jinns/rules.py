@@ -928,6 +928,12 @@ class JinnsEngine(Engine[JinnsVariant]):
             lines.append(f"Game over ({why}): {won} win{'s' if ' and ' not in won else ''}.")
         return "\n".join(lines)
 
+    def check_transition(self, before: tuple, after: tuple) -> None:
+        for s, (old, new) in enumerate(zip(before[4], after[4])):
+            assert new[:len(old)] == old, (
+                f"JI-14: what {seat_name(s)} has taken off stays taken off: "
+                f"{old!r} became {new!r}")
+
     def check_invariants(self, raw: tuple) -> None:
         assert isinstance(raw, tuple) and len(raw) == 9, "a raw state has nine fields"
         phase, seat, board, occ, taken, passes, seen, aux, aside = raw
