@@ -104,14 +104,11 @@ def voila(notebook: Path, log_path: Path) -> Iterator[str]:
     """Voila serving one notebook on a free port; yields its URL."""
     port = free_port()
     log = open(log_path, "w")
-    tests = str(Path(__file__).resolve().parent)
-    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(notebook.parent / "voila-runtime"),
-           "PYTHONPATH": os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))}
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(notebook.parent / "voila-runtime")}
+    # Started in the notebooks' folder, as the README says, so that its voila.json applies.
     proc = subprocess.Popen(
         [str(BIN / "voila"), notebook.name, "--no-browser", f"--port={port}",
-         "--Voila.ip=127.0.0.1", "--Voila.port_retries=0",
-         # Voila runs the notebook with nbclient: the same lost wake-ups (helpers.py).
-         "--KernelManager.client_factory=helpers._SlicedClient"],
+         "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
         stdout=log, stderr=subprocess.STDOUT, cwd=notebook.parent, env=env)
     base = f"http://127.0.0.1:{port}"
     try:

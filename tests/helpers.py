@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Iterator
-from queue import Empty
 
 import pytest
-from jupyter_client.asynchronous import AsyncKernelClient
-from jupyter_client.channels import AsyncZMQSocketChannel
-from jupyter_client.manager import AsyncKernelManager
-from traitlets import Type
 
 from janus_widgets.core import CHANCE, TERMINAL, IllegalMoveError, RandomStream
 
@@ -77,48 +71,14 @@ def walk(engine, seed: int, plies: int, *, rare: int | None = None, one_in: int 
 
 
 # --- running notebooks -------------------------------------------------------------------
-#
-# Under load, the asyncio client that nbclient uses sometimes misses the wake-up for a
-# reply that has already arrived (ZeroMQ signals readiness on an edge-triggered descriptor;
-# seen here with pyzmq 27.3: the kernel idle, its execute_reply waiting in the socket, and
-# nbclient asleep until the cell's whole timeout ran out). pyzmq checks the socket once
-# more when a poll times out, so polling in short slices turns a lost wake-up into a delay
-# of at most one slice.
-
-_SLICE = 0.25   # seconds
-
-
-class _SlicedChannel(AsyncZMQSocketChannel):
-    """A kernel channel whose waits are cut into short polls (see above)."""
-
-    async def get_msg(self, timeout: float | None = None) -> dict:
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            left = _SLICE if deadline is None else min(_SLICE,
-                                                       max(0.0, deadline - time.monotonic()))
-            try:
-                return await super().get_msg(timeout=left)
-            except Empty:
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise
-
-
-class _SlicedClient(AsyncKernelClient):
-    shell_channel_class = Type(_SlicedChannel)
-    iopub_channel_class = Type(_SlicedChannel)
-    stdin_channel_class = Type(_SlicedChannel)
-    control_channel_class = Type(_SlicedChannel)
-
-
-class _SlicedKernelManager(AsyncKernelManager):
-    client_factory = Type(_SlicedClient)
-
 
 def notebook_client(nb, *, path, timeout: int = 300):
     """An nbclient ``NotebookClient`` for ``nb`` run in folder ``path``, whose kernel
-    client never sleeps through a reply (see above)."""
+    client never sleeps through a reply (see :mod:`janus_widgets.kernel_client`)."""
     from nbclient import NotebookClient
 
+    from janus_widgets.kernel_client import SlicedKernelManager
+
     return NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                          kernel_manager_class=_SlicedKernelManager,
+                          kernel_manager_class=SlicedKernelManager,
                           resources={"metadata": {"path": str(path)}})

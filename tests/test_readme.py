@@ -13,3 +13,15 @@ def test_the_readme_example_runs_as_written(tmp_path, monkeypatch):
                               optionflags=doctest.ELLIPSIS, verbose=False, report=True)
     assert result.attempted >= 8, "the README's example lost its >>> lines"
     assert result.failed == 0, f"{result.failed} README example line(s) differ; see above"
+
+
+def test_voila_started_in_notebooks_uses_the_sliced_kernel_client():
+    """notebooks/voila.json names a client class that exists and is the sliced one."""
+    import json
+
+    from traitlets.utils.importstring import import_item
+
+    from janus_widgets.kernel_client import SlicedKernelClient
+
+    config = json.loads((ROOT / "notebooks" / "voila.json").read_text())
+    assert import_item(config["KernelManager"]["client_factory"]) is SlicedKernelClient
