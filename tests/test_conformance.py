@@ -193,3 +193,14 @@ def test_rule_ids_cited_exist_in_seeds(name):
         cited |= set(re.findall(rf"\b({game.rule_prefix}-\d+)\b", source.read_text()))
     assert cited, "the rules cite their IDs"
     assert cited <= defined, f"cited but not defined: {sorted(cited - defined)}"
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_malformed_move_names_its_rule_in_the_message(name):
+    from janus_widgets.core import InvalidMoveError
+
+    state = games.get(name).new(seed=1)
+    for text in ("xyz", "?!", "r7"):
+        with pytest.raises(InvalidMoveError) as err:
+            state.play(text)
+        assert err.value.rule and err.value.rule in str(err.value), str(err.value)

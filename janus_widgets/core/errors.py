@@ -33,6 +33,8 @@ class InvalidMoveError(JanusError):
 
     def __init__(self, message: str, *, text: object = None, rule: str = "",
                  legal: Sequence[str] = ()) -> None:
+        if rule and rule not in message:      # the message names the rule, as for illegal moves
+            message = f"{rule}: {message}"
         super().__init__(message)
         self.text = text
         self.rule = rule
