@@ -58,6 +58,28 @@ def check_dice_pixels(page, dice) -> None:
         assert sum(edge[:3]) < 300, (i, edge)
 
 
+def check_piece_pixels(page, players: int = 3) -> None:
+    """The supply's and every seat's Venus cards, dog cards and coins are drawn where the
+    drawing puts them, each in its kind's colour (sampled just inside its top edge, between the outline and the inner line)."""
+    from janus_widgets.games.jactus.draw import PIECES, draw
+    from janus_widgets.games.jactus.rules import COIN, DOG, VENUS
+    drawing = draw(games.get("jactus").new(players=players, seed=0))
+    keys = [("supply", k) for k in (VENUS, DOG, COIN)]
+    keys += [("held", p, k) for p in range(players) for k in (VENUS, DOG, COIN)]
+    for key in keys:
+        region = drawing.find(key)
+        assert region is not None, key
+        want = tuple(int(PIECES[key[-1]][0][i:i + 2], 16) for i in (1, 3, 5))
+        if region.kind == "rect":                       # a card: (x, y, w, h)
+            x, y, w, _ = region.geometry
+            top = (x + w / 2, y + 1.8)
+        else:                                           # a coin: (cx, cy, r)
+            cx, cy, r = region.geometry
+            top = (cx, cy - r + 1.8)
+        got = pixel(page, *top)
+        assert all(abs(a - b) <= 40 for a, b in zip(got[:3], want)), (key, got, want)
+
+
 def jactus_region(key) -> tuple[float, float]:
     """Canvas coordinates of a Jactus region that does not move (buttons, supply)."""
     from janus_widgets.games.jactus.draw import draw
@@ -83,6 +105,7 @@ def test_jactus_canvas_in_jupyterlab(lab, page):
     dice = dice_in_kernel(page)
     assert len(dice) == 5
     eventually(lambda: check_dice_pixels(page, dice))
+    eventually(lambda: check_piece_pixels(page))
     before_pick = picture(page)
     # Choose dice 0 and 4: they lift.
     x0, y0 = die_origin(0)
