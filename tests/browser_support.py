@@ -185,6 +185,11 @@ async (code) => {
 """
 
 
+def rgb(colour: str) -> tuple[int, int, int]:
+    """A "#rrggbb" colour as (r, g, b) numbers 0-255."""
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+
 def pixel(page: Any, x: float, y: float, index: int = 0) -> tuple[int, int, int, int]:
     return tuple(page.evaluate(PIXEL_JS, [index, int(x), int(y)]))
 

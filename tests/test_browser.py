@@ -11,7 +11,7 @@ import pytest
 
 from janus_widgets import games
 
-from browser_support import (click_canvas, error_outputs, eventually, kernel,
+from browser_support import (rgb, click_canvas, error_outputs, eventually, kernel,
                              open_lab_notebook, picture, pixel, run_all_cells,
                              scratch_notebooks, voila, wait_painted, wait_picture,
                              wait_picture_change, wait_pixel, widget_button, widget_status,
@@ -69,7 +69,7 @@ def check_piece_pixels(page, players: int = 3) -> None:
     for key in keys:
         region = drawing.find(key)
         assert region is not None, key
-        want = tuple(int(PIECES[key[-1]][0][i:i + 2], 16) for i in (1, 3, 5))
+        want = rgb(PIECES[key[-1]][0])
         if region.kind == "rect":                       # a card: (x, y, w, h)
             x, y, w, _ = region.geometry
             top = (x + w / 2, y + 1.8)

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from browser_support import (screenshot_widget, click_canvas, kernel, open_lab_notebook, picture,
+from browser_support import (rgb, screenshot_widget, click_canvas, kernel, open_lab_notebook, picture,
                              run_all_cells, wait_painted, wait_picture_change, widget_status)
 
 pytestmark = pytest.mark.browser
@@ -33,10 +33,6 @@ PIXELS_JS = """
   });
 }
 """
-
-
-def rgb(colour: str) -> tuple[int, int, int]:
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
 
 
 def board_in_kernel(page) -> dict:

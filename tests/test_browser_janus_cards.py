@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from browser_support import (ARTIFACTS, click_canvas, eventually, kernel, open_lab_notebook,
+from browser_support import (rgb, ARTIFACTS, click_canvas, eventually, kernel, open_lab_notebook,
                              picture, pixel, run_all_cells, wait_painted, wait_picture_change,
                              widget_status)
 from conftest import ROOT
@@ -38,7 +38,7 @@ def painted_side(page, seat: int, slot: int, half: int) -> str | None:
     from janus_widgets.games.janus_cards.draw import SYMBOL_COLOURS
     r, g, b, _ = pixel(page, *half_stripe(seat, slot, half))
     for symbol, colour in SYMBOL_COLOURS.items():
-        want = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        want = rgb(colour)
         if all(abs(a - w) <= 3 for a, w in zip((r, g, b), want)):
             return symbol
     # The back's navy #2b3a67, or its hatching #41548a (or a blend of the two).

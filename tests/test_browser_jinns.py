@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from browser_support import (screenshot_widget, click_canvas, eventually, kernel, open_lab_notebook,
+from browser_support import (rgb, screenshot_widget, click_canvas, eventually, kernel, open_lab_notebook,
                              picture, pixel, run_all_cells, wait_painted, wait_picture_change,
                              wait_pixel)
 from janus_widgets.games.jinns.draw import (INK, PANEL_X, PAWN_FILL, _seat_box, cell_point,
@@ -17,12 +17,6 @@ from janus_widgets.games.jinns.draw import (INK, PANEL_X, PAWN_FILL, _seat_box, 
 pytestmark = pytest.mark.browser
 
 COLOURS = "YBRG"
-
-
-def rgb(colour: str) -> tuple[int, int, int]:
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
-
-
 PAWN_RGB = [rgb(c) for c in PAWN_FILL]
 
 

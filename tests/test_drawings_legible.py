@@ -14,8 +14,8 @@ import itertools
 import pytest
 
 from janus_widgets import games
-from janus_widgets.core import RandomStream
 from janus_widgets.widgets.drawing import Text
+from helpers import random_play
 
 matplotlib = pytest.importorskip("matplotlib")
 from matplotlib.font_manager import FontProperties  # noqa: E402
@@ -42,19 +42,15 @@ def overlap(a, b) -> bool:
 
 
 def positions(name: str, options: dict, seeds=range(3), plies=150, every=9):
+    """Every ``every``-th position of seeded random games (:func:`helpers.random_play`)."""
     game = games.get(name)
     for seed in seeds:
-        state, stream = game.new(seed=seed, **options), RandomStream(seed)
-        for ply in range(plies):
-            if ply % every == 0:
-                yield state
+        state = game.new(seed=seed, **options)
+        for chunk in range(plies // every + 1):
+            yield state
             if state.is_over:
                 break
-            if state.is_chance:
-                state = state.play_chance()
-            else:
-                legal = state.legal_moves()
-                state = state.play(legal[stream.below(len(legal))])
+            state = random_play(state, every, seed * 1000 + chunk)
 
 
 CASES = [("jactus", {}), ("jactus", {"players": 6}), ("jinns", {}), ("jinns", {"players": 4}),

@@ -52,6 +52,13 @@ def _max_players(symbols: int) -> int:
     return min(6, (deck_size(symbols) - 1) // 2)
 
 
+def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """``cards`` less ``card`` (index and slice run at C speed: this is in every bot's
+    inner loop)."""
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1:]
+
+
 @dataclass(frozen=True)
 class JanusCardsVariant(Variant):
     """Janus card game rule options (see ``seeds/janus-cards.md``)."""
@@ -211,8 +218,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
     def _deal(self, raw: tuple, side: int) -> tuple:
         _, turn, hands, stack, fresh, known, trios, agreed, stall, extra, facts = raw
         c = side >> 1
-        i = fresh.index(c)                     # C speed: this runs in every bot's inner loop
-        fresh = fresh[:i] + fresh[i + 1:]
+        fresh = _without(fresh, c)
         hands_l = list(hands)
         hands_l[turn] = hands[turn] + (side,)
         known_l = list(known)
@@ -230,8 +236,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
     def _reveal(self, raw: tuple, side: int) -> tuple:
         _, turn, hands, stack, fresh, known, trios, agreed, stall, extra, facts = raw
         c = side >> 1
-        i = fresh.index(c)                     # C speed: this runs in every bot's inner loop
-        fresh = fresh[:i] + fresh[i + 1:]
+        fresh = _without(fresh, c)
         bit = 1 << side
         known_l = [k | bit for k in known]
         if extra != 1:
