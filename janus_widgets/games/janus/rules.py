@@ -263,6 +263,7 @@ class JanusEngine(Engine[JanusVariant]):
         self.from_tolls = variant.toll_shortfall == "from-tolls"
         self.idle_limit = variant.idle_rounds * self.num_players
         self.start_coins = variant.coins
+        self._owned: dict[tuple, tuple[float, ...]] = {}
 
     # --- lean path -------------------------------------------------------
     def initial(self) -> tuple:
@@ -393,12 +394,18 @@ class JanusEngine(Engine[JanusVariant]):
                 idle, 0, 0)
 
     def scores(self, raw: tuple) -> tuple[float, ...]:
+        """Each seat's squares' values plus one point per toll coin received (JB-21)."""
         owners = raw[5]
-        totals = [float(t) for t in raw[7]]
-        for s, o in enumerate(owners):
-            if o >= 0:
-                totals[o] += self.values[s]
-        return tuple(totals)
+        owned = self._owned.get(owners)
+        if owned is None:                   # owners change seldom: remember their sums
+            if len(self._owned) >= 4096:
+                self._owned.clear()
+            totals = [0.0] * self.num_players
+            for s, o in enumerate(owners):
+                if o >= 0:
+                    totals[o] += self.values[s]
+            owned = self._owned[owners] = tuple(totals)
+        return tuple([v + t for v, t in zip(owned, raw[7])])
 
     # --- people's path ---------------------------------------------------
     def notation(self, raw: Any, action: int) -> str:

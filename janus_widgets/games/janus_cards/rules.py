@@ -120,6 +120,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
     """
 
     turn_rule = "JC-19"
+    has_secrets = True
     chance_rule = "JC-4"
     over_rule = "JC-20"
     num_actions = NUM_ACTIONS
@@ -409,6 +410,103 @@ class CardsEngine(Engine[JanusCardsVariant]):
             if owner >= 0:
                 counts[owner] += 1
         return tuple(counts)
+
+    # --- the greedy bot's closed form ---------------------------------------
+    def greedy_values(self, raw: tuple, player: int) -> list[float] | None:
+        """The greedy bot's one-move lookahead for every action at once, from what
+        ``player`` may see only (so the bot needs no view and no drawn state).
+
+        A draw's trio is decided by the sides that will face the drawer (all seen);
+        a card turning up next changes no score, so the chance after a move does not
+        count. The game ends after a move when the deck is used up, the stall limit is
+        reached, everyone has agreed, or (JC-15) no symbol is left on three cards:
+        with a laid card's far side unseen, that last test may depend on it; then, and
+        for a two-card pile draw whose second card has not turned up, this returns
+        None and the bot works from the seat's view.
+        """
+        if raw[0] != PLAY or raw[1] != player:
+            return None
+        _, _, hands, stack, _, known, trios, agreed, stall, _, _ = raw
+        scores = self.scores(raw)
+        others = max(s for p, s in enumerate(scores) if p != player)
+        now = scores[player] - others
+        mine = hands[player]
+        stalls = stall + 1 >= self.stall_limit
+        owner = -1 if agreed >> player & 1 else player
+        out: list[float] = []
+        for action in self.actions(raw):
+            if action >= DISCARD1_BASE:
+                ends = stalls if action < AGREE else agreed | 1 << player == self.everyone
+                out.append(self._terminal_value(scores, player) if ends else now)
+                continue
+            if action == DRAW_PP and len(stack) < 2:
+                return None                      # the second card is yet to turn up
+            hand = list(mine)
+            top = len(stack)
+            for src in _SOURCES[action]:
+                if src == PILE:
+                    top -= 1
+                    hand.append(stack[top])
+                else:
+                    seat, slot = divmod(src, HAND_LIMIT)
+                    hand.append(hands[seat][slot] ^ 1)   # the side the drawer saw
+            syms = [SIDE_SYMBOL[side] for side in hand]
+            trio = next((sym for sym in syms if syms.count(sym) >= 3), -1)
+            if trio < 0:
+                out.append(self._terminal_value(scores, player) if stalls else now)
+                continue
+            laid = [side for side in hand if SIDE_SYMBOL[side] == trio][:3]
+            after = list(scores)
+            if owner >= 0:
+                after[owner] += 1
+            if 3 * (len(trios) + 1) == self.deck:
+                ends: bool | None = True
+            elif self.auto_end:
+                ends = self._proven_after(trios, laid, trio, known[player])
+                if ends is None:
+                    return None                  # it hangs on a side this seat has not seen
+            else:
+                ends = False
+            if ends:
+                out.append(self._terminal_value(tuple(after), player))
+            else:
+                out.append(after[player] - max(v for p, v in enumerate(after)
+                                               if p != player))
+        return out
+
+    @staticmethod
+    def _terminal_value(scores: Sequence[float], player: int) -> float:
+        """Engine.heuristic at the end of a game with these scores (the most trios win)."""
+        best = max(scores)
+        won = [p for p, v in enumerate(scores) if v == best]
+        return 1e6 / len(won) if player in won else -1e6
+
+    def _proven_after(self, trios: tuple, laid: Sequence[int], trio: int,
+                      seen: int) -> bool | None:
+        """JC-15 after laying ``laid`` (showing ``trio``) as far as a seat that has seen
+        the sides ``seen`` can tell: True or False, or None if an unseen side decides."""
+        n = self.variant.symbols
+        left = [n] * n
+        for _, _, cards in trios:
+            for side in cards:
+                a, b = CARDS[side >> 1]
+                left[a] -= 1
+                if b != a:
+                    left[b] -= 1
+        unseen = 0
+        for side in laid:
+            left[trio] -= 1
+            if seen >> (side ^ 1) & 1:
+                back = SIDE_SYMBOL[side ^ 1]
+                if back != trio:
+                    left[back] -= 1
+            else:
+                unseen += 1
+        if max(left) < 3:
+            return True                          # even if no unseen side is of a symbol
+        if max(v - (unseen if sym != trio else 0) for sym, v in enumerate(left)) >= 3:
+            return False                         # a symbol stays on three cards anyway
+        return None
 
     # --- hidden information ----------------------------------------------
     def view(self, state: State, player: int | None) -> CardsView:
