@@ -428,51 +428,80 @@ class CardsEngine(Engine[JanusCardsVariant]):
             return None
         _, _, hands, stack, _, known, trios, agreed, stall, _, _ = raw
         scores = self.scores(raw)
-        others = max(s for p, s in enumerate(scores) if p != player)
-        now = scores[player] - others
-        mine = hands[player]
+        now = scores[player] - max(s for p, s in enumerate(scores) if p != player)
         stalls = stall + 1 >= self.stall_limit
-        owner = -1 if agreed >> player & 1 else player
+        quiet = self._terminal_value(scores, player) if stalls else now  # no trio made
+        mine = hands[player]
+        count = [0] * MAX_SYMBOLS                # the symbols facing the drawer now
+        for side in mine:
+            count[SIDE_SYMBOL[side]] += 1
+        actions = self.actions(raw)
+        agree = self._terminal_value(scores, player) if agreed | 1 << player == \
+            self.everyone else now
+        if not self._may_lay(raw, player, count) and DRAW_PP not in actions:
+            return [quiet if action < AGREE else agree for action in actions]
         out: list[float] = []
-        for action in self.actions(raw):
+        for action in actions:
             if action >= DISCARD1_BASE:
-                ends = stalls if action < AGREE else agreed | 1 << player == self.everyone
-                out.append(self._terminal_value(scores, player) if ends else now)
+                out.append(quiet if action < AGREE else agree)
                 continue
-            if action == DRAW_PP and len(stack) < 2:
-                return None                      # the second card is yet to turn up
-            hand = list(mine)
-            top = len(stack)
-            for src in _SOURCES[action]:
-                if src == PILE:
-                    top -= 1
-                    hand.append(stack[top])
-                else:
-                    seat, slot = divmod(src, HAND_LIMIT)
-                    hand.append(hands[seat][slot] ^ 1)   # the side the drawer saw
-            syms = [SIDE_SYMBOL[side] for side in hand]
-            trio = next((sym for sym in syms if syms.count(sym) >= 3), -1)
-            if trio < 0:
-                out.append(self._terminal_value(scores, player) if stalls else now)
+            sources = _SOURCES[action]
+            if action == DRAW_PP:
+                if len(stack) < 2:
+                    return None                  # the second card is yet to turn up
+                drawn = (stack[-1], stack[-2])
+            else:                                # the sides the drawer saw face it now
+                drawn = tuple(stack[-1] if src == PILE else
+                              hands[src // HAND_LIMIT][src % HAND_LIMIT] ^ 1
+                              for src in sources)
+            if len(drawn) == 1:
+                trio = count[SIDE_SYMBOL[drawn[0]]] >= 2
+            else:
+                a, b = SIDE_SYMBOL[drawn[0]], SIDE_SYMBOL[drawn[1]]
+                trio = count[a] + (a == b) >= 2 or count[b] + (a == b) >= 2
+            if not trio:
+                out.append(quiet)
                 continue
-            laid = [side for side in hand if SIDE_SYMBOL[side] == trio][:3]
-            after = list(scores)
-            if owner >= 0:
-                after[owner] += 1
-            if 3 * (len(trios) + 1) == self.deck:
-                ends: bool | None = True
-            elif self.auto_end:
-                ends = self._proven_after(trios, laid, trio, known[player])
-                if ends is None:
-                    return None                  # it hangs on a side this seat has not seen
-            else:
-                ends = False
-            if ends:
-                out.append(self._terminal_value(tuple(after), player))
-            else:
-                out.append(after[player] - max(v for p, v in enumerate(after)
-                                               if p != player))
+            value = self._trio_value(raw, player, mine + drawn, scores)
+            if value is None:
+                return None                      # it hangs on a side this seat has not seen
+            out.append(value)
         return out
+
+    def _may_lay(self, raw: tuple, player: int, count: list[int]) -> bool:
+        """Whether some draw could make ``player`` a trio: a card in sight whose symbol
+        they hold twice, or two of a symbol they hold once (``count``: their symbols)."""
+        seen = [0] * MAX_SYMBOLS
+        stack = raw[3]
+        if stack:
+            seen[SIDE_SYMBOL[stack[-1]]] += 1
+        for seat in self.others[player]:
+            for side in raw[2][seat]:
+                seen[SIDE_SYMBOL[side ^ 1]] += 1
+        return any(c and (c >= 2 or n >= 2) and n for c, n in zip(count, seen))
+
+    def _trio_value(self, raw: tuple, player: int, hand: tuple[int, ...],
+                    scores: tuple[float, ...]) -> float | None:
+        """The greedy value of a draw that lays a trio from ``hand`` (JC-12, JC-15, JC-17),
+        or None when whether it ends the game hangs on a side ``player`` has not seen."""
+        trios, agreed = raw[6], raw[7]
+        syms = [SIDE_SYMBOL[side] for side in hand]
+        trio = next(sym for sym in syms if syms.count(sym) >= 3)
+        laid = [side for side in hand if SIDE_SYMBOL[side] == trio][:3]
+        after = list(scores)
+        if not agreed >> player & 1:             # a trio laid after agreeing is no one's
+            after[player] += 1
+        if 3 * (len(trios) + 1) == self.deck:
+            ends: bool | None = True
+        elif self.auto_end:
+            ends = self._proven_after(trios, laid, trio, raw[5][player])
+            if ends is None:
+                return None
+        else:
+            ends = False
+        if ends:
+            return self._terminal_value(after, player)
+        return after[player] - max(v for p, v in enumerate(after) if p != player)
 
     @staticmethod
     def _terminal_value(scores: Sequence[float], player: int) -> float:
