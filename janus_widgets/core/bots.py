@@ -125,7 +125,7 @@ class GreedyBot:
         """The action of highest value; a tie is broken by the bot's stream."""
         top = max(values) - 1e-12
         best = [action for action, v in zip(actions, values) if v >= top]
-        return best[0] if len(best) == 1 else best[self.stream.below(len(best))]
+        return best[self.stream.below(len(best))]
 
     def choose_raw(self, engine: Engine, raw: Raw, player: int) -> int | None:
         """The choice straight from the raw state (the simulations' lean path), or
