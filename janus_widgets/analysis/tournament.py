@@ -18,7 +18,9 @@ from __future__ import annotations
 import inspect
 import json
 import os
-from collections.abc import Iterable, Sequence
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -209,13 +211,16 @@ def _pandas() -> Any:
 def run_tournament(game: str | Game, variant: Any = None, *, bots: Sequence[BotSpec] = (),
                    games: int = 100, seed: int = 0, max_plies: int = 20_000,
                    processes: int | None = 1, executor: Executor | None = None,
-                   rotate_seats: bool = False, progress: bool = True,
+                   rotate_seats: bool = False,
+                   progress: bool | Callable[[int, int], None] = True,
                    chunk: int | None = None, **options: Any) -> TournamentResult:
     """Play ``games`` seeded games and measure them.
 
     ``bots`` gives one bot per seat (repeated round the table if shorter;
     default: random play). ``rotate_seats`` moves the bots one seat on each
-    game, to compare bots rather than seats. ``processes`` > 1 plays in that
+    game, to compare bots rather than seats. ``progress`` shows a bar (in a
+    notebook, replaced by a line of text when done; elsewhere on stderr), or calls
+    ``progress(done, total)`` after each batch of games. ``processes`` > 1 plays in that
     many local processes; ``executor`` runs on any
     :class:`concurrent.futures.Executor` instead (for example a Dask
     cluster's). The same arguments give the same games wherever they run.
@@ -241,7 +246,7 @@ def run_tournament(game: str | Game, variant: Any = None, *, bots: Sequence[BotS
     tasks = [(game_obj.name, variant_obj.to_dict(), specs, items[i:i + size], max_plies,
               rotate_seats) for i in range(0, len(items), size)]
     rows: list[dict[str, Any]] = []
-    bar = _progress_bar(games, f"{game_obj.title}") if progress else None
+    bar = _progress_bar(games, game_obj.title, progress) if progress else None
     try:
         if executor is None and workers == 1:
             for task in tasks:
@@ -280,9 +285,62 @@ def _as_completed(futures: list) -> Iterable:
         return futures
 
 
-def _progress_bar(total: int, label: str) -> Any:
-    from tqdm.auto import tqdm
-    return tqdm(total=total, desc=label, unit="game", leave=False)
+class _Callback:
+    """Progress told to a function ``report(done, total)`` (a widget of the page)."""
+
+    def __init__(self, report: Callable[[int, int], None], total: int) -> None:
+        self.report, self.total, self.done = report, total, 0
+        report(0, total)
+
+    def update(self, n: int) -> None:
+        self.done += n
+        self.report(self.done, self.total)
+
+    def close(self) -> None:
+        pass
+
+
+class _NotebookBar:
+    """tqdm's notebook bar, shown under a display id and replaced by one line of text
+    when done: no output is left pointing at a widget that is gone (Voila would show
+    "Error displaying widget: model not found" for it)."""
+
+    def __init__(self, total: int, label: str) -> None:
+        from IPython.display import display
+        from tqdm.notebook import tqdm
+        self.label, self.start = label, time.perf_counter()
+        self.bar = tqdm(total=total, desc=label, unit="game", leave=False, display=False)
+        self.handle = display(self.bar.container, display_id=True)
+
+    def update(self, n: int) -> None:
+        self.bar.update(n)
+
+    def close(self) -> None:
+        done = self.bar.n
+        self.handle.update({"text/plain": f"{self.label}: {done:,} games played in "
+                                          f"{time.perf_counter() - self.start:.1f} s"},
+                           raw=True)
+        self.bar.close()
+
+
+def _in_a_kernel() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - ipykernel comes with jupyterlab
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def _progress_bar(total: int, label: str, progress: Any) -> Any:
+    """What shows the progress: the caller's function, a notebook bar in a kernel, or
+    tqdm's text bar on stderr (the command line)."""
+    if callable(progress):
+        return _Callback(progress, total)
+    if _in_a_kernel():
+        return _NotebookBar(total, label)
+    from tqdm import tqdm
+    return tqdm(total=total, desc=label, unit="game", leave=False, file=sys.stderr)
 
 
 # --- comparing variants -----------------------------------------------------------

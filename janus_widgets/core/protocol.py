@@ -698,8 +698,12 @@ class Game(Generic[VariantT]):
                  variant_cls: type[VariantT], engine_cls: type[Engine],
                  state_cls: type[State] = State, draw_module: str | None = None,
                  summary: str = "",
-                 sample_variants: Callable[[], Sequence[VariantT]] | None = None) -> None:
+                 sample_variants: Callable[[], Sequence[VariantT]] | None = None,
+                 playing_time: tuple[int, int] | None = None) -> None:
         self.name = name
+        #: The playing time the box states, in minutes (low, high), or None if it does
+        #: not say (the design lab's flaw finder compares game lengths with it).
+        self.playing_time = playing_time
         self.title = title
         self.rule_prefix = rule_prefix
         self.Variant = variant_cls

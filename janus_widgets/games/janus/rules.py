@@ -939,4 +939,5 @@ GAME: Game[JanusVariant] = Game(
     summary="Move your column as the tile under it says, remove the tiles you leave, "
             "win squares by taking their last tile and collect tolls; Janus heads earn "
             "second moves.",
-    sample_variants=_sample_variants)
+    sample_variants=_sample_variants,
+    playing_time=(20, 40))                      # the box: 20–40 minutes (shared/FACTS.md)

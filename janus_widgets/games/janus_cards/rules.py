@@ -1033,4 +1033,5 @@ GAME: Game[JanusCardsVariant] = Game(
     draw_module="janus_widgets.games.janus_cards.draw",
     summary="Double-sided cards: you see the side of other players' cards that they "
             "cannot; draw them to collect trios of one symbol. Most trios wins.",
-    sample_variants=_sample_variants)
+    sample_variants=_sample_variants,
+    playing_time=(20, 20))                      # the box: about 20 minutes (shared/FACTS.md)
