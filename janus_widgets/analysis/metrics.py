@@ -332,10 +332,21 @@ def game_row(winner: str | None, *, decisions: int = 10, plies: int | None = Non
 
 # --- showing them ---------------------------------------------------------------------
 def number(value: float | None, signed: bool = False) -> str:
-    """A metric's value in a table: three significant figures, '–' for none."""
+    """A metric's value in a table: about three significant figures, '–' for none.
+
+    >>> number(0.0123), number(63.61), number(1998.5), number(-0.2, signed=True)
+    ('0.0123', '63.6', '1,998', '−0.2')
+    """
     if value is None:
         return "–"
-    text = f"{value:+.3g}" if signed else f"{value:.3g}"
+    sign = "+" if signed else ""
+    size = abs(value)
+    if size >= 100:
+        text = f"{value:{sign},.0f}"
+    elif size >= 10:
+        text = f"{value:{sign}.1f}"
+    else:
+        text = f"{value:{sign}.3g}"
     return text.replace("-", "−")
 
 
@@ -358,6 +369,9 @@ def format_metrics(m: dict[str, Any]) -> str:
         for bot, r in m["by_bot"].items():
             lines.append(f"{bot:<10}{r['wins']:>5}{r['games']:>7}{r['rate']:>8.3f}   "
                          f"[{r['low']:.3f}, {r['high']:.3f}]")
+    adv = m["advantage_p1"]
+    lines.append("first-player advantage (A's share of the decisive games - 1/players): "
+                 + with_interval(adv, True))
     lines.append(f"{'metric':<18}{'Ludii':<29}value [95% interval]")
     for metric in METRICS:
         if metric.key == "duration_plies":

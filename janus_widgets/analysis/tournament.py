@@ -188,8 +188,7 @@ class TournamentResult:
                 f"variant {game.variant(self.variant).describe()}")
 
     def __str__(self) -> str:
-        lines = [self.title(), *(f"warning: {w}" for w in self.warnings())]
-        return "\n".join(lines) + "\n" + format_metrics(self.metrics())
+        return self.title() + "\n" + format_metrics(self.metrics())
 
     def _repr_html_(self) -> str:
         rows = [[r["metric"], with_interval(r, r["metric"] == "advantage_p1"), r["ludii"]]
