@@ -64,9 +64,9 @@ BALANCE = Exercise(
               Mistake(Fraction(3, 10), "0.3 is the largest gap; balance is 1 minus it.")))
 
 
-def _games_for_half_width(games: int = 200) -> Fraction:
-    """The fewest games whose 95% Wilson interval at a 50% win rate is at most half as
-    wide as it is with ``games`` games."""
+def _times_the_games(games: int = 200) -> Fraction:
+    """How many times ``games`` games, rounded, make the 95% Wilson interval of a 50% win
+    rate half as wide."""
     low, high = wilson(games // 2, games)
     target = (high - low) / 2
     n = games
@@ -74,19 +74,18 @@ def _games_for_half_width(games: int = 200) -> Fraction:
         n += 2
         low, high = wilson(n // 2, n)
         if high - low <= target:
-            return Fraction(n)
+            return Fraction(round(n / games))
 
 
 MORE_GAMES = Exercise(
     "q3", "With 200 games, a seat that wins half of them has a 95% interval about 0.14 "
-    "wide. About how many games make that interval half as wide?",
-    _games_for_half_width, title="3. Enough games", count=True,
-    tolerance=Within(Fraction(20)),
+    "wide. How many times as many games make that interval half as wide?",
+    _times_the_games, title="3. Enough games", count=True,
     explanation="An interval's width shrinks like 1/√(games): half as wide takes four "
                 "times the games, about 800.",
     hint="Twice the games is not enough: the width goes down with the square root.",
-    mistakes=(Mistake(Fraction(400), "Twice the games narrows the interval by √2 only, "
-                                     "to about 0.7 of its width."),))
+    mistakes=(Mistake(Fraction(2), "Twice the games narrows the interval by √2 only, "
+                                   "to about 0.7 of its width."),))
 
 FIVE_OF_A_KIND = Exercise(
     "q4", "Jactus: a player keeps three 4s and throws the other two dice. What is the "
