@@ -688,8 +688,9 @@ def test_action_numbers_are_fixed():
     ({"players": 5}, "players"), ({"players": 1}, "players"), ({"players": "2"}, "players"),
     ({"corner_order": "random"}, "corner_order"), ({"coins": 0}, "coins"),
     ({"distances": "1-6"}, "distances"), ({"pass_columns": "no"}, "pass_columns"),
-    ({"empty_fields": "skip"}, "empty_fields"), ({"idle_rounds": 0}, "idle_rounds"),
-    ({"toll_shortfall": "debt"}, "toll_shortfall"), ({"chain": True}, "chain")])
+    ({"empty_fields": "skip"}, "empty_fields"), ({"idle_rounds": -1}, "idle_rounds"),
+    ({"toll_shortfall": "debt"}, "toll_shortfall"), ({"chain": True}, "chain"),
+    ({"toll_fields": "crossed"}, "toll_fields"), ({"stuck": "wait"}, "stuck")])
 def test_bad_variant_values_name_the_field(options, field):
     with pytest.raises(ValueError) as err:
         janus.new(seed=0, **options)
