@@ -277,7 +277,7 @@ class Ruleset:
 
     def variant(self, cls: type[V], **overrides: Any) -> V:
         """The variant of ``cls`` this ruleset gives, with ``overrides`` on top."""
-        unknown = set(overrides) - {s.name for s in cls.options()}
+        unknown = (set(self.options) | set(overrides)) - {s.name for s in cls.options()}
         if unknown:
             raise _unknown_error(cls, sorted(unknown)[0])
         return cls(**{**self.options, **overrides})
