@@ -236,3 +236,15 @@ def test_a_designer_compares_rulesets_by_name():
     first, second = comparison.results
     assert first.variant["scoring"] == "collection" and second.variant["scoring"] == "points"
     assert first.variant["players"] == second.variant["players"] == 3
+
+
+def test_the_design_lab_offers_the_other_rulesets():
+    from janus_widgets.analysis.design_lab import RULESET, DesignLab
+
+    lab = DesignLab("jactus", games=10)
+    assert ("ruleset (a whole reading)", RULESET) in lab.option_box.options
+    lab.choose(RULESET, "Points")
+    assert lab.value_control.value == "points"
+    assert list(lab.value_control.options) == ["other edition", "points"]
+    with pytest.raises(VariantError, match="no ruleset 'house'"):
+        lab.choose(RULESET, "house")

@@ -165,6 +165,19 @@ def test_a_loaded_record_shows_its_ruleset(widget):
     assert widget.variant_controls["dog_throws"].value == "other"
 
 
+def test_set_ruleset_and_a_ruleset_at_the_start():
+    w = GameWidget("jinns", ruleset="newer edition", players=3, seed=2, bot_delay=0)
+    assert w.state.variant.placement == "random" and w.state.num_players == 3
+    assert w.ruleset_control.value == "newer edition"
+    w.set_ruleset("rulebook")
+    assert w.state.variant.placement == "runs" and w.state.num_players == 3
+    assert w.ruleset_control.value == "rulebook" and w.variant_controls["placement"].value \
+        == "runs"
+    with pytest.raises(ValueError, match="no ruleset 'house'"):
+        w.set_ruleset("house")
+    assert w.ruleset_control.value == "rulebook"            # nothing changed
+
+
 def test_set_variant_and_bad_values(widget):
     widget.set_variant(players=5)
     assert widget.state.num_players == 5 and len(widget.seat_boxes) == 5

@@ -677,6 +677,13 @@ class GameWidget(W.VBox):
         new_variant = self.game.variant(base, **options)
         return self.new_game(seed=self.state.seed, variant=new_variant)
 
+    def set_ruleset(self, name: str) -> State:
+        """Start a new game under one of the game's named rulesets, keeping the number of
+        players (the Ruleset menu's method). ``set_ruleset("points")``."""
+        variant = self.state.variant
+        setup = {s.name: getattr(variant, s.name) for s in variant.options() if s.setup}
+        return self.set_variant(self.game.variant(ruleset=name, **setup))
+
     def new_game(self, seed: int | None = None, variant: Any = None) -> State:
         """Start a new game (same variant unless given); the current one is kept."""
         self._stop_ticks()
