@@ -52,7 +52,7 @@ def _pick(rng: np.random.Generator | None, default: int, choices: tuple[int, ...
 
 def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
     """One throw and the Markov chain (lesson ``jactus-odds``)."""
-    kept = _pick(rng, 3, (1, 2, 3, 4))         # dice that stay on the table (q2)
+    kept = _pick(rng, 3, (1, 2, 3))            # dice that stay on the table (q2)
     face = _pick(rng, 4, (1, 2, 3, 4, 5, 6))
     thrown = 5 - kept
     within = _pick(rng, 3, (2, 3, 4, 5, 6))    # throws allowed (q4)
@@ -78,13 +78,11 @@ def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
         )),
     Exercise(
         "q2", (f"One {face} stays" if kept == 1 else f"{_COUNT_WORDS[kept]} {fk} stay")
-              + (" on the table; you throw the fifth die." if thrown == 1 else
-                 f" on the table; you throw the other {thrown} dice.")
-              + f" What is the chance of five {fk}?",
+              + f" on the table; you throw the other {thrown} dice. What is the chance of "
+              f"five {fk}?",
         lambda: odds.throw_chance((face,) * kept, "five-of-a-kind"),
-        explanation=(f"The fifth die must show {face}: one face of six." if thrown == 1
-                     else f"Each of the {thrown} thrown dice must show {face}, "
-                          f"independently: multiply {thrown} chances of 1/6."),
+        explanation=f"Each of the {thrown} thrown dice must show {face}, independently: "
+                    f"multiply {thrown} chances of 1/6.",
         hint=f"Every thrown die must show a {face}. Independent events: multiply.",
         mistakes=(
             Mistake(Fraction(thrown, 6), f"Adding 1/6 {thrown} times gives the chance of "
