@@ -116,9 +116,11 @@ def _janus_bound(engine: Engine) -> int | None:
 
 def _cards_bound(engine: Engine) -> int:
     # JC-16: at most stall_limit turns without a trio, at most deck // 3 trios; one
-    # draw or discard per turn, plus one agree per seat (JC-14).
+    # draw or discard per turn, plus one agree per seat (JC-14) -- or, with
+    # agreement='joint', where a proposal can lapse and be made again, one per turn.
     trios = engine.deck // 3
-    return trios + (trios + 1) * engine.stall_limit + engine.num_players
+    turns = trios + (trios + 1) * engine.stall_limit
+    return 2 * turns if engine.joint else turns + engine.num_players
 
 
 def _cards_chance(engine: Engine) -> int:
