@@ -715,11 +715,13 @@ class Game(Generic[VariantT]):
     def ruleset(self, name: str) -> Ruleset:
         """The ruleset called ``name`` (case, hyphens and underscores are forgiven);
         an unknown name raises :class:`VariantError` listing the names."""
-        wanted = " ".join(str(name).lower().replace("-", " ").replace("_", " ").split()) \
-            if isinstance(name, str) else None
-        for ruleset in self._rulesets:
-            if ruleset.name == wanted:
-                return ruleset
+        def plain(text: str) -> str:
+            return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+
+        if isinstance(name, str):
+            for ruleset in self._rulesets:
+                if plain(ruleset.name) == plain(name):
+                    return ruleset
         names = ", ".join(repr(r.name) for r in self._rulesets)
         raise VariantError(f"{self.title} has no ruleset {name!r}: choose one of {names}",
                            field="ruleset", value=name, allowed=names)
