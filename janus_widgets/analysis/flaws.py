@@ -317,5 +317,5 @@ def find_flaws(game: str | Game, variant: Any = None, *, games: int = 200, seed:
     _first_player(tournament, checks, "greedy")
     _long(game_obj, tournament, checks, "greedy",
           minutes or getattr(game_obj, "playing_time", None), seconds_per_turn)
-    title = f"{game_obj.title}, {variant_obj.describe()}"
+    title = f"{game_obj.title}, {game_obj.describe_variant(variant_obj)}"
     return FlawReport(title, checks.flaws, checks.lines)

@@ -185,7 +185,7 @@ class TournamentResult:
         """What was played: game, number of games, bots, variant."""
         game = registry.get(self.game)
         return (f"{game.title}: {len(self.rows)} games, bots {', '.join(self.bots)}, "
-                f"variant {game.variant(self.variant).describe()}")
+                f"variant {game.describe_variant(game.variant(self.variant))}")
 
     def __str__(self) -> str:
         return self.title() + "\n" + format_metrics(self.metrics())
@@ -516,14 +516,20 @@ def compare_variants(game: str | Game, variants: Sequence[Any] | dict[str, Any],
                      bots: Sequence[BotSpec] = (), n: int = 200, *, seed: int = 0,
                      **kwargs: Any) -> VariantComparison:
     """Run the same tournament under each variant (a list, or a dict label → variant;
-    a variant may be a dict of options). Same seeds for every variant."""
+    a variant may be a dict of options or the name of one of the game's rulesets, as in
+    ``compare_variants("jactus", ["rulebook", "points"])``). Same seeds for every
+    variant."""
     game_obj = registry.get(game) if isinstance(game, str) else game
+
+    def variant_of(v: Any) -> Any:
+        return game_obj.variant(ruleset=v) if isinstance(v, str) else game_obj.variant(v)
+
     if isinstance(variants, dict):
         labels, chosen = list(variants), list(variants.values())
     else:
         chosen = list(variants)
-        labels = [game_obj.variant(v).describe() for v in chosen]
-    results = [run_tournament(game_obj, game_obj.variant(v), bots=bots, games=n, seed=seed,
+        labels = [v if isinstance(v, str) else game_obj.variant(v).describe() for v in chosen]
+    results = [run_tournament(game_obj, variant_of(v), bots=bots, games=n, seed=seed,
                               **kwargs) for v in chosen]
     return VariantComparison(game_obj.name, labels, results)
 
