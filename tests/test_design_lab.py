@@ -316,7 +316,7 @@ def test_the_lesson_quotes_the_figures_its_cells_compute():
                             bots=["greedy"], n=200, seed=1, progress=False)
     runs, rand = (r.metrics()["win_rate"] for r in four.results)
     quoted += [f"C wins **{runs['C']['rate']:.0%}**", f"A only\n**{runs['A']['rate']:.0%}**",
-               f"C wins **{rand['C']['rate']:.0%}**", f"A **{rand['A']['rate']:.1%}**"]
+               f"C wins **{rand['C']['rate']:.1%}**", f"A **{rand['A']['rate']:.1%}**"]
     assert four.difference("win_C")["excludes_zero"]
     cards = compare_variants("janus-cards", {"rulebook": {},
                                              "two": {"two_from_one_player": True}},
