@@ -32,7 +32,8 @@ import numpy as np
 
 from ..core.protocol import seat_name
 
-__all__ = ["wilson", "summarize", "format_metrics", "require_matplotlib", "METRICS",
+__all__ = ["wilson", "summarize", "format_metrics", "require_matplotlib", "METRICS", "number",
+           "with_interval",
            "Metric", "metric_keys", "paired_difference", "GameColumns", "game_row",
            "html_table", "turn_bins", "BOOTSTRAP"]
 
