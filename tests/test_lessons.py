@@ -179,3 +179,51 @@ def test_a_decimal_must_carry_the_significant_figures_asked_for():
 def test_odds_written_with_a_colon_or_in_are_read(text):
     assert read_answer(text) == (Fraction(1, 1296), True)
     assert jactus_odds.q1.check(text)
+
+
+# --- the Janus and Jinns lessons' numbers, checked by hand -------------------------------
+def test_janus_expected_values_agree_with_a_count_by_hand_and_with_simulation():
+    from janus_widgets.analysis import janus_lesson as jl
+    from janus_widgets.games.janus.components import standard_tiles
+    tiles = standard_tiles()
+    # From a1 only up, right and up-right stay on the board (JB-8): a tile allows one
+    # move per such direction of its rose; a falling-diagonal head allows none.
+    on_board = {(1, 0), (0, 1), (1, 1)}
+    by_hand = [len(on_board & set(t.directions)) for t in tiles]
+    assert list(jl.moves_by_tile("a1")) == by_hand
+    assert jl.expected_moves("a1") == Fraction(sum(by_hand), 100)
+    assert jl.stuck_chance("a1") == Fraction(by_hand.count(0), 100) == Fraction(1, 50)
+    # the other reading of JB-16 costs more: every field of the square entered pays
+    assert jl.expected_tolls("c2", "c3", toll_fields="entered") > jl.expected_tolls("c2", "c3")
+    measured = jl.simulate_first_moves(3000, seed=11)
+    assert abs(measured["moves"] - float(jl.expected_moves("a1"))) < 0.1
+    assert abs(measured["heads"] - float(jl.expected_heads_in_reach("a1"))) < 0.05
+    assert jl.simulate_first_moves(50, seed=3) == jl.simulate_first_moves(50, seed=3)
+
+
+def test_jinns_counts_agree_with_counting_by_hand():
+    import math
+    from janus_widgets.analysis import jinns_lesson as jl
+    # four strengths in sequence, at most two of each: 4^4 − 4·C(4,3)·3 − 4 (JI-4)
+    assert jl.first_run_ways() == 4 ** 4 - 4 * math.comb(4, 3) * 3 - 4 == 204
+    assert jl.second_run_ways("Y1Y2Y3Y4") == 24 and jl.second_run_ways("Y1Y1Y2Y2") == 6
+    assert jl.second_run_ways("Y1Y2Y3Y3") == 12
+    for k in (1, 2, 3, 4):                                   # JI-11: colours all different
+        assert jl.piles_of(k) == math.perm(4, k) * 4 ** k
+    assert jl.neighbour_chance("colour") == Fraction(7, 31)
+    assert jl.neighbour_chance("kind") == Fraction(1, 31)
+    assert jl.neighbour_chance("neither") == Fraction(31 - 7 - 7 + 1, 31)
+    assert jl.expected_neighbour_pairs("colour") == 32 * Fraction(7, 31)
+    assert abs(jl.simulate_neighbour_pairs(1500, seed=2) - 224 / 31) < 0.25
+    with pytest.raises(ValueError, match="1 to 4"):
+        jl.piles_of(5)
+
+
+def test_the_jinns_counting_question_reads_the_position_drawn():
+    from janus_widgets.analysis import jinns_lesson as jl
+    for who in (None, "ada", "bo"):
+        state = jl.counting_position(who)
+        lesson_set = jl.JINNS_LESSON.for_student(who)
+        assert lesson_set.q6.answer == len(state.legal_moves())
+        assert state.current_player == 0
+    assert jl.counting_position("ada").raw == jl.counting_position("ada").raw
