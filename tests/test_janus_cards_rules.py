@@ -238,6 +238,30 @@ def test_JC8_two_from_the_pile_turns_up_the_second_card_first():
     assert done.view(0).card("A3").back is None
 
 
+def test_JC8_halfway_through_a_two_card_pile_draw_three_alike_fronts_are_allowed():
+    """The reachable position of issue 13: A holds three moon fronts after the first of
+    two pile cards; the trio waits for the second card (JC-8, JC-12), and every check
+    of the invariants along the way accepts it."""
+    v = JanusCardsVariant(players=4, symbols=5, deal_peek="none", two_from_pile=True,
+                          two_from_one_player=True, auto_end=False)
+    state = cards.new(v, seed=11)
+    for move in "=m/s =h/s =k/c =k/k =m/m =s/s =s/c =c/c =m/k dP+P".split():
+        state = state.play(move)
+        state.engine.check_invariants(state.raw)
+    assert state.phase == "reveal" and state.turn == 0
+    assert [front for front, _ in state.hands[0]] == ["moon", "moon", "moon"]
+    assert cards.from_raw(state.raw, v).raw == state.raw      # a position one may build
+    done = state.play_chance()
+    state.engine.check_invariants(done.raw)
+    assert done.trio_counts[0] == 1                          # laid with the second card
+    # The same hand is refused when A is not the one drawing (B's turn) ...
+    with pytest.raises(ValueError, match="A holds an unlaid trio"):
+        cards.from_raw(state.raw[:1] + (1,) + state.raw[2:], v)
+    # ... and when no draw is halfway (a card simply turns up on the pile).
+    with pytest.raises(ValueError, match="A holds an unlaid trio"):
+        cards.from_raw(state.raw[:9] + (0,) + state.raw[10:], v)
+
+
 def test_JC8_the_empty_pile_cannot_be_drawn():
     v = JanusCardsVariant(players=2, symbols=3)
     empty = position(v, hands=[["s/m", "h/h", "m/h"], ["m/m", "s/s", "s/h"]])
