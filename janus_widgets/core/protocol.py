@@ -211,6 +211,14 @@ class Engine(ABC, Generic[VariantT]):
         """Whether this action number is a chance outcome (in any state)."""
         return False
 
+    def is_action(self, action: object) -> bool:
+        """Whether ``action`` is an action number of this game at all: a decision
+        ``0 … num_actions - 1`` or a chance outcome. The state layer refuses anything
+        else with :class:`InvalidMoveError` before the engine sees it."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            return False
+        return 0 <= action < self.num_actions or self.is_chance_action(int(action))
+
     def is_legal(self, raw: Raw, action: int) -> bool:
         """Whether ``action`` may be played in ``raw``."""
         return action in self.actions(raw)
@@ -526,6 +534,15 @@ class State:
                     f"{exc} Legal now: {format_options(self._legal_notations())}.",
                     text=text, rule=exc.rule, legal=self._legal_notations()) from None
             raise
+        except (ValueError, OverflowError) as exc:
+            # An engine's parser must raise InvalidMoveError; anything else it lets
+            # through (a number too long for int(), say) is still the user's bad text.
+            shown = text if len(text) <= 40 else text[:40] + "…"
+            raise InvalidMoveError(
+                f"{shown!r} is not a {self.game.title} move ({exc}). "
+                f"{self._engine.notation_help} Legal now: "
+                f"{format_options(self._legal_notations())}.",
+                text=text, legal=self._legal_notations()) from None
         return self._move(action)
 
     def _legal_notations(self) -> list[str]:
@@ -539,8 +556,19 @@ class State:
                     f"{move.notation!r} is a {move.game} move, not a "
                     f"{self.game.title} move.", text=move.notation,
                     legal=self._legal_notations())
-            return move.action
+            if not self._engine.is_action(move.action):
+                raise self._not_an_action(move.action)
+            return int(move.action)
         return self.parse(move).action
+
+    def _not_an_action(self, action: object) -> InvalidMoveError:
+        """The error for an action number that no move of this game has (a forged
+        :class:`Move`, a bad ``play_action`` argument)."""
+        eng = self._engine
+        return InvalidMoveError(
+            f"{action!r} is not a {self.game.title} action number (0 … "
+            f"{eng.num_actions - 1}, or a chance outcome).", text=action,
+            legal=self._legal_notations())
 
     def explain(self, move: Move | str) -> Explanation:
         """Why ``move`` is or is not allowed here (rule ID and a sentence)."""
@@ -626,12 +654,9 @@ class State:
             raise InvalidMoveError(f"action must be a whole number, not {action!r}",
                                    text=action, legal=self._legal_notations())
         action = int(action)
+        if not eng.is_action(action):
+            raise self._not_an_action(action)
         if not eng.is_legal(self._raw, action):
-            if not 0 <= action < max(eng.num_actions, 1) and not eng.is_chance_action(action):
-                raise InvalidMoveError(
-                    f"{action} is not a {self.game.title} action number "
-                    f"(0 … {eng.num_actions - 1}, or a chance outcome).",
-                    text=action, legal=self._legal_notations())
             return self.play(self._move(action))
         return self._child(action)
 
