@@ -98,6 +98,62 @@ def test_not_json_and_not_utf8(tmp_path):
         Record.from_json("[1, 2]")
 
 
+def test_bad_record_input_raises_record_error_naming_the_fault(tmp_path, monkeypatch):
+    """Issue 13 item 7: each of these once escaped as TypeError, RecursionError or
+    IsADirectoryError."""
+    data = as_dict(sample_game())
+    data["variant"] = [3, "any"]
+    with pytest.raises(RecordError, match="'variant' must be an object"):
+        Record.from_dict(data)
+    with pytest.raises(RecordError, match="nested too deeply"):
+        Record.from_json("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(RecordError, match="nested too deeply"):
+        Record.from_json('{"meta": ' + '{"a": ' * 100_000 + "1" + "}" * 100_001)
+    with pytest.raises(RecordError, match="is a folder"):
+        Record.load(tmp_path)
+    path = sample_game().record().save(tmp_path / "g.json")
+
+    def unreadable(self):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(type(path), "read_bytes", unreadable)   # root reads any file
+    with pytest.raises(RecordError, match="cannot read record .*Permission denied"):
+        Record.load(path)
+    with pytest.raises(RecordError, match="not int"):
+        Record.read(42)
+
+
+def test_game_load_takes_a_path_json_text_or_bytes(tmp_path):
+    state = sample_game()
+    text = state.record().to_json()
+    path = tmp_path / "g.json"
+    path.write_text(text)
+    for source in (path, str(path), text, "\n  " + text, text.encode(), "\ufeff" + text):
+        assert jactus.load(source).final_state() == state
+    with pytest.raises(RecordError, match="is a 'jactus' game, not 'jinns'"):
+        games.get("jinns").load(text)
+
+
+def test_a_failed_save_leaves_no_tmp_file_and_keeps_the_old_one(tmp_path, monkeypatch):
+    path = tmp_path / "g.json"
+    sample_game(seed=1).record().save(path)
+    before = path.read_text()
+    real_write = type(path).write_text
+
+    def half_written(self, text, *args, **kwargs):
+        real_write(self, text[:10], *args, **kwargs)
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(type(path), "write_text", half_written)
+    with pytest.raises(OSError, match="No space"):
+        sample_game(seed=2).record().save(path)
+    monkeypatch.undo()
+    assert path.read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(OSError):                        # a folder in the way
+        sample_game(seed=2).record().save(tmp_path / "folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "g.json"]
+
+
 def test_records_are_never_evaluated(tmp_path):
     """A pickle or Python in a record file is refused as text, never run."""
     import pickle
@@ -121,6 +177,7 @@ def test_save_is_atomic_and_keeps_the_old_file_on_error(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         sample_game(seed=2).record().save(path)
     assert path.read_text() == before
+    assert not (tmp_path / "g.json.tmp").exists()
 
 
 # --- replay ---------------------------------------------------------------------

@@ -808,11 +808,13 @@ class Game(Generic[VariantT]):
         return importlib.import_module(self._draw_module)
 
     def load(self, source: str | Any) -> Record:
-        """Load a record of this game from a path or JSON text."""
+        """Load a record of this game from a path, JSON text or bytes (see
+        :meth:`Record.read`); a record of another game raises :class:`RecordError`."""
+        from .errors import RecordError
         from .record import Record
-        rec = Record.load(source)
+        rec = Record.read(source)
         if rec.game != self.name:
-            raise ValueError(f"that record is of {rec.game!r}, not {self.name!r}")
+            raise RecordError(f"that record is a {rec.game!r} game, not {self.name!r}")
         return rec
 
     def iter_actions(self, state: State) -> Iterator[int]:

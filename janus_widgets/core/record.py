@@ -97,29 +97,66 @@ class Record:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the record to ``path`` (written whole, then moved into place)."""
+        """Write the record to ``path``: written whole to ``<path>.tmp``, then moved into
+        place, so a failed save (a full disk, a folder in the way) keeps the old file
+        and leaves no ``.tmp`` file behind; the ``OSError`` is raised."""
         path = Path(path)
+        text = self.to_json()              # before anything is written
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.to_json(), encoding="utf-8")
-        os.replace(tmp, path)
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
         return path
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Record:
-        """Read and check a record file (see :meth:`from_json`)."""
-        path = Path(path)
+        """Read and check a record file (see :meth:`from_json`). Anything that keeps
+        it from being read (missing, a folder, unreadable, too big, not UTF-8) raises
+        :class:`RecordError` saying so."""
         try:
-            size = path.stat().st_size
+            path = Path(path)
+        except TypeError:
+            raise RecordError(f"a record is loaded from a path, not "
+                              f"{type(path).__name__}") from None
+        try:
+            info = path.stat()
         except OSError as exc:
-            raise RecordError(f"cannot read record {str(path)!r}: {exc.strerror}") from None
-        if size > MAX_BYTES:
-            raise RecordError(f"record {str(path)!r} is {size} bytes; the limit is "
+            raise RecordError(f"cannot read record {str(path)!r}: "
+                              f"{exc.strerror or exc}") from None
+        if path.is_dir():
+            raise RecordError(f"cannot read record {str(path)!r}: it is a folder, not a "
+                              "record file")
+        if info.st_size > MAX_BYTES:
+            raise RecordError(f"record {str(path)!r} is {info.st_size} bytes; the limit is "
                               f"{MAX_BYTES}")
         try:
-            text = path.read_text(encoding="utf-8")
+            data = path.read_bytes()
+        except OSError as exc:
+            raise RecordError(f"cannot read record {str(path)!r}: "
+                              f"{exc.strerror or exc}") from None
+        try:
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise RecordError(f"record {str(path)!r} is not UTF-8 text") from None
         return cls.from_json(text)
+
+    @classmethod
+    def read(cls, source: Any) -> Record:
+        """A record from whatever a user hands over: a :class:`Record`, JSON text or
+        bytes (text that starts with ``{``), or a path. Raises :class:`RecordError`."""
+        if isinstance(source, Record):
+            return source
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            return cls.from_json(bytes(source))
+        if isinstance(source, str) and source.lstrip("\ufeff \t\r\n").startswith("{"):
+            return cls.from_json(source)
+        if isinstance(source, (str, os.PathLike)):
+            return cls.load(source)
+        raise RecordError(f"a record is a path, JSON text or bytes, not "
+                          f"{type(source).__name__}")
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Record:
@@ -135,10 +172,13 @@ class Record:
             raise RecordError(f"the record is {len(text)} characters; the limit is "
                               f"{MAX_BYTES}")
         try:
-            data = json.loads(text)
+            data = json.loads(text.lstrip("\ufeff"))
         except json.JSONDecodeError as exc:
             raise RecordError(f"the record is not valid JSON: {exc.msg} at line "
                               f"{exc.lineno}, column {exc.colno}") from None
+        except RecursionError:
+            raise RecordError("the record is not a game record: its JSON is nested too "
+                              "deeply to read") from None
         return cls.from_dict(data)
 
     @classmethod
@@ -173,6 +213,9 @@ class Record:
                               + ", ".join(games.names()))
         game = games.get(name)
         variant = data.get("variant", {})
+        if not isinstance(variant, dict):
+            raise RecordError(f"record 'variant' must be an object of option names and "
+                              f"values, not {type(variant).__name__}")
         try:
             game.variant(variant)
         except VariantError as exc:
