@@ -79,6 +79,8 @@ def check_position(game, state, stream: RandomStream) -> None:
     assert [m.action for m in legal] == list(state.engine.actions(state.raw))
     for move in legal:
         assert game.parse_move(state, str(move)) == move, f"notation {move} must round-trip"
+        if engine.fixed_notation:      # records read each distinct text once (item 9)
+            assert engine.notation(engine.initial(), move.action) == move.notation
         assert move.description and move.description[-1] in ".!?"
     sample = [legal[stream.below(len(legal))] for _ in range(3)]
     for move in sample:

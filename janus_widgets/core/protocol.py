@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHANCE", "TERMINAL", "seat_name", "seat_index", "Move", "MoveList",
-    "Explanation", "Engine", "State", "Game", "Raw",
+    "Explanation", "Engine", "State", "Game", "Raw", "Prefix",
 ]
 
 #: ``current_player`` while chance is to act (the OpenSpiel convention).
@@ -175,6 +175,10 @@ class Engine(ABC, Generic[VariantT]):
     notation_help: ClassVar[str] = ""
     #: Number of distinct decision actions (actions are ``0 … num_actions-1``).
     num_actions: ClassVar[int] = 0
+    #: Whether :meth:`notation` depends on the action alone, never on the position
+    #: (true of every game here; the conformance suite checks it). Loading a record
+    #: then reads each distinct move text once instead of once per move.
+    fixed_notation: ClassVar[bool] = True
 
     def __init__(self, variant: VariantT, game: Game | None = None) -> None:
         self.variant = variant
@@ -333,6 +337,27 @@ class Engine(ABC, Generic[VariantT]):
         return view.raw
 
 
+class Prefix:
+    """A history kept as action numbers: the first ``n`` of ``actions``, played from
+    the start state (``last`` is the move that ends it). A state rebuilt from a
+    replay checkpoint carries one instead of a chain of :class:`Move` objects, so a
+    game of a million moves costs a few bytes per move; the moves are made only when
+    :attr:`State.history` asks for them. ``actions`` is only ever appended to by its
+    owner (a replay line), so the first ``n`` never change."""
+
+    __slots__ = ("actions", "n", "last")
+
+    def __init__(self, actions: Sequence[int], n: int, last: Move) -> None:
+        self.actions = actions
+        self.n = n
+        self.last = last
+
+
+def _make_move(eng: Engine, raw: Raw, action: int) -> Move:
+    return Move(eng.game.name if eng.game else "", action, eng.notation(raw, action),
+                eng.describe(raw, action), eng.is_chance_action(action))
+
+
 class State:
     """An immutable game state. ``play`` returns a new state.
 
@@ -343,7 +368,7 @@ class State:
     __slots__ = ("_engine", "_raw", "_seed", "_ply", "_trail", "_start", "__weakref__")
 
     def __init__(self, engine: Engine, raw: Raw, *, seed: int, ply: int = 0,
-                 trail: tuple | None = None, start: State | None = None) -> None:
+                 trail: tuple | Prefix | None = None, start: State | None = None) -> None:
         self._engine = engine
         self._raw = raw
         self._seed = seed
@@ -398,26 +423,60 @@ class State:
         """Every move and chance outcome from the start to here."""
         moves: list[Move] = []
         trail = self._trail
-        while trail is not None:
+        while isinstance(trail, tuple):
             trail, move = trail
             moves.append(move)
         moves.reverse()
+        if trail is not None:                      # a Prefix: its moves are made now
+            eng = self._engine
+            raw = self.start.raw
+            early = []
+            for action in trail.actions[:trail.n]:
+                early.append(_make_move(eng, raw, action))
+                raw = eng.apply(raw, action)
+            moves = early + moves
         return tuple(moves)
+
+    def _actions(self) -> list[int]:
+        """The action numbers from the start to here (no :class:`Move` is made for a
+        :class:`Prefix`)."""
+        later: list[int] = []
+        trail = self._trail
+        while isinstance(trail, tuple):
+            trail, move = trail
+            later.append(move.action)
+        later.reverse()
+        early = list(trail.actions[:trail.n]) if trail is not None else []
+        return early + later
+
+    def _notations(self) -> list[str]:
+        """The notation of every move from the start to here (what a record holds)."""
+        eng = self._engine
+        raw = self.start.raw
+        out = []
+        for action in self._actions():
+            out.append(eng.notation(raw, action))
+            if not eng.fixed_notation:
+                raw = eng.apply(raw, action)
+        return out
 
     def history_for(self, player: int | None) -> list[str]:
         """The history as ``player`` saw it (``None``: everything)."""
         out: list[str] = []
         raw = self.start.raw
         eng = self._engine
-        for move in self.history:
-            out.append(eng.observed(raw, move.action, player))
-            raw = eng.apply(raw, move.action)
+        for action in self._actions():
+            out.append(eng.observed(raw, action, player))
+            raw = eng.apply(raw, action)
         return out
 
     @property
     def last_move(self) -> Move | None:
         """The move that led here (``None`` at the start)."""
-        return None if self._trail is None else self._trail[1]
+        trail = self._trail
+        if trail is None:
+            return None
+        return trail[1] if isinstance(trail, tuple) else trail.last
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -483,10 +542,7 @@ class State:
 
     # --- moves ---------------------------------------------------------
     def _move(self, action: int) -> Move:
-        eng = self._engine
-        return Move(eng.game.name if eng.game else "", action,
-                    eng.notation(self._raw, action), eng.describe(self._raw, action),
-                    eng.is_chance_action(action))
+        return _make_move(self._engine, self._raw, action)
 
     def legal_moves(self) -> MoveList:
         """The legal moves (at a chance point: the outcomes, if they can be listed)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -73,7 +73,7 @@ class Record:
                 "this state's history does not start from the game's start position "
                 "(it was built with from_raw); records replay from the start only")
         return cls(game=state.game.name, variant=state.variant.to_dict(),
-                   seed=state.seed, moves=[m.notation for m in state.history],
+                   seed=state.seed, moves=state._notations(),
                    branches=tuple(branches), result=_result(state), meta=dict(meta or {}))
 
     # --- JSON ----------------------------------------------------------------
@@ -185,7 +185,7 @@ class Record:
     def from_dict(cls, data: Any) -> Record:
         """Check a decoded JSON object and build the record (replaying every move)."""
         rec = cls._shape(data)
-        rec.replay()  # proves every move, line and the stated result
+        rec._checked()  # proves every move, line and the stated result
         return rec
 
     @classmethod
@@ -261,43 +261,61 @@ class Record:
         """The state before the first move."""
         return self.game_obj.new(self.variant, seed=self.seed)
 
-    def states(self) -> list[State]:
-        """Every state of the main line, from the start to the end."""
-        states = [self.start_state()]
-        for index, text in enumerate(self.moves):
-            states.append(_play(states[-1], text, index, "move"))
-        return states
-
-    def final_state(self) -> State:
-        """The state after the last move of the main line."""
-        state = self.start_state()
-        for index, text in enumerate(self.moves):
-            state = _play(state, text, index, "move")
-        return state
-
-    def replay(self) -> Replay:
-        """A :class:`~janus_widgets.core.replay.Replay` over every line of the record."""
-        from .replay import Replay
-        replay = Replay.from_states(self.states())
-        final = replay.lines[0].states[-1]
+    def _checked(self) -> tuple[State, list[tuple[int | None, int, list[int], list[Any]]]]:
+        """The start state and every line as ``(parent, at, actions, checkpoints)``,
+        each move proven legal by playing it; worked out once per record. A line's
+        actions run from the start (a branch's first ``at`` are its parent's)."""
+        done = self.__dict__.get("_lines")
+        if done is not None:
+            return done
+        from .replay import CHECKPOINT_EVERY
+        start = self.start_state()
+        actions: list[int] = []
+        checkpoints: list[Any] = [start.raw]
+        final = _check_moves(start, start.raw, self.moves, actions, checkpoints, "move")
+        lines = [(None, 0, actions, checkpoints)]
         if self.result is not None:
-            expected = _result(final)
+            expected = _result(type(start)(start.engine, final, seed=self.seed,
+                                           ply=len(actions)))
             if {k: self.result.get(k) for k in expected} != expected:
                 raise RecordError(
                     f"the record states the result {dict(self.result)} but replaying "
                     f"its moves gives {expected}: the moves or the result were changed")
+        k_every = CHECKPOINT_EVERY
         for k, b in enumerate(self.branches, start=1):
-            parent = replay.lines[b.parent]
-            if b.at > len(parent.moves):
+            _, _, parent_actions, parent_points = lines[b.parent]
+            if b.at > len(parent_actions):
                 raise RecordError(f"branch {k} leaves line {b.parent} after move {b.at}, "
-                                  f"but that line has only {len(parent.moves)} moves")
-            state = parent.states[b.at]
-            states = list(parent.states[:b.at + 1])
-            for j, text in enumerate(b.moves):
-                state = _play(state, text, b.at + j, f"branch {k} move")
-                states.append(state)
-            replay._add_line(parent=b.parent, at=b.at, states=states)
-        return replay
+                                  f"but that line has only {len(parent_actions)} moves")
+            own = parent_actions[:b.at]
+            points = parent_points[:b.at // k_every + 1]
+            raw = points[-1]
+            for action in own[(len(points) - 1) * k_every:]:
+                raw = start.engine.apply(raw, action)
+            _check_moves(start, raw, b.moves, own, points, f"branch {k} move")
+            lines.append((b.parent, b.at, own, points))
+        done = (start, lines)
+        object.__setattr__(self, "_lines", done)
+        return done
+
+    def states(self) -> list[State]:
+        """Every state of the main line, from the start to the end (O(length) states;
+        :meth:`replay` keeps only checkpoints)."""
+        start, lines = self._checked()
+        return list(_line(start, lines[0]).states)
+
+    def final_state(self) -> State:
+        """The state after the last move of the main line."""
+        start, lines = self._checked()
+        line = _line(start, lines[0])
+        return line.state_at(len(line))
+
+    def replay(self) -> Replay:
+        """A :class:`~janus_widgets.core.replay.Replay` over every line of the record
+        (each call gives a fresh cursor; the moves are checked once per record)."""
+        from .replay import Replay
+        start, lines = self._checked()
+        return Replay._from_lines(start, lines)
 
     def view(self, player: int | None) -> list[str]:
         """The main line as ``player`` saw it: secrets of other seats left out."""
@@ -321,6 +339,44 @@ def _string_list(value: Any, what: str) -> list[str]:
         if not isinstance(item, str):
             raise RecordError(f"record {what}: move {i} is {item!r}, not text", index=i)
     return value
+
+
+def _line(start: State, checked: tuple) -> Any:
+    from .replay import Line
+    parent, at, actions, checkpoints = checked
+    return Line(0, parent, at, start, actions, list(checkpoints))
+
+
+def _check_moves(start: State, raw: Any, texts: Sequence[str], actions: list[int],
+                 checkpoints: list[Any], what: str) -> Any:
+    """Play ``texts`` from ``raw`` (the position after ``actions``), proving each move
+    legal; append their actions and the checkpoints reached. Returns the last raw.
+
+    The lean path: a text already read is taken as the same action again when that
+    action is legal here (its notation is fixed, see ``Engine.fixed_notation``), so a
+    long game reads each distinct text once. Anything else goes through the state
+    layer, whose error names the move, its index and the rule."""
+    from .replay import CHECKPOINT_EVERY
+    eng = start.engine
+    is_legal, apply, notation = eng.is_legal, eng.apply, eng.notation
+    fixed = eng.fixed_notation
+    every = CHECKPOINT_EVERY
+    known: dict[str, int] = {}
+    index = len(actions)
+    for text in texts:
+        action = known.get(text)
+        if action is None or not is_legal(raw, action) or (
+                not fixed and notation(raw, action) != text):
+            here = type(start)(eng, raw, seed=start.seed, ply=index)
+            action = _play(here, text, index, what).last_move.action  # type: ignore
+            if notation(raw, action) == text:
+                known[text] = action
+        raw = apply(raw, action)
+        actions.append(action)
+        index += 1
+        if not index % every:
+            checkpoints.append(raw)
+    return raw
 
 
 def _play(state: State, text: str, index: int, what: str) -> State:

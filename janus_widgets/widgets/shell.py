@@ -791,7 +791,7 @@ class GameWidget(W.VBox):
         """Save every line of the game as a JSON record (default: the file box)."""
         target = Path(path or self.path_box.value)
         written = self.replay.record(saved_by="janus_widgets").save(target)
-        self._say(f"Saved {len(self.replay.moves)} moves to {written}.")
+        self._say(f"Saved {self.replay.length} moves to {written}.")
         return written
 
     def load(self, source: Record | str | Path | bytes) -> State:
@@ -909,24 +909,24 @@ class GameWidget(W.VBox):
                 self.options_list.options = [(f"{m.notation} — {m.description}", i)
                                         for i, m in enumerate(state.legal_moves())]
             self.options_list.value = None
-            # The move log around the cursor.
+            # The move log around the cursor (the raw states rolled forward from one
+            # replay checkpoint: a long game costs no more than a short one).
             lo = max(0, replay.index - LOG_WINDOW)
             hi = min(replay.length, replay.index + LOG_WINDOW)
-            states = replay.states
             entries = [("start", 0)] if lo == 0 else []
             seat = self._view_seat()
             engine = state.engine
-            for i in range(max(lo, 0), hi):
-                before = states[i]
-                mover = before.current_player
+            line = replay.current_line
+            for i, before in zip(range(lo, hi), line.raws(lo, hi)):
+                mover = engine.current(before)
                 who = "chance" if mover == CHANCE else seat_name(mover)
                 # Only what the chosen viewpoint may know of the move (card games);
                 # a screen passed round ("current") shows what every seat knows.
-                action = states[i + 1].last_move.action
+                action = line.actions[i]
                 if self._viewpoint == "current":
-                    seen = _public_observation(engine, before.raw, action)
+                    seen = _public_observation(engine, before, action)
                 else:
-                    seen = engine.observed(before.raw, action, seat)
+                    seen = engine.observed(before, action, seat)
                 entries.append((f"{i + 1}. {who} {seen}", i + 1))
             self.move_log.options = entries
             self.move_log.value = replay.index if lo <= replay.index <= hi else None
