@@ -48,13 +48,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHANCE", "TERMINAL", "seat_name", "seat_index", "Move", "MoveList",
-    "Explanation", "Engine", "State", "Game", "Raw", "Prefix",
+    "Explanation", "Engine", "State", "Game", "Raw", "Prefix", "TABLE", "viewer_name",
 ]
 
 #: ``current_player`` while chance is to act (the OpenSpiel convention).
 CHANCE = -1
 #: ``current_player`` once the game is over.
 TERMINAL = -4
+#: The viewpoint of the whole table: what every seat has seen (a screen passed round,
+#: hot-seat play). ``state.view(TABLE)``; in a game without secrets, the state itself.
+TABLE = "table"
 
 Raw = Hashable
 VariantT = TypeVar("VariantT", bound=Variant)
@@ -74,6 +77,19 @@ def seat_name(seat: int) -> str:
     if seat == TERMINAL:
         return "nobody (game over)"
     return SEAT_LETTERS[seat]
+
+
+def viewer_name(viewer: Any) -> str:
+    """Who a viewpoint is, in words: a seat's letter, "the table" or "the teacher".
+
+    >>> viewer_name(1), viewer_name(TABLE), viewer_name(None)
+    ('B', 'the table', 'the teacher')
+    """
+    if viewer is None:
+        return "the teacher"
+    if viewer == TABLE:
+        return "the table"
+    return seat_name(viewer)
 
 
 def seat_index(text: str, num_players: int) -> int:
@@ -175,6 +191,13 @@ class Engine(ABC, Generic[VariantT]):
     notation_help: ClassVar[str] = ""
     #: Number of distinct decision actions (actions are ``0 … num_actions-1``).
     num_actions: ClassVar[int] = 0
+    #: Whether the game has secrets: something one seat may know and another may not
+    #: (the card game's hidden sides). Every game keeps its seed from the seats (it
+    #: predicts the chance to come); a game with secrets also keeps each seat's
+    #: secrets from the others: :meth:`view` differs by seat, and a seat's record
+    #: (:meth:`~janus_widgets.core.record.Record.view`) stores that seat's views
+    #: (:meth:`view_to_data`) instead of moves anyone could replay.
+    has_secrets: ClassVar[bool] = False
     #: Whether :meth:`notation` depends on the action alone, never on the position
     #: (true of every game here; the conformance suite checks it). Loading a record
     #: then reads each distinct move text once instead of once per move.
@@ -313,19 +336,35 @@ class Engine(ABC, Generic[VariantT]):
         rule that compares two positions (what may only ever leave, or only grow).
         The conformance suite calls it after every step of its random games."""
 
-    def view(self, state: State, player: int | None) -> Any:
-        """What ``player`` may see (``None``: everything). Perfect information:
-        the state itself."""
+    def view(self, state: State, player: int | str | None) -> Any:
+        """What ``player`` may see (``None``: everything; :data:`TABLE`: what every
+        seat has seen). Perfect information: the state itself.
+
+        A game with secrets returns a view object of its own; besides what it shows it
+        answers ``current_player``, ``is_chance``, ``is_over``, ``scores()`` and
+        ``winners()`` as a state does (a seat's record is stepped through by them)."""
         return state
+
+    def view_to_data(self, view: Any) -> Any:
+        """A game with secrets: the view as plain JSON data (lists, numbers, text),
+        what a seat's record stores for each ply. :meth:`view_from_data` reads it."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no seat views: it has "
+                                  "no secrets (a seat's record replays its moves)")
+
+    def view_from_data(self, data: Any, viewer: int | str) -> Any:
+        """The view :meth:`view_to_data` wrote (raise ``ValueError`` saying what is
+        wrong with ``data``)."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no seat views")
 
     def position_key(self, raw: Raw) -> Hashable:
         """A hashable key of the position (for repetition and transposition)."""
         return raw
 
     # --- hidden information (games with secrets override these) -------------
-    def observed(self, raw: Raw, action: int, player: int | None) -> str:
+    def observed(self, raw: Raw, action: int, player: int | str | None) -> str:
         """What ``player`` learns when ``action`` is played in ``raw`` (its notation,
-        with anything that seat may not see left out). ``None``: everything."""
+        with anything that seat may not see left out). ``None``: everything;
+        :data:`TABLE`: what every seat learns."""
         return self.notation(raw, action)
 
     def determinize(self, view: Any, stream: RandomStream) -> Raw:
@@ -533,11 +572,10 @@ class State:
         """Search rewards per seat (see :meth:`Engine.returns`)."""
         return self._engine.returns(self._raw)
 
-    def view(self, player: int | None) -> Any:
-        """What ``player`` may see; ``None`` is the teacher's view of everything."""
-        if player is not None and not (0 <= player < self.num_players):
-            raise ValueError(f"player={player!r} is not a seat: use 0 … "
-                             f"{self.num_players - 1} or None for the teacher's view")
+    def view(self, player: int | str | None) -> Any:
+        """What ``player`` may see; ``None`` is the teacher's view of everything and
+        :data:`TABLE` what every seat has seen."""
+        check_viewer(player, self.num_players)
         return self._engine.view(self, player)
 
     # --- moves ---------------------------------------------------------
@@ -743,6 +781,17 @@ class State:
         return self._engine.position_key(self._raw)
 
 
+def check_viewer(player: object, num_players: int) -> None:
+    """Raise ``ValueError`` unless ``player`` is a seat number, :data:`TABLE` or None."""
+    if player is None or player == TABLE:
+        return
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or \
+            not 0 <= player < num_players:
+        raise ValueError(f"player={player!r} is not a seat: use 0 … {num_players - 1}, "
+                         f"{TABLE!r} for what every seat has seen, or None for the "
+                         "teacher's view")
+
+
 def _error_fields(exc: Exception) -> dict[str, Any]:
     if isinstance(exc, IllegalMoveError):
         return {"move": exc.move, "rule": exc.rule, "reason": exc.reason,
@@ -780,6 +829,11 @@ class Game(Generic[VariantT]):
     def __repr__(self) -> str:
         return f"<Game {self.name!r} ({self.title})>"
 
+    @property
+    def has_secrets(self) -> bool:
+        """Whether a seat may know what another may not (see :attr:`Engine.has_secrets`)."""
+        return self.Engine.has_secrets
+
     def variant(self, variant: VariantT | dict | None = None, **options: Any) -> VariantT:
         """A validated variant: the defaults, a given one, or either with options changed."""
         if variant is None:
@@ -804,7 +858,9 @@ class Game(Generic[VariantT]):
 
     def new(self, variant: VariantT | dict | None = None, *, seed: int | None = None,
             **options: Any) -> State:
-        """The start state. ``seed`` drives chance (a fresh one is drawn and kept if None)."""
+        """The start state. ``seed`` drives chance; if None a fresh one is drawn with
+        :mod:`secrets` and kept (the state knows it; the widgets show it only in the
+        teacher's view, never to a seat)."""
         eng = self.engine(self.variant(variant, **options))
         seed = fresh_seed() if seed is None else check_seed(seed)
         return self.State(eng, eng.initial(), seed=seed)

@@ -26,8 +26,8 @@ from fractions import Fraction
 from typing import Any
 
 from ...core.errors import InvalidMoveError, VariantError
-from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, State, seat_index,
-                              seat_name)
+from ...core.protocol import (CHANCE, TABLE, TERMINAL, Engine, Explanation, Game, State,
+                              seat_index, seat_name)
 from ...core.rng import RandomStream
 from ...core.variant import Variant, option
 from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, DEAL, DISCARD1_BASE, DRAW_PP,
@@ -36,7 +36,8 @@ from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, D
                      SYMBOL_NAMES, action_notation, action_slots, action_sources,
                      card_text, deck_size, discard_action, draw_action, public_actions,
                      symbol_index)
-from .views import CardsView, build_view, determinize, informative
+from .views import (CardsView, build_view, determinize, informative, knowledge, view_from_data,
+                    view_to_data)
 
 __all__ = ["GAME", "JanusCardsVariant", "CardsEngine", "CardsState", "CardsView",
            "position"]
@@ -123,6 +124,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
     chance_rule = "JC-4"
     over_rule = "JC-20"
     num_actions = NUM_ACTIONS
+    has_secrets = True
     notation_help = ("Janus card game moves: dB1 (draw B's card 1), dP (draw the pile's "
                      "top card), dB1+C2 or dB1+P (draw two), x2 (discard your card 2), x13 "
                      "(discard cards 1 then 3, 3 on top), agree (agree to end); chance: "
@@ -411,23 +413,33 @@ class CardsEngine(Engine[JanusCardsVariant]):
         return tuple(counts)
 
     # --- hidden information ----------------------------------------------
-    def view(self, state: State, player: int | None) -> CardsView:
+    def view(self, state: State, player: int | str | None) -> CardsView:
         return build_view(self.variant, state.raw, player, engine=self)
 
-    def view_raw(self, raw: tuple, player: int | None) -> CardsView:
+    def view_raw(self, raw: tuple, player: int | str | None) -> CardsView:
         """The view of a raw state (what :meth:`State.view` returns)."""
         return build_view(self.variant, raw, player, engine=self)
+
+    def view_to_data(self, view: CardsView) -> dict[str, Any]:
+        return view_to_data(view)
+
+    def view_from_data(self, data: Any, viewer: int | str) -> CardsView:
+        return view_from_data(data, self.variant, viewer, engine=self)
 
     def determinize(self, view: Any, stream: RandomStream) -> tuple:
         if not isinstance(view, CardsView) or view.variant != self.variant:
             raise ValueError("determinize needs a CardsView of this engine's variant")
+        if view.viewer == TABLE:
+            raise ValueError("determinize needs a seat's view (or the teacher's), not the "
+                             "table's: each seat knows sides the table does not")
         return determinize(view, stream)
 
-    def observed(self, raw: tuple, action: int, player: int | None) -> str:
+    def observed(self, raw: tuple, action: int, player: int | str | None) -> str:
         """The notation, with chance outcomes masked to what ``player`` sees, then
-        where the cards moved went and the symbol each shows ``player`` there."""
+        where the cards moved went and the symbol each shows ``player`` there
+        (``TABLE``: only the sides every seat has seen)."""
         after = self.apply(raw, action)
-        mine = -1 if player is None else after[5][player]
+        mine = knowledge(after[5], player)
 
         def sym(side: int) -> str:
             return SYMBOL_CODES[SIDE_SYMBOL[side]] if mine >> side & 1 else "?"
@@ -700,7 +712,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
             assert extra in END_REASONS, f"bad end reason {extra!r}"
 
 
-def _locate(raw: tuple, card: int, viewer: int | None) -> tuple[str | None, int, bool]:
+def _locate(raw: tuple, card: int, viewer: int | str | None) -> tuple[str | None, int, bool]:
     """Where ``card`` lies in ``raw``: its ref, stored side, and whether its front
     faces ``viewer``."""
     letters = "ABCDEF"
