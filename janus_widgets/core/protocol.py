@@ -772,9 +772,17 @@ class State:
         return state
 
     def record(self, **meta: Any) -> Record:
-        """The game record of this state's history (see :mod:`janus_widgets.core.record`)."""
+        """The game record of this state's history (see :mod:`janus_widgets.core.record`):
+        the full record, seed included (the teacher's)."""
         from .record import Record
         return Record.from_state(self, meta=meta)
+
+    def seat_record(self, seat: int | str, **meta: Any) -> Any:
+        """This history as ``seat`` knew it: a
+        :class:`~janus_widgets.core.seat_record.SeatRecord`, with no seed and no
+        secret of another seat (``seat``: a seat number, or :data:`TABLE`)."""
+        from .seat_record import SeatRecord
+        return SeatRecord.from_state(self, seat, meta=meta)
 
     def position_key(self) -> Hashable:
         """A hashable key of the position, the same for equal positions."""

@@ -32,8 +32,9 @@ from .errors import IllegalMoveError, InvalidMoveError, RecordError, VariantErro
 if TYPE_CHECKING:
     from .protocol import Game, State
     from .replay import Replay
+    from .seat_record import SeatRecord
 
-__all__ = ["Record", "Branch", "FORMAT", "VERSION"]
+__all__ = ["Record", "Branch", "FORMAT", "VERSION", "read_record"]
 
 FORMAT = "janus-widgets-record"
 VERSION = 1
@@ -100,48 +101,14 @@ class Record:
         """Write the record to ``path``: written whole to ``<path>.tmp``, then moved into
         place, so a failed save (a full disk, a folder in the way) keeps the old file
         and leaves no ``.tmp`` file behind; the ``OSError`` is raised."""
-        path = Path(path)
-        text = self.to_json()              # before anything is written
-        tmp = path.with_name(path.name + ".tmp")
-        try:
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-        return path
+        return write_atomic(path, self.to_json())
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Record:
         """Read and check a record file (see :meth:`from_json`). Anything that keeps
         it from being read (missing, a folder, unreadable, too big, not UTF-8) raises
         :class:`RecordError` saying so."""
-        try:
-            path = Path(path)
-        except TypeError:
-            raise RecordError(f"a record is loaded from a path, not "
-                              f"{type(path).__name__}") from None
-        try:
-            info = path.stat()
-        except OSError as exc:
-            raise RecordError(f"cannot read record {str(path)!r}: "
-                              f"{exc.strerror or exc}") from None
-        if path.is_dir():
-            raise RecordError(f"cannot read record {str(path)!r}: it is a folder, not a "
-                              "record file")
-        if info.st_size > MAX_BYTES:
-            raise RecordError(f"record {str(path)!r} is {info.st_size} bytes; the limit is "
-                              f"{MAX_BYTES}")
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise RecordError(f"cannot read record {str(path)!r}: "
-                              f"{exc.strerror or exc}") from None
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise RecordError(f"record {str(path)!r} is not UTF-8 text") from None
-        return cls.from_json(text)
+        return cls.from_dict(parse_json(read_text(path)))
 
     @classmethod
     def read(cls, source: Any) -> Record:
@@ -149,37 +116,12 @@ class Record:
         bytes (text that starts with ``{``), or a path. Raises :class:`RecordError`."""
         if isinstance(source, Record):
             return source
-        if isinstance(source, (bytes, bytearray, memoryview)):
-            return cls.from_json(bytes(source))
-        if isinstance(source, str) and source.lstrip("\ufeff \t\r\n").startswith("{"):
-            return cls.from_json(source)
-        if isinstance(source, (str, os.PathLike)):
-            return cls.load(source)
-        raise RecordError(f"a record is a path, JSON text or bytes, not "
-                          f"{type(source).__name__}")
+        return cls.from_dict(source_data(source))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Record:
         """Parse and check a record; the moves are replayed to prove them legal."""
-        if isinstance(text, bytes):
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError:
-                raise RecordError("the record is not UTF-8 text") from None
-        if not isinstance(text, str):
-            raise RecordError(f"a record is JSON text, not {type(text).__name__}")
-        if len(text) > MAX_BYTES:
-            raise RecordError(f"the record is {len(text)} characters; the limit is "
-                              f"{MAX_BYTES}")
-        try:
-            data = json.loads(text.lstrip("\ufeff"))
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"the record is not valid JSON: {exc.msg} at line "
-                              f"{exc.lineno}, column {exc.colno}") from None
-        except RecursionError:
-            raise RecordError("the record is not a game record: its JSON is nested too "
-                              "deeply to read") from None
-        return cls.from_dict(data)
+        return cls.from_dict(parse_json(text))
 
     @classmethod
     def from_dict(cls, data: Any) -> Record:
@@ -190,36 +132,21 @@ class Record:
 
     @classmethod
     def _shape(cls, data: Any) -> Record:
-        from .. import games
-
-        if not isinstance(data, dict):
-            raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
-        if data.get("format") != FORMAT:
-            raise RecordError(f"not a janus_widgets record: 'format' is "
-                              f"{data.get('format')!r}, expected {FORMAT!r}")
-        version = data.get("version")
-        if version != VERSION:
-            raise RecordError(f"record version {version!r} is not supported; this "
-                              f"janus_widgets reads version {VERSION}")
+        check_header(data)
+        if "seat" in data:
+            raise RecordError(
+                f"this file is {whose(data['seat'])}'s record: what "
+                f"{'the whole table' if data['seat'] == 'table' else 'that seat'} saw, "
+                "with no seed and no hidden card. It shows that view (read_record, or Load "
+                "in a widget) but cannot be replayed as the full game; the full record "
+                "is the one saved from the teacher's view.")
         allowed = {"format", "version", "game", "variant", "seed", "moves", "branches",
                    "result", "meta"}
         extra = sorted(set(data) - allowed)
         if extra:
             raise RecordError(f"unknown record field {extra[0]!r}; the fields are "
                               + ", ".join(sorted(allowed)))
-        name = data.get("game")
-        if name not in games.names():
-            raise RecordError(f"record of unknown game {name!r}; the games are "
-                              + ", ".join(games.names()))
-        game = games.get(name)
-        variant = data.get("variant", {})
-        if not isinstance(variant, dict):
-            raise RecordError(f"record 'variant' must be an object of option names and "
-                              f"values, not {type(variant).__name__}")
-        try:
-            game.variant(variant)
-        except VariantError as exc:
-            raise RecordError(f"record variant: {exc}") from None
+        name, variant = check_game_and_variant(data)
         seed = data.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise RecordError(f"record seed {seed!r} is not a whole number from 0 to "
@@ -317,18 +244,151 @@ class Record:
         start, lines = self._checked()
         return Replay._from_lines(start, lines)
 
-    def view(self, player: int | None) -> list[str]:
-        """The main line as ``player`` saw it: secrets of other seats left out."""
-        return self.final_state().history_for(player)
+    def view(self, seat: int | str) -> SeatRecord:
+        """The main line as ``seat`` knew it: that seat's record (a seat number, or
+        ``TABLE`` for what every seat has seen). It holds what the seat was told of
+        every move (``.moves``) and, in a game with secrets, its view after each one;
+        no seed and no hidden chance outcome. See :mod:`.seat_record`."""
+        from .seat_record import SeatRecord
+        return SeatRecord.from_state(self.final_state(), seat, meta=self.meta)
 
     def __len__(self) -> int:
         return len(self.moves)
+
+
+# --- files and JSON (full records and seat records alike) ------------------------------
+def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` to ``path`` whole: to ``<path>.tmp`` first, then moved into place.
+    On failure the old file is kept, no ``.tmp`` file is left, and the error is raised."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def read_text(path: Any) -> str:
+    """The text of a record file; :class:`RecordError` says why it cannot be read."""
+    try:
+        path = Path(path)
+    except TypeError:
+        raise RecordError(f"a record is loaded from a path, not "
+                          f"{type(path).__name__}") from None
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise RecordError(f"cannot read record {str(path)!r}: "
+                          f"{exc.strerror or exc}") from None
+    if path.is_dir():
+        raise RecordError(f"cannot read record {str(path)!r}: it is a folder, not a "
+                          "record file")
+    if info.st_size > MAX_BYTES:
+        raise RecordError(f"record {str(path)!r} is {info.st_size} bytes; the limit is "
+                          f"{MAX_BYTES}")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read record {str(path)!r}: "
+                          f"{exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"record {str(path)!r} is not UTF-8 text") from None
+
+
+def parse_json(text: Any) -> Any:
+    """The JSON value of a record's text (never evaluated); :class:`RecordError` if it
+    is not UTF-8, too long, not JSON or nested too deeply."""
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("the record is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise RecordError(f"a record is JSON text, not {type(text).__name__}")
+    if len(text) > MAX_BYTES:
+        raise RecordError(f"the record is {len(text)} characters; the limit is "
+                          f"{MAX_BYTES}")
+    try:
+        return json.loads(text.lstrip("\ufeff"))
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"the record is not valid JSON: {exc.msg} at line "
+                          f"{exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise RecordError("the record is not a game record: its JSON is nested too "
+                          "deeply to read") from None
+
+
+def source_data(source: Any) -> Any:
+    """The JSON value of a record handed over as JSON text or bytes (text that starts
+    with ``{``) or as a path."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return parse_json(source)
+    if isinstance(source, str) and source.lstrip("\ufeff \t\r\n").startswith("{"):
+        return parse_json(source)
+    if isinstance(source, (str, os.PathLike)):
+        return parse_json(read_text(source))
+    raise RecordError(f"a record is a path, JSON text or bytes, not "
+                      f"{type(source).__name__}")
+
+
+def read_record(source: Any) -> Record | SeatRecord:
+    """A full record or a seat's record (see :mod:`.seat_record`), whichever
+    ``source`` holds: a record object, a path, or JSON text or bytes."""
+    from .seat_record import SeatRecord
+    if isinstance(source, (Record, SeatRecord)):
+        return source
+    data = source_data(source)
+    if isinstance(data, dict) and "seat" in data:
+        return SeatRecord.from_dict(data)
+    return Record.from_dict(data)
 
 
 def _result(state: State) -> dict[str, Any]:
     return {"ply": state.ply, "over": state.is_over,
             "winners": list(state.winners()),
             "scores": [float(s) for s in state.scores()]}
+
+
+def check_header(data: Any) -> None:
+    """Raise :class:`RecordError` unless ``data`` is a JSON object of this format and
+    version."""
+    if not isinstance(data, dict):
+        raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"not a janus_widgets record: 'format' is "
+                          f"{data.get('format')!r}, expected {FORMAT!r}")
+    version = data.get("version")
+    if version != VERSION:
+        raise RecordError(f"record version {version!r} is not supported; this "
+                          f"janus_widgets reads version {VERSION}")
+
+
+def check_game_and_variant(data: dict) -> tuple[str, dict]:
+    """The record's game name and variant options, checked."""
+    from .. import games
+    name = data.get("game")
+    if name not in games.names():
+        raise RecordError(f"record of unknown game {name!r}; the games are "
+                          + ", ".join(games.names()))
+    variant = data.get("variant", {})
+    if not isinstance(variant, dict):
+        raise RecordError(f"record 'variant' must be an object of option names and "
+                          f"values, not {type(variant).__name__}")
+    try:
+        games.get(name).variant(variant)
+    except VariantError as exc:
+        raise RecordError(f"record variant: {exc}") from None
+    return name, variant
+
+
+def whose(seat: Any) -> str:
+    """``'seat A'`` or ``'the table'`` for a record's ``seat`` field as written."""
+    return "the table" if seat == "table" else f"seat {seat}"
 
 
 def _string_list(value: Any, what: str) -> list[str]:
