@@ -657,6 +657,8 @@ class GameWidget(W.VBox):
                              f"policy(view) -> move, or None; not {policy!r}")
         self._build_seat_boxes()
         self._changed()
+        if self._bots_wait and self._waiting_bot():
+            self._say(self._message + self._waiting_bot())
         self._schedule_bots()
 
     @property
