@@ -299,14 +299,46 @@ def test_JC11_discard_two_the_second_ends_on_top_front_up():
 
 
 # --- JC-12: trios --------------------------------------------------------------------
-def test_JC12_a_trio_is_laid_at_once_and_open():
+def test_JC12_a_trio_is_laid_at_once_symbol_side_up():
+    """trio_backs="hidden" (the default): A never saw the far sides of A's suns and
+    does not see them now; B and C saw them while A held the cards, and keep them."""
     state = position(hands=[["s/m", "s/h"], ["k/s", "f/b"], ["c/l"]], pile=["t/r"])
+    assert state.variant.trio_backs == "hidden"
     after = state.play("dB1")
     assert after.trios == ((0, "sun"),) and after.trio_counts == (1, 0, 0)
     assert after.hand_sizes == (0, 1, 1) and after.current_player == 1
+    mine = after.view(0).trios[0].cards
+    assert [c.front for c in mine] == ["sun"] * 3       # the symbol side, up for all
+    assert [c.back for c in mine] == [None, None, None]  # A dealt and drew them sun-side
+    for seat in (1, 2):
+        assert [c.back for c in after.view(seat).trios[0].cards] == ["moon", "heart", "key"]
+    # A's odds of a far side count the deck; B's are certain; the panel says so.
+    odds = after.view(0).other_side_odds("T1a")
+    assert sum(odds.values()) == 1 and len(odds) > 1
+    assert after.view(1).other_side_odds("T1a") == {"moon": 1}
+    assert "A lays a trio of suns for A" in after.history_for(1)[-1]
+    assert "Trios laid (symbol side up)" in cards.draw(after.view(0)).texts()
+
+
+def test_JC12_option_shown_lays_trios_open():
+    """trio_backs="shown" (the reading before issue 13): both sides seen by all."""
+    v = JanusCardsVariant(players=3, trio_backs="shown")
+    state = position(v, hands=[["s/m", "s/h"], ["k/s", "f/b"], ["c/l"]], pile=["t/r"])
+    after = state.play("dB1")
     for seat in range(3):
         assert all(c.known for c in after.view(seat).trios[0].cards)
-    assert "A lays a trio of suns for A" in after.history_for(1)[-1]
+    assert "Trios laid (open: both sides shown)" in cards.draw(after.view(0)).texts()
+
+
+def test_JC12_a_trio_A_laid_with_a_side_A_once_saw_keeps_it():
+    """The layer keeps what it saw before: with the deal's look (JC-5) A knows both
+    sides of the two cards A was dealt."""
+    state = cards.new(JanusCardsVariant(players=2, symbols=3), seed=0).play_line(
+        ["=s/m", "=h/h", "=s/h", "=m/m", "=s/s"])
+    after = state.play("dP")                         # A: sun/moon, sun/heart, sun/sun
+    assert after.trios == ((0, "sun"),)
+    assert [c.back for c in after.view(0).trios[0].cards] == ["moon", "heart", None]
+    assert [c.back for c in after.view(1).trios[0].cards] == ["moon", "heart", "sun"]
 
 
 def test_JC12_with_four_matching_fronts_the_lowest_three_are_laid():
@@ -378,13 +410,17 @@ def test_JC14_a_trio_after_agreeing_belongs_to_nobody():
 
 # --- JC-15 / JC-17: proven end, nothing left -------------------------------------------
 def test_JC15_the_game_ends_when_no_symbol_is_on_three_cards():
-    v = JanusCardsVariant(players=2, symbols=3)
+    v = JanusCardsVariant(players=2, symbols=3, trio_backs="shown")
     state = position(v, hands=[["s/s", "s/m"], ["h/s"]], pile=["m/m"])
     after = state.play("dB1")
     assert after.is_over and after.end_reason == "proven" and after.winners() == (0,)
     keep = position(v.replace(auto_end=False), hands=[["s/s", "s/m"], ["h/s"]],
                     pile=["m/m"]).play("dB1")
     assert not keep.is_over and keep.current_player == 1
+    # With trio sides hidden nobody can make the count, so the proof does not end it.
+    hidden = position(v.replace(trio_backs="hidden"), hands=[["s/s", "s/m"], ["h/s"]],
+                      pile=["m/m"]).play("dB1")
+    assert not hidden.is_over and hidden.trios == ((0, "sun"),)
 
 
 def test_JC17_the_game_ends_when_every_card_is_in_a_trio():

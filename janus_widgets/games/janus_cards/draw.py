@@ -540,8 +540,9 @@ def _pile(d: Drawing, view: CardsView, pick: Pick) -> None:
 
 
 def _trios(d: Drawing, view: CardsView) -> None:
-    d.text(TRIO_X + 4, MID_Y + 14, "Trios laid (open: both sides shown)", size=14,
-           bold=True, align="left", fill=INK)
+    heading = ("Trios laid (open: both sides shown)" if view.variant.trio_backs == "shown"
+               else "Trios laid (symbol side up)")
+    d.text(TRIO_X + 4, MID_Y + 14, heading, size=14, bold=True, align="left", fill=INK)
     if not view.trios:
         d.text(TRIO_X + 4, MID_Y + 44, "none yet — three cards showing one symbol to",
                size=11, align="left", fill=MUTED)

@@ -81,9 +81,15 @@ class JanusCardsVariant(Variant):
     two_from_one_player: bool = option(False, rule="JC-8",
                                        doc="Whether a player may draw two cards from the "
                                            "same other player.")
+    trio_backs: str = option("hidden", choices=("hidden", "shown"), rule="JC-12",
+                             doc="'hidden': a laid trio shows its symbol side only; its "
+                                 "player never sees the other sides, the others keep what "
+                                 "they saw while the cards were held. 'shown': trios lie "
+                                 "open, both sides seen by all.")
     auto_end: bool = option(True, rule="JC-15",
                             doc="End the game at once when no symbol is left on three "
-                                "cards outside the trios, so no trio can be formed.")
+                                "cards outside the trios, so no trio can be formed (only "
+                                "with trio_backs='shown': the count needs open trios).")
     stall_rounds: int = option(10, minimum=1, maximum=1000, rule="JC-16",
                                doc="Rounds in a row without a new trio after which the game "
                                    "ends (every player taking one turn is a round).")
@@ -137,7 +143,9 @@ class CardsEngine(Engine[JanusCardsVariant]):
         self.look = variant.deal_peek == "look"
         self.two_pile = variant.two_from_pile
         self.two_one = variant.two_from_one_player
-        self.auto_end = variant.auto_end
+        self.open_trios = variant.trio_backs == "shown"
+        # JC-15 is a count of the trios' both sides: only open trios let the table make it.
+        self.auto_end = variant.auto_end and self.open_trios
         self.stall_limit = variant.stall_rounds * n
         self.others = tuple(tuple(w for w in range(n) if w != p) for p in range(n))
         self.everyone = (1 << n) - 1
@@ -344,9 +352,11 @@ class CardsEngine(Engine[JanusCardsVariant]):
                             facts = self._add_fact(facts, triple, known)
                 cards = (mine[laid[0]], mine[laid[1]], mine[laid[2]])
                 trios = trios + ((-1 if agreed >> turn & 1 else turn, trio, cards),)
+                # JC-12: laid symbol side up for all to see; with open trios (option
+                # trio_backs="shown") the other sides are shown too.
                 mask = 0
                 for s in cards:
-                    mask |= 3 << (s & ~1)
+                    mask |= (3 << (s & ~1)) if self.open_trios else (1 << s)
                 for w in range(len(known)):
                     known[w] |= mask
                 mine = [s for i, s in enumerate(mine) if i not in laid]
@@ -685,10 +695,13 @@ class CardsEngine(Engine[JanusCardsVariant]):
                     assert known[w] >> (s ^ 1) & 1, "JC-13: others see the far side"
         for s in stack:
             assert all(k >> s & 1 for k in known), "JC-13: everyone saw the pile's up sides"
-        for _, _, laid in trios:
+        for owner, _, laid in trios:
             for s in laid:
-                assert all(k >> s & 1 and k >> (s ^ 1) & 1 for k in known), (
-                    "JC-12: laid trios lie open")
+                assert all(k >> s & 1 for k in known), (
+                    "JC-12: everyone sees a laid trio's symbol side")
+                if self.open_trios:
+                    assert all(k >> (s ^ 1) & 1 for k in known), (
+                        "JC-12: open trios (trio_backs='shown') show both sides to all")
         for c in fresh:
             assert all(not (k >> (2 * c)) & 3 for k in known), (
                 "JC-6: nobody has seen an unturned card")
@@ -828,7 +841,9 @@ def position(variant: JanusCardsVariant | None = None, *,
     ``hands``: one list per seat of cards written ``"front/back"`` (the side
     facing the holder first; names or letters: ``"sun/moon"``, ``"s/m"``).
     ``pile``: the turned-up pile, top first, face-up side first. ``trios``:
-    ``(owner letter or None, [three cards, trio symbol first])``. The rest of the
+    ``(owner letter or None, [three cards, trio symbol first])``: every seat sees
+    the symbol sides and, but for the owner, the far sides too (they faced the others
+    while held; with ``trio_backs="shown"`` everyone sees both). The rest of the
     deck is the unturned pile. Every seat knows what it sees now (JC-13);
     ``remembered`` adds cards whose both sides a seat knows, by ref:
     ``{0: ["B1"]}``. ``variant`` defaults to the rulebook's with as many players
@@ -875,9 +890,12 @@ def position(variant: JanusCardsVariant | None = None, *,
     for w in range(n):
         for s in stack:
             known[w] |= 1 << s
-        for _, _, sides in raw_trios:
+        for owner, _, sides in raw_trios:
             for s in sides:
-                known[w] |= 3 << (s & ~1)
+                # The symbol side faces up; its far side was seen by the others while
+                # the card was held (all of it when trios lie open).
+                seen_far = variant.trio_backs == "shown" or w != owner
+                known[w] |= (3 << (s & ~1)) if seen_far else (1 << s)
     agreed_mask = 0
     for p in agreed:
         agreed_mask |= 1 << p
@@ -912,7 +930,8 @@ def _sample_variants() -> list[JanusCardsVariant]:
             JanusCardsVariant(players=4, symbols=4, stall_rounds=3),
             JanusCardsVariant(players=3, symbols=5, two_from_pile=True,
                               two_from_one_player=True),
-            JanusCardsVariant(players=4, symbols=6, auto_end=False, stall_rounds=2)]
+            JanusCardsVariant(players=4, symbols=6, auto_end=False, stall_rounds=2),
+            JanusCardsVariant(players=4, symbols=5, trio_backs="shown")]
 
 
 GAME: Game[JanusCardsVariant] = Game(
