@@ -14,6 +14,13 @@ Every control is also a method, so notebook cells drive the same widget::
     w.play("r*")          # in a later cell: the displayed widget follows
     w.back(); w.goto(0); w.step()
 
+The viewpoint is the boundary of what the screen gives away (``docs/secrets.md``): the
+teacher's view (``None``) shows everything, the seed included, and Save writes the full
+record; a seat's view (or ``"current"``, the player to move on a screen passed round)
+never shows the seed in any game, and Save writes that seat's (or the table's) record:
+no seed, no hidden card. A seat's record loaded back is stepped through and never played
+on. The surface a seat sees is collected by :func:`~.surface.widget_surface`.
+
 A game plugs in through its ``draw`` module: ``draw(view, highlights,
 selection) -> Drawing``, ``click(view, selection, key) -> Click`` and
 ``highlight(view, move) -> keys`` (optionally ``selection_for(view, move)``).
