@@ -50,6 +50,12 @@ def played(name: str, plies: int = 30, **kwargs) -> GameWidget:
 # --- item 1: the seed ---------------------------------------------------------------------
 @pytest.mark.parametrize("name", games.names())
 def test_item1_no_seat_view_shows_the_seed_in_any_game(name):
+    fresh = GameWidget(name, seed=1, bot_delay=0, viewpoint=None)
+    fresh.seed_box.value = SEED
+    fresh.new_button.click()                 # "New game with seed …": the teacher's
+    assert str(SEED) in fresh.status_line.value
+    fresh.set_viewpoint(0)                   # the message stays, the seed leaves it
+    assert seed_on(fresh) == [] and "New game" not in fresh.status_line.value
     w = played(name, viewpoint=None)
     assert seed_on(w), "the teacher's view shows the seed (heading, seed box)"
     for view in ["current"] + list(range(w.state.num_players)):

@@ -359,7 +359,8 @@ class GameWidget(W.VBox):
 
     @property
     def message(self) -> str:
-        """The last message shown in the status line (a refusal names its rule)."""
+        """The last message of the status line (a refusal names its rule); one naming
+        the seed is on screen only in the teacher's view."""
         return self._message
 
     @property
@@ -894,7 +895,7 @@ class GameWidget(W.VBox):
     def _new_from_box(self) -> None:
         if self._shows_secrets():
             self.new_game(seed=int(self.seed_box.value))
-            self._say(f"New game with seed {self.state.seed}.")
+            self._say(f"New game with seed {self.state.seed}.", teacher_only=True)
         else:                                # a seat never sees the seed: a secret one
             self.new_game()
             self._say("New game (its seed is secret: it is shown only in the teacher's "
@@ -1043,9 +1044,12 @@ class GameWidget(W.VBox):
             self._show_option(moves[change["new"]])
 
     # ------------------------------------------------------------------ display
-    def _say(self, text: str, kind: str = "info") -> None:
+    def _say(self, text: str, kind: str = "info", *, teacher_only: bool = False) -> None:
+        """Show ``text`` in the status line; ``teacher_only`` (a message naming the seed)
+        is shown only while the teacher's view is on."""
         self._message = text
         self._message_kind = kind
+        self._message_teacher_only = teacher_only
         self._update_status()
 
     def _changed(self) -> None:
@@ -1165,8 +1169,10 @@ class GameWidget(W.VBox):
             turn = f"<b>{seat_name(cur)}</b> to move ({who})"
         scores = " · ".join(f"{seat_name(p)} {s:g}" for p, s in enumerate(state.scores()))
         colour = {"info": "#333", "refused": "#b00020", "error": "#b00020"}[self._message_kind]
+        shown = self._message if self._shows_secrets() or not getattr(
+            self, "_message_teacher_only", False) else ""
         message = (f"<div class='janus-message janus-{self._message_kind}' style='color:"
-                   f"{colour}'>{html.escape(self._message)}</div>" if self._message else "")
+                   f"{colour}'>{html.escape(shown)}</div>" if shown else "")
         where = f"move {self.replay.index}/{self.replay.length}"
         if len(self.replay.lines) > 1:
             where += f", line {self.replay.line}"
