@@ -8,11 +8,12 @@ from .record import Record, read_record
 from .replay import Replay
 from .seat_record import SeatRecord
 from .rng import RandomStream, chance_rng
-from .variant import Variant, option
+from .variant import CUSTOM, Ruleset, Variant, option
 
 __all__ = [
-    "CHANCE", "TERMINAL", "TABLE", "Engine", "Explanation", "Game", "Move", "MoveList", "State",
-    "Variant", "option", "Record", "SeatRecord", "read_record", "Replay", "RandomStream", "chance_rng",
+    "CHANCE", "TERMINAL", "TABLE", "Engine", "Explanation", "Game", "Move", "MoveList",
+    "State", "Variant", "option", "Ruleset", "CUSTOM", "Record", "SeatRecord", "read_record",
+    "Replay", "RandomStream", "chance_rng",
     "IllegalMoveError", "InvalidMoveError", "JanusError", "RecordError", "VariantError",
     "seat_name", "seat_index",
 ]

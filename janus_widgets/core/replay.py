@@ -383,7 +383,8 @@ class Replay:
                          for line in self.lines[1:] if line.parent is not None)
         return Record(game=start.game.name, variant=start.variant.to_dict(),
                       seed=start.seed, moves=main.notations(), branches=branches,
-                      result=_result(main.state_at(len(main))), meta=dict(meta))
+                      result=_result(main.state_at(len(main))), meta=dict(meta),
+                      ruleset=start.game.ruleset_of(start.variant))
 
     def __repr__(self) -> str:
         return (f"<Replay line {self._line} of {len(self.lines)}, move "

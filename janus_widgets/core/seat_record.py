@@ -46,15 +46,16 @@ from typing import TYPE_CHECKING, Any
 from .errors import RecordError
 from .protocol import CHANCE, TABLE, MoveList, State, check_viewer, seat_index, seat_name
 from .record import (FORMAT, VERSION, _check_moves, _result, _string_list,
-                     check_game_and_variant, check_header, parse_json, read_text,
-                     source_data, write_atomic)
+                     check_game_and_variant, check_header, check_ruleset, parse_json,
+                     read_text, source_data, write_atomic)
 
 if TYPE_CHECKING:
     from .protocol import Game
 
 __all__ = ["SeatRecord", "SeatReplay", "SeatFrame"]
 
-FIELDS = ("format", "version", "game", "variant", "seat", "moves", "views", "result", "meta")
+FIELDS = ("format", "version", "game", "variant", "ruleset", "seat", "moves", "views",
+          "result", "meta")
 
 
 def _seat_text(seat: int | str) -> str:
@@ -72,6 +73,8 @@ class SeatRecord:
     views: tuple[Any, ...] | None = None
     result: Mapping[str, Any] | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+    #: The ruleset the variant follows (``"custom"``: none), as in a full record.
+    ruleset: str | None = None
 
     # --- making ------------------------------------------------------------
     @classmethod
@@ -99,7 +102,7 @@ class SeatRecord:
         return cls(game=state.game.name, variant=state.variant.to_dict(),
                    seat=int(seat) if seat != TABLE else TABLE, moves=tuple(moves),
                    views=None if views is None else tuple(views), result=_result(state),
-                   meta=dict(meta or {}))
+                   meta=dict(meta or {}), ruleset=state.game.ruleset_of(state.variant))
 
     # --- reading it ----------------------------------------------------------
     @property
@@ -127,8 +130,10 @@ class SeatRecord:
     def to_dict(self) -> dict[str, Any]:
         """The JSON object (``"seat"`` says whose it is; there is no ``"seed"``)."""
         out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game,
-                               "variant": dict(self.variant), "seat": _seat_text(self.seat),
-                               "moves": list(self.moves)}
+                               "variant": dict(self.variant)}
+        if self.ruleset is not None:
+            out["ruleset"] = self.ruleset
+        out.update(seat=_seat_text(self.seat), moves=list(self.moves))
         if self.views is not None:
             out["views"] = list(self.views)
         if self.result is not None:
@@ -186,6 +191,7 @@ class SeatRecord:
             raise RecordError(f"unknown field {extra[0]!r} in a seat's record; the fields "
                               "are " + ", ".join(FIELDS))
         name, variant = check_game_and_variant(data)
+        ruleset = check_ruleset(name, variant, data.get("ruleset"))
         from .. import games
         game = games.get(name)
         players = game.variant(variant).players  # type: ignore[attr-defined]
@@ -218,7 +224,7 @@ class SeatRecord:
         if not isinstance(meta, dict):
             raise RecordError("record 'meta' must be an object")
         rec = cls(game=name, variant=dict(variant), seat=seat, moves=moves, views=views,
-                  result=result, meta=meta)
+                  result=result, meta=meta, ruleset=ruleset)
         frames = rec._frames()                    # proves every view (or every move)
         if result is not None:
             last = frames.frame(len(moves))

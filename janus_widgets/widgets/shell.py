@@ -48,7 +48,7 @@ from ..core.replay import Replay
 from ..core.seat_record import SeatRecord, SeatReplay
 from ..core.rng import RandomStream, fresh_seed
 from .canvas import Painter
-from .controls import variant_control
+from .controls import RulesetControl, variant_control
 from .drawing import LAYERS, Click, Drawing
 
 __all__ = ["GameWidget"]
@@ -118,7 +118,7 @@ class GameWidget(W.VBox):
         self._bot_labels: dict[int, str] = {}
         self._message = ""
         self._message_kind = "info"
-        self._pending_variant: dict[str, Any] | None = None
+        self._pending_variant: Any = None       # a Variant waiting for the confirm box
         self._lock_view = bool(lock_view)
         self._bots_wait = False          # a loaded game's bots wait for the user
 
@@ -218,7 +218,11 @@ class GameWidget(W.VBox):
                                   layout=W.Layout(width="260px"))
         self.new_button = W.Button(description="New game", icon="refresh")
         self.new_button.on_click(self._guard(lambda _: self._new_from_box()))
-        game_tab = W.VBox(rows + [W.HBox([self.seed_box, self.new_button])])
+        # The Ruleset menu above the options; choosing one sets them all (a new game).
+        self.ruleset_control = RulesetControl(self.game, self.state.variant)
+        self.ruleset_control.on_choose(self._guard(self._propose_variant))
+        game_tab = W.VBox([self.ruleset_control] + rows
+                          + [W.HBox([self.seed_box, self.new_button])])
 
         n = self.state.num_players
         self.viewpoint_box = W.Dropdown(options=self._viewpoint_options(n),
@@ -767,6 +771,13 @@ class GameWidget(W.VBox):
         new_variant = self.game.variant(base, **options)
         return self.new_game(seed=self.state.seed, variant=new_variant)  # None: a fresh one
 
+    def set_ruleset(self, name: str) -> State:
+        """Start a new game under one of the game's named rulesets, keeping the number of
+        players (the Ruleset menu's method). ``set_ruleset("points")``."""
+        variant = self.state.variant
+        setup = {s.name: getattr(variant, s.name) for s in variant.options() if s.setup}
+        return self.set_variant(self.game.variant(ruleset=name, **setup))
+
     def new_game(self, seed: int | None = None, variant: Any = None) -> State:
         """Start a new game (same variant unless given); the current one is kept.
         Without ``seed`` a fresh one is drawn secretly (see ``rng.fresh_seed``)."""
@@ -794,6 +805,7 @@ class GameWidget(W.VBox):
         with self._quiet():
             for name, control in self.variant_controls.items():
                 control.value = getattr(self.state.variant, name)
+            self.ruleset_control.show(self.state.variant)
         self._build_seat_boxes()
         self._selection = self._fresh_selection()
         self._update_previous_box()
@@ -858,22 +870,32 @@ class GameWidget(W.VBox):
             return
         wanted = {n: c.value for n, c in self.variant_controls.items()}
         try:
-            self.game.variant(self.state.variant, **wanted)
+            variant = self.game.variant(self.state.variant, **wanted)
         except ValueError as exc:
             self._say(str(exc), "error")
             with self._quiet():
                 change["owner"].value = change["old"]
             return
+        self._propose_variant(variant)
+
+    def _propose_variant(self, variant: Any) -> None:
+        """Show ``variant`` in the controls and start it: at once if nothing has been
+        played yet, else after the confirm box (an option by hand or a ruleset)."""
+        with self._quiet():
+            for name, control in self.variant_controls.items():
+                control.value = getattr(variant, name)
+            self.ruleset_control.show(variant)
         moves = sum(len(line) for line in self.replay.lines)
         if moves == 0:
-            self.set_variant(**wanted)
-            self._say(f"New game: {self.state.variant.describe()}.")
+            self.set_variant(variant)
+            self._say(f"New game: {self.game.describe_variant(self.state.variant)}.")
             return
-        self._pending_variant = wanted
-        changed = ", ".join(f"{k}={v}" for k, v in wanted.items()
-                            if getattr(self.state.variant, k) != v)
+        self._pending_variant = variant
+        now = self.state.variant.to_dict()
+        changed = ", ".join(f"{k}={v}" for k, v in variant.to_dict().items() if now[k] != v)
         self.confirm_text.value = (
-            f"Start a new game with <b>{html.escape(changed)}</b>? This game ({moves} "
+            f"Start a new game with <b>{html.escape(changed)}</b> "
+            f"({html.escape(self.game.describe_variant(variant))})? This game ({moves} "
             "moves) is kept under Save / load → earlier.")
         self.confirm_box.layout.display = "flex"
 
@@ -884,12 +906,13 @@ class GameWidget(W.VBox):
         if pending is None:
             return
         if yes:
-            self.set_variant(**pending)
-            self._say(f"New game: {self.state.variant.describe()}.")
+            self.set_variant(pending)
+            self._say(f"New game: {self.game.describe_variant(self.state.variant)}.")
         else:
             with self._quiet():
                 for name, control in self.variant_controls.items():
                     control.value = getattr(self.state.variant, name)
+                self.ruleset_control.show(self.state.variant)
             self._say("Variant unchanged; the game goes on.")
 
     def _new_from_box(self) -> None:
@@ -1079,12 +1102,12 @@ class GameWidget(W.VBox):
             self.slider.max = replay.length
             self.slider.value = replay.index
             # The seed only in the teacher's view: it predicts every chance to come.
+            rules = self.game.describe_variant(state.variant)
             seed = f", seed {state.seed}" if self._shows_secrets() else ""
             whose = (f" · {html.escape(self.replay.seat_record.whose)}'s record"
                      if isinstance(self.replay, SeatReplay) else "")
             self.heading.value = (f"<h3 style='margin:0'>{html.escape(self.game.title)}"
-                                  f" <small>— {html.escape(state.variant.describe())}"
-                                  f"{seed}{whose}</small></h3>")
+                                  f" <small>— {html.escape(rules)}{seed}{whose}</small></h3>")
             # The options list: legal moves, or the chance outcomes.
             if self.seat_mode:
                 self.options_list.options = [("(a seat's record: nothing can be played)",
