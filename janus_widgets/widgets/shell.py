@@ -213,7 +213,7 @@ class GameWidget(W.VBox):
                                                                self.confirm_no])],
                                   layout=W.Layout(display="none", border="2px solid #e0a030",
                                                   padding="6px"))
-        # The seed is filled in by _show_secrets, for the teacher's view only.
+        # The seed is filled in by _update_record_controls, for the teacher's view only.
         self.seed_box = W.IntText(value=0, description="seed",
                                   layout=W.Layout(width="260px"))
         self.new_button = W.Button(description="New game", icon="refresh")
