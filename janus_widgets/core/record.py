@@ -11,6 +11,15 @@ Branches explored in a :class:`~janus_widgets.core.replay.Replay` are kept in
 ``lines``: each names the line it leaves, the ply where it leaves it, and its
 own moves from there.
 
+This full record is the teacher's: its seed and chance outcomes rebuild every
+secret. What one seat may keep is :meth:`Record.view` — a
+:class:`~janus_widgets.core.seat_record.SeatRecord`, the same format with a
+``"seat"`` field, that seat's account of the moves and no seed (see
+``docs/secrets.md``). :func:`read_record` reads either; ``Record.load`` refuses a
+seat's record, saying what it is. Loading a record checks each move once on the lean
+engine path, so a million moves load in seconds; the replay keeps checkpoints, not
+a state per move.
+
 >>> from janus_widgets import games
 >>> state = games.get("jactus").new(seed=3).play("r*").play("=11235")
 >>> rec = state.record()
