@@ -432,3 +432,13 @@ def test_lock_view_keeps_a_student_on_their_seat():
     assert w.viewpoint_box.disabled and w.viewpoint == 1
     with pytest.raises(ValueError, match="not allowed"):
         GameWidget("jactus", viewpoint=7, bot_delay=0)
+
+
+def test_the_note_that_a_bot_waits_leaves_once_it_moves(tmp_path):
+    w = GameWidget("jactus", seed=4, bot_delay=0)
+    w.play("r*")
+    path = w.save(tmp_path / "g.json")
+    other = GameWidget("jactus", bot_delay=0, bots={1: "random"}, record=path)
+    assert "B is played by a bot" in other.message
+    other.step()
+    assert "B is played by a bot" not in other.message and other.replay.length > 2

@@ -443,7 +443,7 @@ class GameWidget(W.VBox):
         if isinstance(replay, SeatReplay):        # nothing is played on a seat's record
             self._say(replay.seat_record.not_playable(), "refused")
             return False
-        self._bots_wait = False                   # the user stepped: bots may move
+        self._release_bots()  # the user stepped: bots may move
         state = replay.state
         player = state.current_player
         if player == TERMINAL:
@@ -511,7 +511,7 @@ class GameWidget(W.VBox):
         for outcome in pending:
             self.replay.play(outcome)
         self.replay.play(move_obj)
-        self._bots_wait = False
+        self._release_bots()
         self._resolve_chance()
         self._highlights = ()
         self._say(f"{seat_name(player)} played {move_obj.notation}: {move_obj.description}")
@@ -524,7 +524,7 @@ class GameWidget(W.VBox):
         game's seed: the same seed gives the same outcomes); bots then reply."""
         self._stop_ticks()
         if self.replay.at_end and self.state.is_chance and not self.seat_mode:
-            self._bots_wait = False
+            self._release_bots()
             self._resolve_chance()
             self._changed()
             self._schedule_bots()
@@ -709,7 +709,7 @@ class GameWidget(W.VBox):
         or the game ends. Without a running event loop it runs to that point now."""
         self._autoplay = bool(on)
         if on:
-            self._bots_wait = False
+            self._release_bots()
         with self._quiet():
             self.autoplay_button.value = self._autoplay
         if not on:
@@ -1011,6 +1011,15 @@ class GameWidget(W.VBox):
             self._say(f"Loaded {replay.length} moves ({lines} line{'s' * (lines > 1)}), "
                       "shown as saved." + waiting)
         return self.state
+
+    def _release_bots(self) -> None:
+        """The user stepped or played: a loaded game's bots may move again, and the
+        note that they wait leaves the status line (it is no longer true)."""
+        if self._bots_wait:
+            note = self._waiting_bot()
+            self._bots_wait = False
+            if note and self._message.endswith(note):
+                self._message = self._message[:-len(note)]
 
     def _waiting_bot(self) -> str:
         """A note that the bot to move waits for the user (after a load or a restore)."""
