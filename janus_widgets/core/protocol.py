@@ -194,9 +194,11 @@ class Engine(ABC, Generic[VariantT]):
     #: Whether the game has secrets: something one seat may know and another may not
     #: (the card game's hidden sides). Every game keeps its seed from the seats (it
     #: predicts the chance to come); a game with secrets also keeps each seat's
-    #: secrets from the others: :meth:`view` differs by seat, and a seat's record
-    #: (:meth:`~janus_widgets.core.record.Record.view`) stores that seat's views
-    #: (:meth:`view_to_data`) instead of moves anyone could replay.
+    #: secrets from the others: :meth:`view` differs by seat, a bot decides from its
+    #: view (except where :meth:`greedy_values` promises to read only what its seat may
+    #: see), and a seat's record (:meth:`~janus_widgets.core.record.Record.view`)
+    #: stores that seat's views (:meth:`view_to_data`) instead of moves anyone could
+    #: replay.
     has_secrets: ClassVar[bool] = False
     #: Whether :meth:`notation` depends on the action alone, never on the position
     #: (true of every game here; the conformance suite checks it). Loading a record
@@ -294,6 +296,17 @@ class Engine(ABC, Generic[VariantT]):
         """A closed form of the greedy bot's value of ``action`` (the heuristic
         expected after it and the chance that follows), or None to let the bot
         average over the outcomes itself. Only a speed-up: it must agree."""
+        return None
+
+    def greedy_values(self, raw: Raw, player: int) -> Sequence[float] | None:
+        """The greedy bot's values of all of ``actions(raw)`` at once (in that order),
+        or None to let the bot value them one by one.
+
+        A game without secrets may return what :meth:`greedy_value` would give one
+        by one, only faster. In a game with secrets (:attr:`has_secrets`) it must
+        read nothing ``player`` may not see: the bot then plays straight from the
+        raw state without building the seat's view (the tests compare it with
+        states drawn from that view)."""
         return None
 
     def evaluate(self, raw: Raw) -> tuple[float, ...]:
@@ -827,8 +840,12 @@ class Game(Generic[VariantT]):
                  state_cls: type[State] = State, draw_module: str | None = None,
                  summary: str = "",
                  sample_variants: Callable[[], Sequence[VariantT]] | None = None,
-                 rulesets: Sequence[Ruleset] = ()) -> None:
+                 rulesets: Sequence[Ruleset] = (),
+                 playing_time: tuple[int, int] | None = None) -> None:
         self.name = name
+        #: The playing time the box states, in minutes (low, high), or None if it does
+        #: not say (the design lab's flaw finder compares game lengths with it).
+        self.playing_time = playing_time
         self.title = title
         self.rule_prefix = rule_prefix
         self.Variant = variant_cls
