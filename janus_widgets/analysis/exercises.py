@@ -223,11 +223,13 @@ jactus_strategy = ExerciseSet("jactus-strategy", build=_jactus_strategy)
 
 def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
     """The Roman tali and tesserae (lesson ``roman-dice``)."""
-    # q4: the chances of the faces 1, 3, 4, 6 in tenths (the class: the study's 1 : 4 : 4 : 1)
-    tenths = (1, 4, 4, 1)
+    # q4: the chances of the faces 1, 3, 4, 6 in tenths. Never the study's 1 : 4 : 4 : 1:
+    # the lesson's panels show that one, so its Venus is on every page.
+    tenths = (2, 3, 3, 2)
     if rng is not None:
         splits = [(a, b, c, 10 - a - b - c) for a in range(1, 8) for b in range(1, 8)
-                  for c in range(1, 8) if 10 - a - b - c >= 1 and (a, b, c) != (1, 4, 4)]
+                  for c in range(1, 8) if 10 - a - b - c >= 1
+                  and (a, b, c) not in ((1, 4, 4), tenths[:3])]
         tenths = splits[int(rng.integers(len(splits)))]
     weights = dict(zip((1, 3, 4, 6), tenths))
     one_order = Fraction(tenths[0] * tenths[1] * tenths[2] * tenths[3], 10 ** 4)

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Estimate", "Rounds", "Convergence", "throw_hits", "estimate_throw_chance",
            "simulate_rounds", "convergence", "convergence_plot", "distribution_plot",
-           "sample_dice", "proportion_estimate", "mean_estimate"]
+           "sample_dice", "proportion_estimate", "mean_estimate", "share_plot"]
 
 THROWS = 6 ** 5          # 7776 equally likely throws of five dice
 _CHUNK = 1 << 22         # throws drawn at once (8 MB of uint16)
@@ -435,6 +435,49 @@ def convergence_plot(quantity: str = "within", n: int = 3, *, ax: Axes | None = 
     ax.set_ylabel({"next": "chance", "within": "chance",
                    "expected": "throws"}[data.quantity])
     ax.set_title(data.label, fontsize=10)
+    ax.legend(loc="best", fontsize=8)
+    ax.grid(alpha=0.3)
+    return fig  # type: ignore[return-value]
+
+
+def share_plot(sizes: Sequence[int] | np.ndarray, hits: Sequence[int] | np.ndarray,
+               models: dict[str, Fraction | float], *, title: str, unit: str,
+               level: float = 0.95, log: bool = False, ax: Axes | None = None) -> Figure:
+    """A running share and its confidence band against the values of some models:
+    after ``sizes[i]`` trials (cumulative) there were ``hits[i]`` hits (cumulative).
+    Works for a class's tallies (a point per group) and for a simulation alike.
+
+    >>> fig = share_plot([10, 20, 40], [4, 7, 15], {"fair": Fraction(1, 2)},
+    ...                  title="narrow sides", unit="throws")
+    >>> [line.get_label() for line in fig.axes[0].get_lines()]
+    ['share so far', 'fair: 1/2']
+    """
+    sizes, hits = np.asarray(sizes, dtype=np.int64), np.asarray(hits, dtype=np.int64)
+    if sizes.shape != hits.shape or not len(sizes):
+        raise ValueError("give as many hit counts as trial counts (at least one)")
+    if np.any(np.diff(sizes) < 0) or np.any(hits < 0) or np.any(hits > sizes):
+        raise ValueError("sizes must grow and hits lie between 0 and the trials so far "
+                         "(both counted cumulatively)")
+    ests = [proportion_estimate(int(h), int(n), level) for h, n in zip(hits, sizes)]
+    if ax is None:
+        from matplotlib.figure import Figure
+        fig = Figure(figsize=(7.5, 4.0), layout="constrained")
+        ax = fig.add_subplot()
+    else:
+        fig = ax.figure  # type: ignore[assignment]
+    ax.fill_between(sizes, [e.low for e in ests], [e.high for e in ests], color="#9ecae1",
+                    alpha=0.6, label=f"{level:.0%} confidence interval")
+    ax.plot(sizes, [e.value for e in ests], "o-", color="#08519c", ms=3, lw=1.2,
+            label="share so far")
+    for (name, value), style in zip(models.items(), ("--", ":", "-.")):
+        shown = str(value) if isinstance(value, Fraction) else f"{value:.3g}"
+        ax.axhline(float(value), color="#d62728", ls=style, lw=1.5, label=f"{name}: {shown}")
+    if log:
+        ax.set_xscale("log")
+    ax.set_xlabel(unit)
+    ax.set_ylabel("share")
+    ax.set_ylim(0, 1 if max(float(v) for v in models.values()) > 0.3 else None)
+    ax.set_title(title, fontsize=10)
     ax.legend(loc="best", fontsize=8)
     ax.grid(alpha=0.3)
     return fig  # type: ignore[return-value]

@@ -6,7 +6,9 @@ throws (see ``FACTS.md``):
 * **tali**: four knucklebones, each landing on a face counted 1, 3, 4 or 6. The
   *Venus* throw shows four different faces; the *dog* (canis) four 1s.
 * **tesserae**: three ordinary cube dice. Three 6s are the *Venus*, three 1s the
-  *dog*.
+  *dog*. Ancient writers name the Venus throw of the *tali*; that three sixes, the
+  best throw of the tesserae, were called Venus too is a modern handbook's word,
+  and here our convention (the lesson ``roman-dice`` gives the sources).
 
 The odds are computed the way :mod:`~janus_widgets.analysis.jactus_odds` computes
 Jactus odds: every sorted outcome of a throw with its exact chance
@@ -41,9 +43,10 @@ TALI_FACES = (1, 3, 4, 6)
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 
 #: Rounded from a small modern throwing study of sheep knucklebones (P. Winkelman
-#: for MacGregor Historic Games, 2001, usually quoted as about 10 % / 40 % / 40 % /
+#: for MacGregor Historic Games, 2001: five bones of a modern game set, each thrown
+#: 100 times on each of two surfaces; usually quoted as about 10 % / 40 % / 40 % /
 #: 10 % for the faces 1 / 3 / 4 / 6). An illustration of unequal faces, not a
-#: measurement of Roman tali.
+#: measurement of Roman tali: real bones differ from one another.
 KNUCKLEBONE_STUDY_WEIGHTS = {1: 1, 3: 4, 4: 4, 6: 1}
 
 Dice = tuple[int, ...]
