@@ -7,7 +7,10 @@ student would (type an answer, press a button) and check what they show.
 
 from __future__ import annotations
 
+import html
 import os
+import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -72,30 +75,38 @@ assert "Right" in box.verdict.value
 """,
     ],
     "roman-dice.ipynb": [
+        # the tali panel starts on Winkelman's weights; all weights 0 is refused
         """
-study_button.click()
 assert "24/625" in tali_out.value and "1/10000" in tali_out.value, tali_out.value
 for s in weight_sliders.values():
     s.value = 0
 assert "at least one face" in tali_out.value
-fair_button.click()
-assert "3/32" in tali_out.value
+for s in weight_sliders.values():
+    s.value = 3
+assert str(EXERCISES.q1.answer) in tali_out.value     # equal weights: the model's Venus
+study_button.click()
+assert "24/625" in tali_out.value
 """,
+        # the simulation: another seed and size, the same figure for the same seed
         """
-roman_seed.value = 3
-roman_samples.value = 10_000
-roman_button.click()
-assert "10,000 throws of four tali (seed 3)" in roman_out.value
+sim_seed.value = 3
+sim_throws.value = 500
+sim_button.click()
 """,
+        # the waiting chain, keeping dice, with Winkelman's weights
         """
 keep_box.value = True
 wait_slider.value = 5
 """,
+        # an exercise answered wrong (its mistake explained), then right
         """
-box = roman_exercise_boxes[0]
+box = exercise_boxes[0]
 box.answer_box.value = "1/256"
 box.check_button.click()
-assert "24" in box.verdict.value and "orders" in box.verdict.value
+assert "24" in box.verdict.value and "orders" in box.verdict.value, box.verdict.value
+box.answer_box.value = str(EXERCISES.q1.answer)
+box.check_button.click()
+assert "Right" in box.verdict.value
 """,
     ],
 }
@@ -152,6 +163,87 @@ def test_lesson_reads_as_an_app_prose_in_markdown(name):
             assert "print(" not in cell.source
 
 
+# --- no answer on a student's page (LESSONS.md item 4) ---------------------------------------
+# Lessons checked so far; the lead generalises this to every lesson.
+ANSWER_FREE = ["roman-dice.ipynb"]
+
+# A number as a reader sees it: "3/32", "2 / 12", "1 in 6", "0.0938", "9.38%", "216" — not a
+# part of a longer word or number ("JC-7", "s1", "2024", "x2").
+_NUMBER = re.compile(r"(?<![\w.,/-])(\d+(?:\.\d+)?%?|\.\d+%?)(?:\s*(/|\bin\b)\s*(\d+))?"
+                     r"(?![\w/%]|[.,]\d)")
+
+
+def page_text(nb, widget_state: dict) -> str:
+    """Everything a student can read on the executed page: the cells, their outputs
+    (rendered text, not markup) and the widgets' text."""
+    parts = [cell.source for cell in nb.cells]
+
+    def outputs(items):
+        for out in items:
+            if out.get("output_type") == "stream":
+                parts.append(out.get("text", ""))
+            data = out.get("data", {})
+            for kind in ("text/html", "text/markdown", "text/latex", "image/svg+xml"):
+                parts.append(str(data.get(kind, "")))
+            if "application/vnd.jupyter.widget-view+json" not in data:
+                parts.append(str(data.get("text/plain", "")))
+
+    for cell in nb.cells:
+        outputs(cell.get("outputs", []))
+    for state in widget_state.values():
+        outputs(state.get("outputs", []))
+        for key in ("value", "description", "placeholder", "tooltip", "_options_labels"):
+            value = state.get(key)
+            if isinstance(value, (list, tuple)):
+                parts.extend(map(str, value))
+            elif isinstance(value, (str, int)) and not isinstance(value, bool):
+                parts.append(str(value))
+    text = re.sub(r"<[^>]*>", " ", "\n".join(parts))          # markup is not read
+    return html.unescape(text)
+
+
+def answers_shown(text: str, exercise_set) -> list[str]:
+    """The numbers in ``text`` that give away an answer of ``exercise_set``: any fraction
+    (or "a in b") equal to one, any decimal or percentage that is one of its printed
+    forms, and any whole number equal to a whole-number answer."""
+    from janus_widgets.analysis.lessons import answer_texts
+    values = {ex.answer for ex in exercise_set}
+    forms = {form for fs in answer_texts(exercise_set).values() for form in fs}
+    found = []
+    for m in _NUMBER.finditer(text):
+        number, between, below = m.groups()
+        if below is not None:
+            if "%" not in number and "." not in number and int(below) != 0 and \
+                    Fraction(int(number), int(below)) in values:
+                found.append(m.group(0))
+        elif number in forms or (number.isdigit() and Fraction(int(number)) in values):
+            found.append(number)
+    return found
+
+
+@pytest.mark.parametrize("student", [None, "s1"])
+@pytest.mark.parametrize("name", ANSWER_FREE)
+def test_no_answer_on_the_student_edition(name, student):
+    from janus_widgets.analysis import lessons
+    from janus_widgets.analysis.checking import exercise_sets
+    nb = lessons.edition(nbformat.read(NOTEBOOKS / name, as_version=4), "student",
+                         student=student)
+    tags = {t for c in nb.cells for t in c.metadata.get("tags", [])}
+    assert not tags & {"teacher", "answer"}
+    env_path = os.environ.get("PYTHONPATH", "")
+    if str(ROOT) not in env_path.split(os.pathsep):
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
+    client = notebook_client(nb, path=NOTEBOOKS, timeout=120)
+    client.execute()
+    exercises = exercise_sets(student)[Path(name).stem]
+    text = page_text(nb, client.widget_state)
+    assert answers_shown(text, exercises) == []
+    # the check itself finds an answer when one is shown
+    first = next(iter(exercises))
+    assert answers_shown(f"so it is {lessons.answer_texts([first])[first.key][0]}.",
+                         exercises)
+
+
 def test_jactus_odds_lesson_runs_and_its_widgets_work():
     nb, shows = run("jactus-odds.ipynb", STUDENT["jactus-odds.ipynb"])
     # as the notebook opens: the published figures, and a simulation with its plot
@@ -170,9 +262,18 @@ def test_jactus_odds_lesson_runs_and_its_widgets_work():
 
 def test_roman_dice_lesson_runs_and_its_widgets_work():
     nb, shows = run("roman-dice.ipynb", STUDENT["roman-dice.ipynb"])
-    assert "32/3 ≈ 10.67" in shows[0]                        # Venus, all dice thrown
-    # keeping tali for the Venus: the merged chain and its average wait
-    assert "3 different faces kept" in shows[3] and "34/7 ≈ 4.857" in shows[3]
-    assert "chance within **5** throws" in shows[3]
+    # as it opens: the wait for a Venus with Winkelman's weights, and a simulation (seed 1)
+    assert "625/24 ≈ 26.04" in shows[0] and "(seed 1)" in shows[0]
+    assert shows[0].count("[image]") == 1
+    # the class experiment: a plain plot (kept by an HTML export) and its interval
+    plots = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+             if "image/png" in o.get("data", {})]
+    assert plots, "the convergence plot must be an ordinary output"
+    assert any("MADE-UP" in o["data"].get("text/markdown", "") or "Made-up" in
+               o["data"].get("text/markdown", "") for c in nb.cells if c.cell_type == "code"
+               for o in c.outputs if o.output_type == "display_data")
+    assert "500 throws (seed 3)" in shows[2] and "(seed 1)" not in shows[2]
+    # keeping tali with unequal faces: the chain cannot merge its states
+    assert "cannot be merged" in shows[3] and "chance within **5** throws" in shows[3]
     assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if o.output_type == "error"]

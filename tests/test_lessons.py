@@ -227,3 +227,15 @@ def test_the_jinns_counting_question_reads_the_position_drawn():
         assert lesson_set.q6.answer == len(state.legal_moves())
         assert state.current_player == 0
     assert jl.counting_position("ada").raw == jl.counting_position("ada").raw
+
+
+def test_roman_dice_exercise_4_is_never_the_venus_the_lesson_shows():
+    """The lesson's panels start on Winkelman's 1 : 4 : 4 : 1, so its Venus is on every
+    page: exercise 4 uses other chances, for the class and for every student."""
+    from janus_widgets.analysis import roman_dice as rd
+    shown = rd.tali(weights=rd.KNUCKLEBONE_STUDY_WEIGHTS).odds()["venus"]
+    class_answer = roman_dice.q4.answer
+    assert class_answer != shown
+    for who in [f"s{i}" for i in range(300)]:
+        answer = roman_dice.for_student(who).q4.answer
+        assert answer not in (shown, class_answer), who

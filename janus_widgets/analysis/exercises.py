@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -37,6 +38,9 @@ __all__ = ["Verdict", "Mistake", "Exercise", "ExerciseSet", "jactus_odds",
 
 _FACE_WORDS = {1: "1s", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s"}
 
+
+#: Winkelman's knucklebone weights in tenths (the faces 1, 3, 4, 6).
+KNUCKLEBONE_TENTHS = tuple(roman.KNUCKLEBONE_STUDY_WEIGHTS[f] for f in roman.TALI_FACES)
 
 _COUNT_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four"}
 
@@ -223,14 +227,18 @@ jactus_strategy = ExerciseSet("jactus-strategy", build=_jactus_strategy)
 
 def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
     """The Roman tali and tesserae (lesson ``roman-dice``)."""
-    # q4: the chances of the faces 1, 3, 4, 6 in tenths. Never the study's 1 : 4 : 4 : 1:
-    # the lesson's panels show that one, so its Venus is on every page.
+    # q4: the chances of the faces 1, 3, 4, 6 in tenths. The Venus depends only on their
+    # product; never the product of the study's 1 : 4 : 4 : 1 (the lesson's panels show
+    # its Venus on every page) nor, for a student, the class's.
     tenths = (2, 3, 3, 2)
     if rng is not None:
         splits = [(a, b, c, 10 - a - b - c) for a in range(1, 8) for b in range(1, 8)
-                  for c in range(1, 8) if 10 - a - b - c >= 1
-                  and (a, b, c) not in ((1, 4, 4), tenths[:3])]
-        tenths = splits[int(rng.integers(len(splits)))]
+                  for c in range(1, 8) if 10 - a - b - c >= 1 and (a, b, c) != (1, 4, 4)]
+        shown = {math.prod(tenths), math.prod(KNUCKLEBONE_TENTHS)}
+        index = int(rng.integers(len(splits)))
+        while math.prod(splits[index]) in shown:
+            index = (index + 1) % len(splits)
+        tenths = splits[index]
     weights = dict(zip((1, 3, 4, 6), tenths))
     one_order = Fraction(tenths[0] * tenths[1] * tenths[2] * tenths[3], 10 ** 4)
     return [
