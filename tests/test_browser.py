@@ -164,7 +164,7 @@ def test_jactus_in_voila(page, tmp_path):
 
 
 # --- lessons as Voila apps (the classroom mode: no code shown) ------------------------
-@pytest.mark.parametrize("name", ["jactus-odds", "roman-dice", "janus-cards"])
+@pytest.mark.parametrize("name", ["jactus-odds", "roman-dice", "what-can-i-know"])
 def test_lesson_runs_as_a_voila_app(page, tmp_path, name):
     work = scratch_notebooks(ROOT, tmp_path)
     with voila(work / f"{name}.ipynb", tmp_path / "voila.log") as url:
@@ -214,7 +214,7 @@ def test_design_lab_runs_as_a_voila_app(page, tmp_path):
 
 
 # Notebooks another Voila test above already opens (and checks for widget errors).
-OPENED_ABOVE = {"jactus.ipynb", "jactus-odds.ipynb", "roman-dice.ipynb", "janus-cards.ipynb",
+OPENED_ABOVE = {"jactus.ipynb", "jactus-odds.ipynb", "roman-dice.ipynb", "what-can-i-know.ipynb",
                 "game-design-lab.ipynb"}
 
 

@@ -21,7 +21,8 @@ from helpers import notebook_client  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-LESSONS = ["jactus-odds.ipynb", "roman-dice.ipynb", "game-design-lab.ipynb"]
+LESSONS = ["jactus-odds.ipynb", "roman-dice.ipynb", "game-design-lab.ipynb",
+           "what-can-i-know.ipynb"]
 
 pytestmark = pytest.mark.notebook
 
@@ -109,6 +110,22 @@ box.check_button.click()
 assert "Right" in box.verdict.value
 """,
     ],
+    "what-can-i-know.ipynb": [
+        # the engine's panel for another card of the dealt game
+        """
+card_dd.value = "C1"
+""",
+        # the other side of a sun, answered by counting cards, then right
+        """
+box = exercise_boxes[1]
+box.answer_box.value = "1/11"
+box.check_button.click()
+assert "counts cards, not sides" in box.verdict.value, box.verdict.value
+box.answer_box.value = str(EXERCISES.double.answer)
+box.check_button.click()
+assert "Right" in box.verdict.value
+""",
+    ],
 }
 
 
@@ -120,6 +137,7 @@ def shown(widget_state: dict) -> str:
             for out in state.get("outputs", []):
                 data = out.get("data", {})
                 texts.append(data.get("text/markdown", "") + data.get("text/html", "")
+                             + data.get("image/svg+xml", "")
                              + ("[image]" if "image/png" in data else ""))
     return "\n".join(texts)
 
@@ -165,12 +183,16 @@ def test_lesson_reads_as_an_app_prose_in_markdown(name):
 
 # --- no answer on a student's page (LESSONS.md item 4) ---------------------------------------
 # Lessons checked so far; the lead generalises this to every lesson.
-ANSWER_FREE = ["roman-dice.ipynb"]
+ANSWER_FREE = ["roman-dice.ipynb", "what-can-i-know.ipynb"]
 
 # A number as a reader sees it: "3/32", "2 / 12", "1 in 6", "0.0938", "9.38%", "216" — not a
 # part of a longer word or number ("JC-7", "s1", "2024", "x2").
 _NUMBER = re.compile(r"(?<![\w.,/-])(\d+(?:\.\d+)?%?|\.\d+%?)(?:\s*(/|\bin\b)\s*(\d+))?"
                      r"(?![\w/%]|[.,]\d)")
+
+
+RICHER = {"application/vnd.jupyter.widget-view+json", "text/html", "text/markdown", "text/latex",
+          "image/svg+xml", "image/png", "image/jpeg"}
 
 
 def page_text(nb, widget_state: dict) -> str:
@@ -185,7 +207,7 @@ def page_text(nb, widget_state: dict) -> str:
             data = out.get("data", {})
             for kind in ("text/html", "text/markdown", "text/latex", "image/svg+xml"):
                 parts.append(str(data.get(kind, "")))
-            if "application/vnd.jupyter.widget-view+json" not in data:
+            if not set(data) & RICHER:                # text/plain shows only as a fallback
                 parts.append(str(data.get("text/plain", "")))
 
     for cell in nb.cells:
@@ -277,3 +299,27 @@ def test_roman_dice_lesson_runs_and_its_widgets_work():
     assert "cannot be merged" in shows[3] and "chance within **5** throws" in shows[3]
     assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if o.output_type == "error"]
+
+
+def test_what_can_i_know_lesson_runs_and_its_widgets_work():
+    nb, shows = run("what-can-i-know.ipynb", STUDENT["what-can-i-know.ipynb"])
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    text = "".join(o.get("data", {}).get("text/markdown", "") for o in outputs)
+    # the small deck counted by the package, and a seeded simulation near 2/5 (sides)
+    assert "**10 cards**, 4 of them doubles" in text and "sun on 5" in text
+    assert "Seed 1: you saw a sun in" in text
+    # two plain plots (the simulation and the engine's odds as suns are seen)
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == 2
+    # the engine's panel as the measuring step: one sun seen, then two suns seen
+    panels = [o["data"]["image/svg+xml"] for o in outputs if "image/svg+xml" in o.get("data", {})]
+    assert len(panels) == 2 and "2/5" in panels[0] and "1/3" in panels[1]
+    # the dealt game's panel follows the card chosen
+    assert "B1:" in shows[0] and "C1:" in shows[1] and "C1:" not in shows[0]
+    assert not [o for o in outputs if o.output_type == "error"]
+
+
+def test_the_game_notebook_keeps_the_tour_and_points_to_the_lesson():
+    nb = nbformat.read(NOTEBOOKS / "janus-cards.ipynb", as_version=4)
+    text = "\n".join(c.source for c in nb.cells)
+    assert "# Lesson" not in text and "EXERCISES" not in text
+    assert "what-can-i-know.ipynb" in nb.cells[-1].source

@@ -130,7 +130,7 @@ def test_the_worksheet_prints_to_pdf(tmp_path):
 # --- exercises per student ---------------------------------------------------------------
 def test_every_lesson_stem_maps_to_its_exercise_set():
     sets = exercise_sets()
-    assert {"jactus-odds", "jactus-strategy", "roman-dice", "janus-cards"} <= set(sets)
+    assert {"jactus-odds", "jactus-strategy", "roman-dice", "what-can-i-know"} <= set(sets)
     assert all(s.student is None and len(s) for s in sets.values())
 
 

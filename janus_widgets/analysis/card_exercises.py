@@ -192,8 +192,8 @@ SIDES, DOUBLE, MOON, FACE_UP = _deck_exercises(11)
 
 TRIO_SEEN = Exercise(
     key="trio", title="5. After seeing a trio",
-    question="B has laid a trio of suns, and you saw both sides of its cards while B "
-             "held them: sun/sun, sun/moon and sun/heart. "
+    question="B has laid a trio of suns: sun/sun, sun/moon and sun/heart. It lies sun "
+             "side up (JC-12), and you saw the cards' other sides while B held them. "
              "B's card shows you a sun (you have not seen its other side). You hold no "
              "cards, and you know both sides of the pile's top card: key/fish. What is "
              "the probability that the other side of B's card is a crown?",
@@ -253,5 +253,6 @@ def _card_lesson(rng: np.random.Generator | None) -> list[Exercise]:
     return _deck_exercises(int(rng.integers(6, 11))) + [TRIO_SEEN, TWO_SUNS]
 
 
-#: The card-game lesson's exercises as one set (``exercise_sets()["janus-cards"]``).
-CARD_LESSON = ExerciseSet("janus-cards", build=_card_lesson)
+#: The card-game lesson's exercises as one set (``exercise_sets()["what-can-i-know"]``,
+#: the lesson ``notebooks/what-can-i-know.ipynb``).
+CARD_LESSON = ExerciseSet("what-can-i-know", build=_card_lesson)

@@ -459,7 +459,7 @@ LESSON_EXERCISES: dict[str, str] = {
     "jactus-odds": "janus_widgets.analysis.exercises:jactus_odds",
     "jactus-strategy": "janus_widgets.analysis.exercises:jactus_strategy",
     "roman-dice": "janus_widgets.analysis.exercises:roman_dice",
-    "janus-cards": "janus_widgets.analysis.card_exercises:CARD_LESSON",
+    "what-can-i-know": "janus_widgets.analysis.card_exercises:CARD_LESSON",
     "janus-tolls": "janus_widgets.analysis.janus_lesson:JANUS_LESSON",
     "jinns-counting": "janus_widgets.analysis.jinns_lesson:JINNS_LESSON",
 }
