@@ -348,9 +348,12 @@ def _answer_pattern(form: str) -> re.Pattern[str]:
 
 
 def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, str]]:
-    """The exercise answers that ``text`` shows, as ``(key, form)`` pairs: any form of
-    :func:`answer_texts` standing on its own (``1/36`` but not inside ``1/360``; ``0.0463``
-    but not inside ``0.04631``). What a student's page must never contain.
+    """The exercise answers that ``text`` shows, as ``(key, form)`` pairs: what a
+    student's page must never contain. An answer that is a fraction is found as the
+    fraction, or as its decimal or percentage to four significant figures (or fewer when
+    that is all it has), standing on its own: ``1/36`` but not inside ``1/360``, ``0.02778``
+    but not inside ``0.027781``. Whole-number answers (4, 204) are in any text and are not
+    searched; nor are three-figure roundings, which turn up by chance in tables.
 
     >>> from janus_widgets.analysis.exercises import jactus_odds
     >>> answers_shown("six of the 7776 throws: 1/1296", jactus_odds)
@@ -359,8 +362,19 @@ def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, s
     []
     """
     found = []
+    exercises = list(exercises)
+    wholes = {ex.key for ex in exercises if ex.answer.denominator == 1}
+    # three significant figures of a long decimal turn up by chance in any table of
+    # figures; the fraction and four figures do not
+    short = {ex.key: {f"{float(ex.answer):.3g}", f"{100 * float(ex.answer):.3g}%"}
+             - {f"{float(ex.answer):.4g}", f"{100 * float(ex.answer):.4g}%"}
+             for ex in exercises}
     for key, forms in answer_texts(exercises).items():
+        if key in wholes:          # a whole number (4, 204) is in any text: not searched
+            continue
         for form in forms:
+            if form in short.get(key, ()):
+                continue
             if _answer_pattern(form).search(text):
                 found.append((key, form))
     return found
