@@ -14,7 +14,7 @@ import pytest
 
 nbformat = pytest.importorskip("nbformat")
 
-from helpers import notebook_client  # noqa: E402
+from helpers import notebook_client, page_texts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -140,20 +140,31 @@ def shown(widget_state: dict) -> str:
     return "\n".join(texts)
 
 
-def run(name: str, extra: list[str]) -> tuple[nbformat.NotebookNode, list[str]]:
-    """Execute the notebook, then the student's cells; return it and what the Output
-    widgets show after the notebook (index 0) and after each student cell."""
-    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+def run(name: str, extra: list[str], student: str = "s1"
+        ) -> tuple[nbformat.NotebookNode, list[str]]:
+    """Execute ``student``'s edition of the lesson, then the student's cells; return it
+    and what the Output widgets show after the notebook (index 0) and after each student
+    cell. The page, before the student's cells, must show none of that student's
+    answers."""
+    from janus_widgets.analysis.checking import exercise_sets
+    from janus_widgets.analysis.lessons import answers_shown, edition
+
+    nb = edition(nbformat.read(NOTEBOOKS / name, as_version=4), "student", student=student)
     base = len(nb.cells)
     nb.cells.extend(nbformat.v4.new_code_cell(src.strip()) for src in extra)
     env_path = os.environ.get("PYTHONPATH", "")
     if str(ROOT) not in env_path.split(os.pathsep):        # the kernel imports this copy
         os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
-    client = notebook_client(nb, path=NOTEBOOKS, timeout=120)
+    client = notebook_client(nb, path=NOTEBOOKS, timeout=300)
     snapshots = []
     with client.setup_kernel():
         for index, cell in enumerate(nb.cells):
             client.execute_cell(cell, index)          # raises on any error in the cell
+            if index == base - 1:
+                page = nbformat.from_dict({**nb, "cells": nb.cells[:base]})
+                found = answers_shown(page_texts(page, client.widget_state),
+                                      exercise_sets(student)[Path(name).stem])
+                assert found == [], f"{name} shows {student}'s answers: {found}"
             if index >= base - 1:
                 snapshots.append(shown(client.widget_state))
     return nb, snapshots
