@@ -138,3 +138,11 @@ def test_every_lesson_prints_a_worksheet_and_its_answer_key(name, tmp_path):
     assert shown_in_key == fractions
     for ex in exercises:
         assert ex.question in sheet or ex.question.replace("'", "&#x27;") in sheet
+
+
+def test_the_tour_points_teachers_to_every_lesson_and_the_editions():
+    tour = "\n".join(c.source for c in read("tour.ipynb").cells if c.cell_type == "markdown")
+    assert all(name in tour for name in LESSONS), [n for n in LESSONS if n not in tour]
+    assert "--edition student" in tour and "worksheet" in tour and "teacher" in tour
+    docs = (ROOT / "docs" / "lessons.md").read_text()
+    assert all(name in docs for name in LESSONS), [n for n in LESSONS if n not in docs]
