@@ -343,8 +343,9 @@ def answer_texts(exercises: Iterable[Exercise]) -> dict[str, list[str]]:
 
 
 def _answer_pattern(form: str) -> re.Pattern[str]:
-    # the form as a whole number: not part of a longer number, fraction or decimal
-    return re.compile(r"(?<![\d/.,])" + re.escape(form) + r"(?![\d/]|[.,]\d)")
+    # the form as a whole number: not part of a longer number, fraction or decimal, nor
+    # of a length or a percentage ("0.2em" in a style sheet, "0.2%")
+    return re.compile(r"(?<![\d/.,])" + re.escape(form) + r"(?![\w/%]|[.,]\d)")
 
 
 def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, str]]:
@@ -359,6 +360,8 @@ def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, s
     >>> answers_shown("six of the 7776 throws: 1/1296", jactus_odds)
     [('q1', '1/1296')]
     >>> answers_shown("1/12960 and 0.00077160", jactus_odds)
+    []
+    >>> answers_shown("margin: 0.0007716em", jactus_odds)
     []
     """
     found = []
