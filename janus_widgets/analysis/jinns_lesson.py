@@ -26,7 +26,7 @@ from ..core.rng import RandomStream
 from ..games.jinns.rules import CELLS, GAME, HEIGHT, parse_pile, pawn_text
 from .checking import Exercise, ExerciseSet, Mistake
 
-__all__ = ["first_run_ways", "second_run_ways", "piles_of", "neighbour_chance",
+__all__ = ["placement_ways", "first_run_ways", "second_run_ways", "piles_of", "neighbour_chance",
            "expected_neighbour_pairs", "neighbour_pair_counts", "simulate_neighbour_pairs",
            "counting_position",
            "JINNS_LESSON"]
@@ -45,10 +45,22 @@ def _setup_ways(state: Any, cells: int) -> int:
 
 
 @lru_cache(maxsize=None)
+def placement_ways(cells: int) -> int:
+    """In how many different ways can A fill the first ``cells`` cells (1 to 4) of the
+    first yellow run (JI-4), from the eight yellow jinns, the order mattering?
+
+    >>> placement_ways(2)                          # 4 strengths × 4 strengths
+    16
+    """
+    if cells not in (1, 2, 3, 4):
+        raise ValueError(f"cells={cells!r}: a run has 1 to 4 cells")
+    return _setup_ways(GAME.new(seed=0), cells)
+
+
 def first_run_ways() -> int:
     """In how many different ways can A lay the first yellow run (JI-4): four cells
     from the eight yellow jinns, two each of strength 1 to 4, the order mattering?"""
-    return _setup_ways(GAME.new(seed=0), 4)
+    return placement_ways(4)
 
 
 @lru_cache(maxsize=None)
