@@ -84,6 +84,27 @@ def notebook_client(nb, *, path, timeout: int = 300):
                           resources={"metadata": {"path": str(path)}})
 
 
+def page_texts(nb, widget_state: dict) -> str:
+    """Everything a page shows: cell sources, outputs, and every widget's texts."""
+    texts = []
+    for cell in nb.cells:
+        texts.append(cell.source)
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            texts += [data.get("text/markdown", ""), data.get("text/html", ""),
+                      data.get("text/plain", ""), out.get("text", "")]
+    for state in widget_state.values():
+        for key in ("value", "description", "placeholder", "tooltip"):
+            if isinstance(state.get(key), str):
+                texts.append(state[key])
+        for value in state.get("_options_labels", []) or []:
+            texts.append(str(value))
+        for out in state.get("outputs", []) or []:
+            data = out.get("data", {})
+            texts += [data.get("text/markdown", ""), data.get("text/html", "")]
+    return "\n".join(texts)
+
+
 # --- worlds a seat cannot tell apart (the card game) ---------------------------------------
 
 def another_world(state, seat: int, seed: int):

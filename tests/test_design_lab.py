@@ -362,8 +362,8 @@ def test_the_lesson_is_a_lesson():
 def test_exercises_check_answers():
     from janus_widgets.analysis.design_exercises import (ADVANTAGE, BALANCE,
                                                          FIVE_OF_A_KIND, MORE_GAMES)
-    assert ADVANTAGE.check("0.1") and not ADVANTAGE.check("-0.05")
-    assert "draws" in ADVANTAGE.check("-0.05").message
+    assert ADVANTAGE.check("0.0867") and not ADVANTAGE.check("-0.06")
+    assert "draws" in ADVANTAGE.check("-0.06").message
     assert BALANCE.check("0.7") and "neighbours" in BALANCE.check("0.8").message
     assert MORE_GAMES.check("4") and "√2" in MORE_GAMES.check("2").message
     assert FIVE_OF_A_KIND.answer == Fraction(1, 36)

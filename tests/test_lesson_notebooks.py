@@ -16,60 +16,86 @@ import pytest
 
 nbformat = pytest.importorskip("nbformat")
 
-from helpers import notebook_client  # noqa: E402
+from helpers import notebook_client, page_texts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-LESSONS = ["jactus-odds.ipynb", "roman-dice.ipynb", "game-design-lab.ipynb",
-           "janus-tolls.ipynb", "jinns-counting.ipynb"]
+LESSONS = ["jactus-odds.ipynb", "jactus-strategy.ipynb", "roman-dice.ipynb",
+           "game-design-lab.ipynb", "janus-tolls.ipynb", "jinns-counting.ipynb"]
 
 pytestmark = pytest.mark.notebook
 
 # Appended to the copy under test: the widgets, used as a student would.
 STUDENT = {
     "jactus-odds.ipynb": [
-        # the pick-up panel: four 4s and a 2, pick up the 2
+        # the pick-up panel is blank until asked; four 4s and a 2, pick up the 2
         """
+assert "r2" not in pick_out.value
 dice_box.value = "44442"
-assert "<td>r2</td><td>4 4 4 4</td><td>1/6" in pick_out.value, pick_out.value
+pick_button.click()
+assert "<td>★ r2</td><td>4 4 4 4</td><td>1/6" in pick_out.value, pick_out.value
 dice_box.value = "4444"
+assert "Press" in pick_out.value          # the table of 4 4 4 4 2 is no longer shown
+pick_button.click()
 assert "give 5 dice values" in pick_out.value
 """,
-        # the chain panel follows the dropdowns and the slider
+        # the chain panel: reroll-all, two throws, on request
         """
 policy_dd.value = "reroll-all"
 n_slider.value = 2
+chain_button.click()
 """,
-        # the simulation button, then a policy whose expectation is infinite
+        # the simulation button with seed 5 (reroll-all, within 2 throws)
         """
 seed_box.value = 5
 sim_button.click()
 """,
+        # a policy whose expectation is infinite
         """
 quantity_dd.value = "expected"
 policy_dd.value = "best-margin"
+chain_button.click()
 sim_button.click()
 """,
-        # who scores the round
-        """
-players_slider.value = 3
-assert seats_out.value.count("<tr>") == 4
-assert "never ends" not in seats_out.value
-seat_a_dd.value = "best-margin"
-others_dd.value = "best-margin"
-assert "never ends with probability" in seats_out.value, seats_out.value
-others_dd.value = "best-next"
-seat_a_dd.value = "best-reply"
-assert "<td>A</td><td>best-reply-3</td>" in seats_out.value, seats_out.value
-assert "never ends" not in seats_out.value
-""",
-        # an exercise answered wrong, then right
+        # an exercise answered with its common mistake, then right
         """
 box = exercise_boxes[0]
 box.answer_box.value = "1/7776"
 box.check_button.click()
 assert "six faces" in box.verdict.value, box.verdict.value
-box.answer_box.value = "1/1296"
+box.answer_box.value = str(EXERCISES.q1.answer)
+box.check_button.click()
+assert "Right" in box.verdict.value
+""",
+    ],
+    "jactus-strategy.ipynb": [
+        # the margin panel: 1 1 1 2 3 opens it; four 4s and a 2 on request
+        """
+assert "<td>★ r11</td><td>1 2 3</td>" in pick_out.value, pick_out.value
+dice_box.value = "44442"
+assert "Press" in pick_out.value
+pick_button.click()
+assert "<td>★ r2</td><td>4 4 4 4</td><td>1/6" in pick_out.value, pick_out.value
+""",
+        # who scores the round: three players, then everybody spoils
+        """
+players_slider.value = 3
+assert seats_out.value.count("<tr>") == 4
+assert "still going" not in seats_out.value
+seat_a_dd.value = "best-margin"
+others_dd.value = "best-margin"
+assert "still going after 1,000 throws" in seats_out.value, seats_out.value
+others_dd.value = "best-next"
+seat_a_dd.value = "best-reply"
+assert "<td>A</td><td>best-reply-3</td>" in seats_out.value, seats_out.value
+assert "still going" not in seats_out.value
+""",
+        """
+box = exercise_boxes[2]
+box.answer_box.value = "1/6"
+box.check_button.click()
+assert "another go" in box.verdict.value, box.verdict.value
+box.answer_box.value = str(EXERCISES.q3.answer)
 box.check_button.click()
 assert "Right" in box.verdict.value
 """,
@@ -169,20 +195,31 @@ def shown(widget_state: dict) -> str:
     return "\n".join(texts)
 
 
-def run(name: str, extra: list[str]) -> tuple[nbformat.NotebookNode, list[str]]:
-    """Execute the notebook, then the student's cells; return it and what the Output
-    widgets show after the notebook (index 0) and after each student cell."""
-    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+def run(name: str, extra: list[str], student: str = "s1"
+        ) -> tuple[nbformat.NotebookNode, list[str]]:
+    """Execute ``student``'s edition of the lesson, then the student's cells; return it
+    and what the Output widgets show after the notebook (index 0) and after each student
+    cell. The page, before the student's cells, must show none of that student's
+    answers."""
+    from janus_widgets.analysis.checking import exercise_sets
+    from janus_widgets.analysis.lessons import answers_shown, edition
+
+    nb = edition(nbformat.read(NOTEBOOKS / name, as_version=4), "student", student=student)
     base = len(nb.cells)
     nb.cells.extend(nbformat.v4.new_code_cell(src.strip()) for src in extra)
     env_path = os.environ.get("PYTHONPATH", "")
     if str(ROOT) not in env_path.split(os.pathsep):        # the kernel imports this copy
         os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
-    client = notebook_client(nb, path=NOTEBOOKS, timeout=120)
+    client = notebook_client(nb, path=NOTEBOOKS, timeout=300)
     snapshots = []
     with client.setup_kernel():
         for index, cell in enumerate(nb.cells):
             client.execute_cell(cell, index)          # raises on any error in the cell
+            if index == base - 1:
+                page = nbformat.from_dict({**nb, "cells": nb.cells[:base]})
+                found = answers_shown(page_texts(page, client.widget_state),
+                                      exercise_sets(student)[Path(name).stem])
+                assert found == [], f"{name} shows {student}'s answers: {found}"
             if index >= base - 1:
                 snapshots.append(shown(client.widget_state))
     return nb, snapshots
@@ -210,16 +247,33 @@ def test_lesson_reads_as_an_app_prose_in_markdown(name):
 
 def test_jactus_odds_lesson_runs_and_its_widgets_work():
     nb, shows = run("jactus-odds.ipynb", STUDENT["jactus-odds.ipynb"])
-    # as the notebook opens: the published figures, and a simulation with its plot
-    assert "347897/7558272 ≈ 0.04603" in shows[0] and "191283/17248 ≈ 11.09" in shows[0]
-    assert "Seed 1: simulated" in shows[0] and shows[0].count("[image]") == 2
+    # as the notebook opens: the chain and the simulation panels wait to be asked
+    assert "Seed 2" not in shows[0] and "Transition matrix" not in shows[0]
+    measured = "\n".join(o.get("data", {}).get("text/markdown", "")
+                         for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert "Seed 1: five of a kind within 10 throws" in measured
+    assert "inside the interval" in measured
     # reroll-all with n = 2: the geometric chain, 1 - (1295/1296)^2
     assert "2591/1679616" in shows[2] and "**1296**" in shows[2]
     # the simulation button with seed 5 (reroll-all, within 2 throws)
     assert "Seed 5: simulated" in shows[3] and "2591/1679616" in shows[3]
-    assert "Seed 5" not in shows[2]
+    assert "same seed gives the same result" in shows[3]
     # best-margin for everyone: an infinite expectation, explained
     assert "may never come" in shows[4] and "∞" in shows[4]
+    assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+                if o.output_type == "error"]
+
+
+def test_jactus_strategy_lesson_runs_and_measures_the_six_seats():
+    nb, shows = run("jactus-strategy.ipynb", STUDENT["jactus-strategy.ipynb"])
+    outputs = "\n".join(o.get("data", {}).get("text/markdown", "")
+                        for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    # the late seats beat seat B (exact: E 0.1737, D 0.1726, B 0.1587), by its own interval
+    assert "scored the most rounds and seat B the fewest" in outputs, outputs
+    assert "a real difference, not luck" in outputs
+    plots = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+             if "image/png" in o.get("data", {})]
+    assert plots                                   # an ordinary output, kept by exports
     assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if o.output_type == "error"]
 
@@ -297,19 +351,9 @@ def _standalone(form: str) -> re.Pattern:
 
 
 def student_page(nb, widget_state: dict) -> str:
-    """What a student can read: the cells' sources, their text outputs (pictures left
-    out) and the widgets' texts, with HTML tags removed."""
-    texts = [cell.source for cell in nb.cells] + [outputs_text(nb)]
-    for state in widget_state.values():
-        for key in ("value", "description", "placeholder", "tooltip", "_options_labels"):
-            value = state.get(key)
-            texts += value if isinstance(value, list) else [value] if isinstance(value, str) else []
-        if state.get("_model_name") == "OutputModel":
-            for out in state.get("outputs", []):
-                data = out.get("data", {})
-                texts.append(out.get("text", "") + data.get("text/markdown", "")
-                             + data.get("text/html", ""))
-    return html.unescape(re.sub(r"<[^>]+>", " ", "\n".join(texts)))
+    """What a student can read (helpers.page_texts: sources, text outputs, the widgets'
+    texts), with HTML tags removed and entities read."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", page_texts(nb, widget_state)))
 
 
 def run_student_edition(name: str, student: str | None):

@@ -462,6 +462,7 @@ LESSON_EXERCISES: dict[str, str] = {
     "janus-cards": "janus_widgets.analysis.card_exercises:CARD_LESSON",
     "janus-tolls": "janus_widgets.analysis.janus_lesson:JANUS_LESSON",
     "jinns-counting": "janus_widgets.analysis.jinns_lesson:JINNS_LESSON",
+    "game-design-lab": "janus_widgets.analysis.design_exercises:EXERCISES",
 }
 
 

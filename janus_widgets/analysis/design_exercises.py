@@ -4,9 +4,9 @@ Every answer is computed by the package — by the lab's own metrics on games ma
 for the question, by Wilson intervals, or by playing the seeded games the question
 names — never typed in; the checking is :mod:`~janus_widgets.analysis.checking`'s.
 
->>> ADVANTAGE.check("0.1").correct
+>>> ADVANTAGE.check("13/150").correct
 True
->>> verdict = ADVANTAGE.check("-0.05")
+>>> verdict = ADVANTAGE.check("-0.06")
 >>> verdict.correct, "draws" in verdict.message
 (False, True)
 >>> BALANCE.answer, FIVE_OF_A_KIND.answer
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+
+import numpy as np
 
 from .checking import Exercise, ExerciseSet, Mistake, Within
 from .metrics import game_row, summarize, wilson
@@ -37,38 +39,47 @@ def _metric(wins: dict[str, int], draws: int, key: str) -> Fraction:
     return Fraction(value).limit_denominator(1000)
 
 
-ADVANTAGE = Exercise(
-    "q1", "A tournament of 200 games of a two-player game: A wins 90, B wins 60, and 50 "
-    "are draws. What is the first-player advantage, advantage_p1?",
-    lambda: _metric({"A": 90, "B": 60}, 50, "advantage_p1"),
-    title="1. The first player's advantage", probability=False,
-    tolerance=Within(Fraction(1, 200)),
-    explanation="A won 90 of the 150 decisive games: 90/150 − 1/2 = 0.6 − 0.5 = 0.1.",
-    hint="Only the games someone won count; a fair share of them is 1/2.",
-    mistakes=(Mistake(Fraction(90, 200) - Fraction(1, 2),
-                      "That counts the 50 draws against A: A's share of all 200 games is "
-                      "0.45, but nobody won the draws. Use the decisive games only."),
-              Mistake(Fraction(90, 150), "That is A's share of the decisive games; "
-                                         "subtract the fair share, 1/2.")))
-
-BALANCE = Exercise(
-    "q2", "Three players share the 100 decisive games of a tournament: A wins 50, B 30 "
-    "and C 20. What is the balance?",
-    lambda: _metric({"A": 50, "B": 30, "C": 20}, 0, "balance"),
-    title="2. Balance", probability=False, tolerance=Within(Fraction(1, 200)),
-    explanation="The largest gap between two seats' win rates is 0.5 − 0.2 = 0.3, so "
-                "the balance is 1 − 0.3 = 0.7.",
-    hint="Find the two seats whose win rates are furthest apart.",
-    mistakes=(Mistake(Fraction(8, 10), "0.8 takes the gap between neighbours (A and B); "
-                                       "balance uses the largest gap of all."),
-              Mistake(Fraction(3, 10), "0.3 is the largest gap; balance is 1 minus it.")))
+def _advantage(a: int, b: int, draws: int) -> Exercise:
+    games = a + b + draws
+    return Exercise(
+        "q1", f"A tournament of {games} games of a two-player game: A wins {a}, B wins {b}, "
+        f"and {draws} are draws. What is the first-player advantage, advantage_p1?",
+        lambda: _metric({"A": a, "B": b}, draws, "advantage_p1"),
+        title="1. The first player's advantage", probability=False,
+        tolerance=Within(Fraction(1, 200)),
+        explanation=f"A won {a} of the {a + b} decisive games: {a}/{a + b} − 1/2.",
+        hint="Only the games someone won count; a fair share of them is 1/2.",
+        mistakes=(Mistake(Fraction(a, games) - Fraction(1, 2),
+                          f"That counts the {draws} draws against A: nobody won the draws. "
+                          "Use the decisive games only."),
+                  Mistake(Fraction(a, a + b), "That is A's share of the decisive games; "
+                                              "subtract the fair share, 1/2.")))
 
 
-def _times_the_games(games: int = 200) -> Fraction:
+def _balance(a: int, b: int, c: int) -> Exercise:
+    rates = sorted((a, b, c))
+    return Exercise(
+        "q2", f"Three players share the 100 decisive games of a tournament: A wins {a}, "
+        f"B {b} and C {c}. What is the balance?",
+        lambda: _metric({"A": a, "B": b, "C": c}, 0, "balance"),
+        title="2. Balance", probability=False, tolerance=Within(Fraction(1, 200)),
+        explanation=f"The largest gap between two seats' win rates is "
+                    f"{rates[2] / 100:g} − {rates[0] / 100:g}, so the balance is 1 minus it.",
+        hint="Find the two seats whose win rates are furthest apart.",
+        mistakes=tuple(m for m in (
+            Mistake(1 - Fraction(rates[2] - rates[1], 100),
+                    "That takes the gap between neighbours (the two best seats); balance uses the "
+                    "largest gap of all.") if rates[2] - rates[1] != rates[2] - rates[0]
+            else None,
+            Mistake(Fraction(rates[2] - rates[0], 100),
+                    "That is the largest gap; balance is 1 minus it.")) if m is not None))
+
+
+def _times_the_games(games: int = 200, narrower: int = 2) -> Fraction:
     """How many times ``games`` games, rounded, make the 95% Wilson interval of a 50% win
-    rate half as wide."""
+    rate ``narrower`` times narrower."""
     low, high = wilson(games // 2, games)
-    target = (high - low) / 2
+    target = (high - low) / narrower
     n = games
     while True:
         n += 2
@@ -77,48 +88,87 @@ def _times_the_games(games: int = 200) -> Fraction:
             return Fraction(round(n / games))
 
 
-MORE_GAMES = Exercise(
-    "q3", "With 200 games, a seat that wins half of them has a 95% interval about 0.14 "
-    "wide. How many times as many games make that interval half as wide?",
-    _times_the_games, title="3. Enough games", count=True,
-    explanation="An interval's width shrinks like 1/√(games): half as wide takes four "
-                "times the games, about 800.",
-    hint="Twice the games is not enough: the width goes down with the square root.",
-    mistakes=(Mistake(Fraction(2), "Twice the games narrows the interval by √2 only, "
-                                   "to about 0.7 of its width."),))
-
-FIVE_OF_A_KIND = Exercise(
-    "q4", "Jactus: a player keeps three 4s and throws the other two dice. What is the "
-    "chance that the throw scores (five of a kind)?",
-    lambda: Fraction(1, 6) ** 2, title="4. Why the greedy bot keeps a group",
-    explanation="Both thrown dice must show a 4: 1/6 × 1/6 = 1/36. Keeping two different "
-                "values instead makes the chance 0: that is how the players of the flaw "
-                "finder's staller keep a Jactus game going for ever.",
-    hint="Each of the two dice must show the kept value.",
-    mistakes=(Mistake(Fraction(1, 6), "That is the chance for one die; both must match."),
-              Mistake(Fraction(6, 36), "Any double is not enough: both dice must show a 4, "
-                                       "the value kept.")))
+_NARROWER = {2: "half as wide", 3: "a third as wide", 4: "a quarter as wide"}
 
 
-@lru_cache(maxsize=1)
-def _height_turns() -> Fraction:
+def _more_games(narrower: int) -> Exercise:
+    return Exercise(
+        "q3", "With 200 games, a seat that wins half of them has a 95% interval about 0.14 "
+        f"wide. How many times as many games make that interval {_NARROWER[narrower]}?",
+        lambda: _times_the_games(200, narrower), title="3. Enough games", count=True,
+        explanation=f"An interval's width shrinks like 1/√(games): {_NARROWER[narrower]} "
+                    f"takes {narrower}² times the games.",
+        hint=f"{narrower} times the games is not enough: the width goes down with the "
+             "square root.",
+        mistakes=(Mistake(Fraction(narrower), f"{narrower} times the games narrows the "
+                                              f"interval by √{narrower} only."),))
+
+
+def _five_of_a_kind(kept: int, face: int) -> Exercise:
+    thrown = 5 - kept
+    words = {2: "two", 3: "three", 4: "four"}
+    return Exercise(
+        "q4", f"Jactus: a player keeps {words[kept]} {face}s and throws the other "
+        f"{words.get(thrown, thrown)} dice. What is the chance that the throw scores (five of "
+        "a kind)?",
+        lambda: Fraction(1, 6) ** thrown, title="4. Why the greedy bot keeps a group",
+        explanation=f"Every thrown die must show a {face}: multiply {thrown} chances of 1/6. "
+                    "Keeping two different values instead makes the chance 0: that is how "
+                    "the players of the flaw finder's staller keep a Jactus game going for "
+                    "ever.",
+        hint="Each thrown die must show the kept value.",
+        mistakes=(Mistake(Fraction(6, 6 ** thrown),
+                          f"Any {words.get(thrown, thrown)} alike is not enough (nor one "
+                          f"matching die): they must all show a {face}, the value kept."),)
+        + ((Mistake(Fraction(1, 36), "That is for two dice; all three thrown dice must "
+                                     "match."),) if thrown == 3 else ()))
+
+
+@lru_cache(maxsize=8)
+def _height_turns(seed: int = 0) -> Fraction:
     from .tournament import compare_variants
     comparison = compare_variants("jinns", {"rulebook": {}, "height": {"distance": "height"}},
-                                  bots=["greedy"], n=200, seed=0, progress=False)
+                                  bots=["greedy"], n=200, seed=seed, progress=False)
     return Fraction(comparison.difference("duration")["value"]).limit_denominator(1000)
 
 
-HEIGHT_TURNS = Exercise(
-    "q5", "In the lab: Jinns of the Lake, change distance to height, bots greedy, 200 "
-    "games, seed 0, Run. By how many turns does the height reading lengthen the average "
-    "game (the paired difference, to one decimal)?",
-    _height_turns, title="5. Read the paired difference", probability=False,
-    tolerance=Within(Fraction(6, 100)),
-    explanation="Read the row 'duration' in the column 'distance=height − rulebook'. The "
-                "same 200 seeds under both readings: the difference comes from the rule, "
-                "not from luck, and its interval is far from 0.",
-    hint="The row 'duration' counts turns (decisions); take the difference column.")
+def _height(seed: int) -> Exercise:
+    return Exercise(
+        "q5", "In the lab: Jinns of the Lake, change distance to height, bots greedy, 200 "
+        f"games, seed {seed}, Run. By how many turns does the height reading lengthen the "
+        "average game (the paired difference, to one decimal)?",
+        lambda: _height_turns(seed), title="5. Read the paired difference", probability=False,
+        tolerance=Within(Fraction(6, 100)),
+        explanation="Read the row 'duration' in the column 'distance=height − rulebook'. The "
+                    "same 200 seeds under both readings: the difference comes from the rule, "
+                    "not from luck, and its interval is far from 0.",
+        hint="The row 'duration' counts turns (decisions); take the difference column.")
 
-#: The lesson's exercises, in order.
-EXERCISES = ExerciseSet("game-design lab",
-                        [ADVANTAGE, BALANCE, MORE_GAMES, FIVE_OF_A_KIND, HEIGHT_TURNS])
+
+ADVANTAGE = _advantage(88, 62, 50)
+BALANCE = _balance(50, 30, 20)
+MORE_GAMES = _more_games(2)
+FIVE_OF_A_KIND = _five_of_a_kind(3, 4)
+HEIGHT_TURNS = _height(0)
+
+
+def _design_lesson(rng: np.random.Generator | None) -> list[Exercise]:
+    """The class's questions (``rng`` None) or a student's own numbers."""
+    if rng is None:
+        return [ADVANTAGE, BALANCE, MORE_GAMES, FIVE_OF_A_KIND, HEIGHT_TURNS]
+    a = int(rng.integers(70, 111))
+    b = int(rng.integers(40, 200 - a - 9))
+    while True:
+        wins = sorted(rng.choice(np.arange(5, 80), 3, replace=False).tolist())
+        if sum(wins[:2]) < 100 and 100 - sum(wins[:2]) not in wins[:2]:
+            break
+    c1, c2 = int(wins[0]), int(wins[1])
+    return [_advantage(a, b, 200 - a - b),
+            _balance(100 - c1 - c2, c2, c1),
+            _more_games(int(rng.choice([3, 4]))),
+            _five_of_a_kind(2, int(rng.integers(1, 7))),
+            _height(int(rng.integers(1, 100)))]
+
+
+#: The lesson's exercises, in order (``EXERCISES.for_student(id)``: a student's numbers).
+EXERCISES = ExerciseSet("game-design-lab", build=_design_lesson)

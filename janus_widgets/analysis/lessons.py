@@ -42,7 +42,9 @@ from typing import Any
 from .checking import Exercise, ExerciseSet, _show, exercise_sets
 
 __all__ = ["Lesson", "EDITIONS", "lessons", "lesson", "edition", "build_editions",
-           "worksheet_html", "write_worksheet", "html_to_pdf", "NOTEBOOKS"]
+           "worksheet_html", "write_worksheet", "html_to_pdf", "answer_texts", "answers_shown",
+           "AnswerKey",
+           "NOTEBOOKS"]
 
 #: Where the lesson notebooks are (the repository's ``notebooks/``).
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
@@ -227,6 +229,27 @@ def _exercise_html(index: int, ex: Exercise, answers: bool) -> str:
     return "".join(parts)
 
 
+class AnswerKey:
+    """Every answer of ``exercises`` with its explanation and common mistakes, for a
+    lesson's cell tagged ``answer`` (the student edition leaves that cell out).
+
+    >>> from janus_widgets.analysis.exercises import roman_dice
+    >>> "3/32" in AnswerKey(roman_dice)._repr_html_()
+    True
+    """
+
+    def __init__(self, exercises: Iterable[Exercise]) -> None:
+        self.exercises = list(exercises)
+
+    def _repr_html_(self) -> str:
+        # only the answer boxes are styled: a notebook's page keeps its own look
+        style = ("<style>.janus-answer-key .answer { background: #eef6ee; border-left: "
+                 "4px solid #1a7f37; padding: 0.4em 0.8em; }</style>")
+        return (style + "<div class='janus-answer-key'>"
+                + "".join(_exercise_html(i, ex, True) for i, ex in enumerate(self.exercises, 1))
+                + "</div>")
+
+
 def worksheet_html(name: str, *, answers: bool = False, student: str | None = None,
                    folder: str | os.PathLike[str] | None = None) -> str:
     """A printable worksheet (HTML) of lesson ``name``'s exercises; ``answers=True``
@@ -317,6 +340,44 @@ def answer_texts(exercises: Iterable[Exercise]) -> dict[str, list[str]]:
                 forms.append(f"{100 * float(value):.{digits}g}%")
         out[ex.key] = forms
     return out
+
+
+def _answer_pattern(form: str) -> re.Pattern[str]:
+    # the form as a whole number: not part of a longer number, fraction or decimal
+    return re.compile(r"(?<![\d/.,])" + re.escape(form) + r"(?![\d/]|[.,]\d)")
+
+
+def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, str]]:
+    """The exercise answers that ``text`` shows, as ``(key, form)`` pairs: what a
+    student's page must never contain. An answer that is a fraction is found as the
+    fraction, or as its decimal or percentage to four significant figures (or fewer when
+    that is all it has), standing on its own: ``1/36`` but not inside ``1/360``, ``0.02778``
+    but not inside ``0.027781``. Whole-number answers (4, 204) are in any text and are not
+    searched; nor are three-figure roundings, which turn up by chance in tables.
+
+    >>> from janus_widgets.analysis.exercises import jactus_odds
+    >>> answers_shown("six of the 7776 throws: 1/1296", jactus_odds)
+    [('q1', '1/1296')]
+    >>> answers_shown("1/12960 and 0.00077160", jactus_odds)
+    []
+    """
+    found = []
+    exercises = list(exercises)
+    wholes = {ex.key for ex in exercises if ex.answer.denominator == 1}
+    # three significant figures of a long decimal turn up by chance in any table of
+    # figures; the fraction and four figures do not
+    short = {ex.key: {f"{float(ex.answer):.3g}", f"{100 * float(ex.answer):.3g}%"}
+             - {f"{float(ex.answer):.4g}", f"{100 * float(ex.answer):.4g}%"}
+             for ex in exercises}
+    for key, forms in answer_texts(exercises).items():
+        if key in wholes:          # a whole number (4, 204) is in any text: not searched
+            continue
+        for form in forms:
+            if form in short.get(key, ()):
+                continue
+            if _answer_pattern(form).search(text):
+                found.append((key, form))
+    return found
 
 
 def _demo_notebook() -> Any:

@@ -1,0 +1,105 @@
+"""Every lesson notebook follows the lesson conventions (docs/lessons.md), and its
+student edition, run top to bottom, shows no exercise's answer anywhere.
+
+A lesson is a notebook whose metadata holds ``janus_widgets.lesson``; the tests find
+them all, so a new lesson is held to the same rules without being listed here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+
+from helpers import notebook_client, page_texts  # noqa: E402
+
+from janus_widgets.analysis import lessons as lesson_tools  # noqa: E402
+from janus_widgets.analysis.checking import exercise_sets  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+LESSONS = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")
+                 if lesson_tools.lesson_meta(nbformat.read(p, as_version=4)) is not None)
+GAMES = {"janus", "janus-cards", "jactus", "jinns"}
+
+
+def read(name: str):
+    return nbformat.read(NOTEBOOKS / name, as_version=4)
+
+
+def tags(cell) -> set[str]:
+    return set(cell.metadata.get("tags", []))
+
+
+def test_at_least_seven_lessons_and_every_game_has_one():
+    assert len(LESSONS) >= 7, LESSONS
+    games = {lesson_tools.lesson_meta(read(name))["game"] for name in LESSONS}
+    assert GAMES <= games, GAMES - games
+    # the exercise sets and the lessons are the same list
+    with_exercises = {Path(name).stem for name in LESSONS}
+    assert set(exercise_sets()) == with_exercises, set(exercise_sets()) ^ with_exercises
+
+
+def timing_minutes(text: str) -> int:
+    """The minutes of a timing plan: a table's first column or a list's "N min"."""
+    plan = text.split("Timing plan", 1)[1]
+    table = re.findall(r"^\|\s*(\d+)\s*\|", plan, re.MULTILINE)
+    if table:
+        return sum(map(int, table))
+    return sum(int(m) for m in re.findall(r"^\s*[-*\d.]+\s.*?(\d+)\s*min", plan,
+                                          re.MULTILINE))
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_lesson_follows_the_conventions(name):
+    nb = read(name)
+    nbformat.validate(nb)
+    meta = lesson_tools.lesson_meta(nb)
+    assert meta["game"] in GAMES | {None}
+    assert 0 < meta["minutes"] <= 50 and meta["level"].strip()
+    first = next(c for c in nb.cells if c.cell_type == "markdown")
+    assert first.source.startswith("# ")
+    assert "Learning goals" in first.source and "Timing plan" in first.source
+    assert timing_minutes(first.source) == meta["minutes"], name
+    parameters = [c for c in nb.cells if "parameters" in tags(c)]
+    assert len(parameters) == 1 and parameters[0].cell_type == "code"
+    assert parameters[0].source.splitlines()[0].startswith("STUDENT_ID = None")
+    stem = Path(name).stem
+    assert f'exercise_sets(student=STUDENT_ID)["{stem}"]' in parameters[0].source
+    student = [c for c in nb.cells if not tags(c) & {"teacher", "answer"}]
+    headings = "\n".join(c.source for c in student if c.cell_type == "markdown")
+    # predict, then measure: a heading or a paragraph that opens with it
+    assert re.search(r"^(#+ .*|\*\*)Predict", headings, re.MULTILINE | re.IGNORECASE), name
+    assert re.search(r"^## Exit question", headings, re.MULTILINE), name
+    teacher = [c for c in nb.cells if "teacher" in tags(c)]
+    assert any("## Teacher notes" in c.source for c in teacher)
+    assert any("answer" in tags(c) for c in nb.cells)
+    for cell in nb.cells:                        # committed clean
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("name", LESSONS)
+def test_the_class_student_edition_runs_shows_no_answer_and_exports_its_plots(name):
+    nb = lesson_tools.edition(read(name), "student")
+    assert not [c for c in nb.cells if tags(c) & {"teacher", "answer"}]
+    assert "Teacher notes" not in "\n".join(c.source for c in nb.cells)
+    env_path = os.environ.get("PYTHONPATH", "")
+    if str(ROOT) not in env_path.split(os.pathsep):        # the kernel imports this copy
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
+    client = notebook_client(nb, path=NOTEBOOKS, timeout=300)
+    client.execute()
+    errors = [o for c in nb.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    assert not errors, errors[0].get("evalue") if errors else ""
+    shown = lesson_tools.answers_shown(page_texts(nb, client.widget_state or {}),
+                                       exercise_sets()[Path(name).stem])
+    assert shown == [], f"{name} shows answers: {shown}"
+    # plots are ordinary outputs: the HTML export keeps them as images
+    from nbconvert import HTMLExporter
+    html, _ = HTMLExporter().from_notebook_node(nb)
+    assert "data:image/png;base64" in html, f"{name}: no plot in the HTML export"
