@@ -227,3 +227,14 @@ def test_the_jinns_counting_question_reads_the_position_drawn():
         assert lesson_set.q6.answer == len(state.legal_moves())
         assert state.current_player == 0
     assert jl.counting_position("ada").raw == jl.counting_position("ada").raw
+
+
+def test_the_jinns_worksheet_draws_the_position_its_counting_question_reads():
+    from janus_widgets.analysis import jinns_lesson as jl
+    from janus_widgets.games.jinns.draw import draw
+    for student in (None, "s1"):
+        sheet = lessons.worksheet_html("jinns-counting", student=student)
+        picture = draw(jl.counting_position(student))._repr_svg_()
+        assert sheet.count("<svg") == 1 and picture in sheet
+        # the picture comes before the question that says "drawn above"
+        assert sheet.index(picture) < sheet.index("In the position drawn above")

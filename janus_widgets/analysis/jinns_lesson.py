@@ -181,6 +181,12 @@ def counting_position(student: str | None = None) -> Any:
                            for c in state.occupied})
 
 
+def _position_svg(student: str | None) -> str:
+    """The picture of :func:`counting_position` (for the printed worksheet)."""
+    from ..games.jinns.draw import draw
+    return draw(counting_position(student))._repr_svg_()
+
+
 def _jinns_lesson(rng: np.random.Generator | None, student: str | None = None
                   ) -> list[Exercise]:
     first = "Y1Y2Y3Y4"
@@ -286,7 +292,7 @@ def _jinns_lesson(rng: np.random.Generator | None, student: str | None = None
                   "moves does A have? Count every depth (JI-8) and both directions (JI-9), "
                   "and leave out moves the colour rule (JI-11) forbids.",
             lambda: Fraction(len(counting_position(student).legal_moves())), count=True,
-            title="6. Counting moves",
+            title="6. Counting moves", figure=lambda: _position_svg(student),
             explanation="For each pile topped by yellow or red, each depth from 1 to the "
                         "pile's height, each direction: the n-th occupied cell is the "
                         "landing, and the move counts unless the landing pile already has a "
