@@ -103,3 +103,46 @@ def test_the_class_student_edition_runs_shows_no_answer_and_exports_its_plots(na
     from nbconvert import HTMLExporter
     html, _ = HTMLExporter().from_notebook_node(nb)
     assert "data:image/png;base64" in html, f"{name}: no plot in the HTML export"
+
+
+def test_both_editions_of_every_lesson_from_the_command_line(tmp_path):
+    import subprocess
+    import sys
+    for which in ("student", "teacher"):
+        out = tmp_path / which
+        done = subprocess.run([sys.executable, "-m", "janus_widgets", "lessons", "--edition",
+                               which, "--out", str(out), "--student-id", "ada"],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert sorted(p.name for p in out.glob("*.ipynb")) == LESSONS
+        for name in LESSONS:
+            nb = nbformat.read(out / name, as_version=4)
+            kinds = set().union(*(tags(c) for c in nb.cells))
+            assert ("teacher" in kinds) == (which == "teacher"), (which, name)
+            assert ("answer" in kinds) == (which == "teacher"), (which, name)
+            [parameters] = [c for c in nb.cells if "parameters" in tags(c)]
+            assert parameters.source.startswith("STUDENT_ID = 'ada'")
+        index = (out / "README.md").read_text()
+        assert all(Path(name).stem in index for name in LESSONS)
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_every_lesson_prints_a_worksheet_and_its_answer_key(name, tmp_path):
+    stem = Path(name).stem
+    sheet = lesson_tools.worksheet_html(stem, student="ada")
+    key = lesson_tools.worksheet_html(stem, answers=True, student="ada")
+    exercises = exercise_sets("ada")[stem]
+    assert lesson_tools.answers_shown(sheet, exercises) == []
+    shown_in_key = {k for k, _ in lesson_tools.answers_shown(key, exercises)}
+    fractions = {ex.key for ex in exercises if ex.answer.denominator != 1}
+    assert shown_in_key == fractions
+    for ex in exercises:
+        assert ex.question in sheet or ex.question.replace("'", "&#x27;") in sheet
+
+
+def test_the_tour_points_teachers_to_every_lesson_and_the_editions():
+    tour = "\n".join(c.source for c in read("tour.ipynb").cells if c.cell_type == "markdown")
+    assert all(name in tour for name in LESSONS), [n for n in LESSONS if n not in tour]
+    assert "--edition student" in tour and "worksheet" in tour and "teacher" in tour
+    docs = (ROOT / "docs" / "lessons.md").read_text()
+    assert all(name in docs for name in LESSONS), [n for n in LESSONS if n not in docs]
