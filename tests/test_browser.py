@@ -164,7 +164,8 @@ def test_jactus_in_voila(page, tmp_path):
 
 
 # --- lessons as Voila apps (the classroom mode: no code shown) ------------------------
-@pytest.mark.parametrize("name", ["jactus-odds", "roman-dice", "what-can-i-know"])
+@pytest.mark.parametrize("name", ["jactus-odds", "roman-dice", "what-can-i-know",
+                                  "janus-tolls", "jinns-counting"])
 def test_lesson_runs_as_a_voila_app(page, tmp_path, name):
     work = scratch_notebooks(ROOT, tmp_path)
     with voila(work / f"{name}.ipynb", tmp_path / "voila.log") as url:

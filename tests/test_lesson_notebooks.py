@@ -22,7 +22,8 @@ from helpers import notebook_client, page_texts  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 LESSONS = ["jactus-odds.ipynb", "jactus-strategy.ipynb", "roman-dice.ipynb",
-           "game-design-lab.ipynb", "what-can-i-know.ipynb"]
+           "game-design-lab.ipynb", "janus-tolls.ipynb", "jinns-counting.ipynb",
+           "what-can-i-know.ipynb"]
 
 pytestmark = pytest.mark.notebook
 
@@ -150,6 +151,59 @@ assert "counts cards, not sides" in box.verdict.value, box.verdict.value
 box.answer_box.value = str(EXERCISES.double.answer)
 box.check_button.click()
 assert "Right" in box.verdict.value
+""",
+    ],
+    "janus-tolls.ipynb": [
+        # the toll panel: the tile R4| jumps over two fields of B's square
+        """
+tile_menu.value = "R4|"
+reading_buttons.value = "entered"
+""",
+        """
+reading_buttons.value = "landing"
+tile_menu.value = "G3+"
+""",
+        # exercise 1 answered with a known mistake (the chance of a move), then right
+        """
+box = exercise_boxes[0]
+box.answer_box.value = str(EXERCISES.q1.mistakes[0].resolve())
+box.check_button.click()
+assert "chance of having a move" in box.verdict.value, box.verdict.value
+box.answer_box.value = str(EXERCISES.q1.answer)
+box.check_button.click()
+assert "Right" in box.verdict.value, box.verdict.value
+""",
+        # exercise 4 answered under the rulebook reading, then right as a decimal
+        """
+box = exercise_boxes[3]
+box.answer_box.value = str(EXERCISES.q4.mistakes[1].resolve())
+box.check_button.click()
+assert "rulebook reading" in box.verdict.value, box.verdict.value
+box.answer_box.value = f"{float(EXERCISES.q4.answer):.4f}"
+box.check_button.click()
+assert "Right" in box.verdict.value, box.verdict.value
+""",
+    ],
+    "jinns-counting.ipynb": [
+        # exercise 1: 4 × 4 × 4 × 4 forgets that there are only two jinns of a strength
+        """
+box = exercise_boxes[0]
+box.answer_box.value = str(4 ** 4)
+box.check_button.click()
+assert "only two jinns of each strength" in box.verdict.value, box.verdict.value
+box.answer_box.value = str(EXERCISES.q1.answer)
+box.check_button.click()
+assert "Right" in box.verdict.value, box.verdict.value
+""",
+        # exercise 6: the moves of the drawn position, first without the colour rule
+        """
+box = exercise_boxes[5]
+box.answer_box.value = str(EXERCISES.q6.mistakes[0].resolve())
+box.check_button.click()
+assert "colour rule" in box.verdict.value, box.verdict.value
+box.answer_box.value = str(EXERCISES.q6.answer)
+box.check_button.click()
+assert "Right" in box.verdict.value, box.verdict.value
 """,
     ],
 }
@@ -380,3 +434,97 @@ def test_the_game_notebook_keeps_the_tour_and_points_to_the_lesson():
     text = "\n".join(c.source for c in nb.cells)
     assert "# Lesson" not in text and "EXERCISES" not in text
     assert "what-can-i-know.ipynb" in nb.cells[-1].source
+
+
+def outputs_text(nb) -> str:
+    """Every text output of the executed notebook (markdown, html, plain, streams)."""
+    texts = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            texts.append(out.get("text", "") + data.get("text/markdown", "")
+                         + data.get("text/html", "") + data.get("text/plain", ""))
+    return "\n".join(texts)
+
+
+def images(nb) -> int:
+    """Plots shown as ordinary outputs (kept by an HTML export)."""
+    return sum("image/png" in out.get("data", {}) for cell in nb.cells
+               for out in cell.get("outputs", []))
+
+
+def test_janus_tolls_lesson_runs_and_its_widgets_work():
+    nb, shows = run("janus-tolls.ipynb", STUDENT["janus-tolls.ipynb"])
+    text = outputs_text(nb)
+    assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+                if o.output_type == "error"]
+    # the worked example: the edge and the centre, counted tile by tile
+    assert "59/25 ≈ **2.36**" in text and "84/25 ≈ **3.36**" in text
+    # the simulation says its seed and gives intervals; the difference has its own
+    assert "2,000 boards shuffled from seed 1" in text
+    assert re.search(r"the centre, f6 \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \| 3\.360 \| yes", text)
+    assert "Centre minus edge, board by board:" in text
+    assert images(nb) == 2                                   # two plain plots
+    # the toll panel opens on R4| under the rulebook: the jump over the square pays nothing
+    assert "| h7 | 0 |" in shows[0] and "chance of paying at least one coin **0.1083**" in shows[0]
+    # under "tolls on every field" the same move pays two coins
+    assert "| h7 | 2 |" in shows[1] and "expected coins **0.4750**" in shows[1]
+    assert "| h6 | 1 |" in shows[2] and "| e3 | 0 |" in shows[2]
+
+
+def test_jinns_counting_lesson_runs_and_its_widgets_work():
+    nb, shows = run("jinns-counting.ipynb", STUDENT["jinns-counting.ipynb"])
+    text = outputs_text(nb)
+    assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+                if o.output_type == "error"]
+    # the worked position: the yellow 4 is refused both ways by the colour rule
+    assert "`17.2-`" in text and "`10.1+`" not in text and "`10.1-`" not in text
+    assert "4 × 4 × 4 − 4 = 60 | 60 |" in text
+    assert "Simulated average over 1,500 rings" in text and "32 × 6/31 ≈ **6.194**" in text
+    # the alliance: every seat with an interval, C − A and the paired change measured
+    for seat in "ABCD":
+        assert re.search(rf"\| {seat} \| \d+\.\d% \[\d+\.\d%, \d+\.\d%\] \|", text)
+    assert "C's share minus A's, game by game" in text
+    assert "random placement minus runs, on the same seeds" in text
+    assert images(nb) == 2
+
+
+# --- no answer on the student's page -------------------------------------------------
+def _standalone(form: str) -> re.Pattern:
+    """``form`` as a number of its own: not part of a longer number, a rule ID (JI-6),
+    a move (12.1+) or a fraction."""
+    return re.compile(rf"(?<![\w.,/−-]){re.escape(form)}(?![\w/%]|[.,]\d)"
+                      if not form.endswith("%") else
+                      rf"(?<![\w.,/−-]){re.escape(form)}")
+
+
+def student_page(nb, widget_state: dict) -> str:
+    """What a student can read (helpers.page_texts: sources, text outputs, the widgets'
+    texts), with HTML tags removed and entities read."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", page_texts(nb, widget_state)))
+
+
+def run_student_edition(name: str, student: str | None):
+    """The student edition (for ``student``), executed; returns it and what it shows."""
+    from janus_widgets.analysis.lessons import edition
+    nb = edition(nbformat.read(NOTEBOOKS / name, as_version=4), "student", student=student)
+    env_path = os.environ.get("PYTHONPATH", "")
+    if str(ROOT) not in env_path.split(os.pathsep):
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
+    client = notebook_client(nb, path=NOTEBOOKS, timeout=120)
+    client.execute()
+    return nb, student_page(nb, client.widget_state)
+
+
+@pytest.mark.parametrize("student", [None, "s1"])
+@pytest.mark.parametrize("name", ["janus-tolls.ipynb", "jinns-counting.ipynb"])
+def test_the_student_edition_shows_no_answer(name, student):
+    from janus_widgets.analysis.checking import exercise_sets
+    from janus_widgets.analysis.lessons import answer_texts
+    nb, page = run_student_edition(name, student)
+    assert not [c for c in nb.cells if {"teacher", "answer"} & set(c.metadata.get("tags", []))]
+    exercises = exercise_sets(student=student)[Path(name).stem]
+    assert all(exercise.question in page for exercise in exercises)   # the questions are there
+    leaks = {key: form for key, forms in answer_texts(exercises).items() for form in forms
+             if _standalone(form).search(page)}
+    assert not leaks, leaks

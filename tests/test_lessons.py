@@ -239,3 +239,14 @@ def test_roman_dice_exercise_4_is_never_the_venus_the_lesson_shows():
     for who in [f"s{i}" for i in range(300)]:
         answer = roman_dice.for_student(who).q4.answer
         assert answer not in (shown, class_answer), who
+
+
+def test_the_jinns_worksheet_draws_the_position_its_counting_question_reads():
+    from janus_widgets.analysis import jinns_lesson as jl
+    from janus_widgets.games.jinns.draw import draw
+    for student in (None, "s1"):
+        sheet = lessons.worksheet_html("jinns-counting", student=student)
+        picture = draw(jl.counting_position(student))._repr_svg_()
+        assert sheet.count("<svg") == 1 and picture in sheet
+        # the picture comes before the question that says "drawn above"
+        assert sheet.index(picture) < sheet.index("In the position drawn above")

@@ -257,6 +257,8 @@ class Exercise:
     outside 0..1 are then refused as such); ``count`` says it is a whole number
     (not a probability). ``tolerance`` decides how close a decimal must be.
     ``title`` heads the question in the answer box (the key does if it is empty).
+    ``figure`` draws what the question refers to (an SVG picture, e.g. a position), for
+    a printed worksheet, which has no notebook around it.
     """
 
     key: str
@@ -269,6 +271,7 @@ class Exercise:
     probability: bool = True
     count: bool = False
     tolerance: Tolerance = SignificantFigures(3)
+    figure: Callable[[], str] | None = field(repr=False, default=None)
 
     def __post_init__(self) -> None:
         if self.count:

@@ -31,7 +31,8 @@ from ..games.janus.rules import GAME, PASS, position
 from .checking import Exercise, ExerciseSet, Mistake
 
 __all__ = ["moves_by_tile", "expected_moves", "stuck_chance", "toll_chance",
-           "expected_tolls", "expected_heads_in_reach", "simulate_first_moves",
+           "expected_tolls", "tolls_by_tile", "expected_heads_in_reach",
+           "simulate_first_moves",
            "JANUS_LESSON"]
 
 #: Where the other column stands in these two-player positions (the start corner of B).
@@ -85,6 +86,17 @@ def _tolls(field: str, owned: str, toll_fields: str) -> list[list[int]]:
     for state in _positions(field, owned, toll_fields):
         out.append([state.play(m).tolls[1] - state.tolls[1] for m in _moves(state)])
     return out
+
+
+def tolls_by_tile(field: str, owned: str, toll_fields: str = "landing"
+                  ) -> tuple[tuple[int, ...], ...]:
+    """Per tile (in the tile table's order), the coins A pays B for each of A's legal
+    moves from ``field`` (B owns the square of ``owned``; an empty tuple: stuck).
+
+    >>> tolls_by_tile("c2", "c3")[1]    # red 2|: up to c4, in B's square; down is off the board
+    (1,)
+    """
+    return tuple(tuple(paid) for paid in _tolls(field, owned, toll_fields))
 
 
 def toll_chance(field: str, owned: str, toll_fields: str = "landing") -> Fraction:

@@ -26,12 +26,14 @@ from ..core.rng import RandomStream
 from ..games.jinns.rules import CELLS, GAME, HEIGHT, parse_pile, pawn_text
 from .checking import Exercise, ExerciseSet, Mistake
 
-__all__ = ["first_run_ways", "second_run_ways", "piles_of", "neighbour_chance",
-           "expected_neighbour_pairs", "simulate_neighbour_pairs", "counting_position",
+__all__ = ["placement_ways", "first_run_ways", "second_run_ways", "piles_of", "neighbour_chance",
+           "expected_neighbour_pairs", "neighbour_pair_counts", "simulate_neighbour_pairs",
+           "counting_position",
            "JINNS_LESSON"]
 
 _KINDS = {"colour": "the same colour", "kind": "the same colour and the same strength",
-          "neither": "neither the same colour nor the same strength"}
+          "neither": "neither the same colour nor the same strength",
+          "strength": "the same strength but different colours"}
 
 
 def _setup_ways(state: Any, cells: int) -> int:
@@ -43,10 +45,22 @@ def _setup_ways(state: Any, cells: int) -> int:
 
 
 @lru_cache(maxsize=None)
+def placement_ways(cells: int) -> int:
+    """In how many different ways can A fill the first ``cells`` cells (1 to 4) of the
+    first yellow run (JI-4), from the eight yellow jinns, the order mattering?
+
+    >>> placement_ways(2)                          # 4 strengths × 4 strengths
+    16
+    """
+    if cells not in (1, 2, 3, 4):
+        raise ValueError(f"cells={cells!r}: a run has 1 to 4 cells")
+    return _setup_ways(GAME.new(seed=0), cells)
+
+
 def first_run_ways() -> int:
     """In how many different ways can A lay the first yellow run (JI-4): four cells
     from the eight yellow jinns, two each of strength 1 to 4, the order mattering?"""
-    return _setup_ways(GAME.new(seed=0), 4)
+    return placement_ways(4)
 
 
 @lru_cache(maxsize=None)
@@ -90,13 +104,16 @@ def _same(a: str, b: str, kind: str) -> bool:
         return a == b
     if kind == "neither":
         return a[0] != b[0] and a[1] != b[1]
+    if kind == "strength":
+        return a[0] != b[0] and a[1] == b[1]
     raise ValueError(f"kind={kind!r}: use one of " + ", ".join(_KINDS))
 
 
 def neighbour_chance(kind: str = "colour") -> Fraction:
     """In a random placement, the chance that cells 0 and 1 hold jinns of ``kind``:
-    ``"colour"`` (the same colour), ``"kind"`` (same colour and strength) or
-    ``"neither"`` (different colours and different strengths)."""
+    ``"colour"`` (the same colour), ``"kind"`` (same colour and strength),
+    ``"neither"`` (different colours and different strengths) or ``"strength"`` (the
+    same strength, different colours)."""
     return sum((p * q for a, p, b, q in _first_two_cells() if _same(a, b, kind)),
                Fraction(0))
 
@@ -108,23 +125,34 @@ def expected_neighbour_pairs(kind: str = "colour") -> Fraction:
     return CELLS * neighbour_chance(kind)
 
 
-def simulate_neighbour_pairs(placements: int, seed: int, kind: str = "colour") -> float:
-    """Lay ``placements`` random rings from ``seed`` and count the neighbouring pairs
-    of ``kind``: their mean, to set beside :func:`expected_neighbour_pairs`. The same
-    seed gives the same rings."""
-    if placements < 1:
-        raise ValueError(f"placements={placements}: use at least 1")
+def neighbour_pair_counts(placements: int, seed: int, kind: str = "colour") -> np.ndarray:
+    """Lay ``placements`` random rings from ``seed`` (JI-6, the engine's chance draws)
+    and count, on each, the neighbouring pairs of ``kind``: one count per ring. The same
+    seed gives the same rings.
+
+    >>> neighbour_pair_counts(3, seed=1).tolist() == neighbour_pair_counts(3, seed=1).tolist()
+    True
+    """
+    if isinstance(placements, bool) or not isinstance(placements, int) or placements < 1:
+        raise ValueError(f"placements={placements!r}: use a whole number, at least 1")
+    _same("Y1", "Y1", kind)                                # a bad kind fails here
     engine = GAME.engine(GAME.variant(placement="random"))
     stream = RandomStream(np.random.default_rng(seed))
-    total = 0
-    for _ in range(placements):
+    counts = np.zeros(placements, dtype=np.int64)
+    for i in range(placements):
         raw = engine.initial()
         while engine.current(raw) == -1:
             raw = engine.apply(raw, engine.sample(raw, stream))
         state = GAME.from_raw(raw, engine.variant)
         ring = [str(state.pile(c)[0]) for c in range(CELLS)]
-        total += sum(_same(ring[c], ring[(c + 1) % CELLS], kind) for c in range(CELLS))
-    return total / placements
+        counts[i] = sum(_same(ring[c], ring[(c + 1) % CELLS], kind) for c in range(CELLS))
+    return counts
+
+
+def simulate_neighbour_pairs(placements: int, seed: int, kind: str = "colour") -> float:
+    """The mean of :func:`neighbour_pair_counts`, to set beside
+    :func:`expected_neighbour_pairs`. The same seed gives the same rings."""
+    return float(neighbour_pair_counts(placements, seed, kind).mean())
 
 
 #: The class's position for counting moves: A (yellow and red) to move.
@@ -151,6 +179,12 @@ def counting_position(student: str | None = None) -> Any:
         state = state.play(moves[stream.below(len(moves))])
     return position(piles={c: "".join(str(p) for p in state.pile(c))
                            for c in state.occupied})
+
+
+def _position_svg(student: str | None) -> str:
+    """The picture of :func:`counting_position` (for the printed worksheet)."""
+    from ..games.jinns.draw import draw
+    return draw(counting_position(student))._repr_svg_()
 
 
 def _jinns_lesson(rng: np.random.Generator | None, student: str | None = None
@@ -258,7 +292,7 @@ def _jinns_lesson(rng: np.random.Generator | None, student: str | None = None
                   "moves does A have? Count every depth (JI-8) and both directions (JI-9), "
                   "and leave out moves the colour rule (JI-11) forbids.",
             lambda: Fraction(len(counting_position(student).legal_moves())), count=True,
-            title="6. Counting moves",
+            title="6. Counting moves", figure=lambda: _position_svg(student),
             explanation="For each pile topped by yellow or red, each depth from 1 to the "
                         "pile's height, each direction: the n-th occupied cell is the "
                         "landing, and the move counts unless the landing pile already has a "

@@ -203,6 +203,7 @@ h1 { font-size: 1.5em; margin-bottom: 0.2em; }
 .space { border: 1px solid #bbb; height: 5.5em; margin-top: 0.5em; }
 .answer { background: #eef6ee; border-left: 4px solid #1a7f37; padding: 0.4em 0.8em; }
 .mistakes { margin: 0.4em 0 0 0; }
+.figure svg { max-width: 100%; height: auto; }
 @media print { body { margin: 0 1.5cm; } }
 """
 
@@ -211,8 +212,10 @@ def _exercise_html(index: int, ex: Exercise, answers: bool) -> str:
     title = ex.title or f"Question {index}"
     if ex.title and not re.match(r"\d", title):
         title = f"{index}. {title}"
-    parts = [f"<div class='exercise'><h2>{html.escape(title)}</h2>",
-             f"<p>{html.escape(ex.question)}</p>"]
+    parts = [f"<div class='exercise'><h2>{html.escape(title)}</h2>"]
+    if ex.figure is not None:                   # what the question refers to, drawn
+        parts.append(f"<div class='figure'>{ex.figure()}</div>")
+    parts.append(f"<p>{html.escape(ex.question)}</p>")
     if answers:
         parts.append(f"<div class='answer'><b>Answer:</b> {html.escape(_show(ex.answer))}"
                      + (f"<br>{html.escape(ex.explanation)}" if ex.explanation else ""))

@@ -44,7 +44,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Estimate", "Rounds", "Convergence", "throw_hits", "estimate_throw_chance",
            "simulate_rounds", "convergence", "convergence_plot", "distribution_plot",
-           "sample_dice", "proportion_estimate", "mean_estimate", "share_plot"]
+           "sample_dice", "proportion_estimate", "mean_estimate", "sample_mean",
+           "share_plot"]
 
 THROWS = 6 ** 5          # 7776 equally likely throws of five dice
 _CHUNK = 1 << 22         # throws drawn at once (8 MB of uint16)
@@ -103,6 +104,17 @@ def mean_estimate(total: float, total_sq: float, n: int, level: float = 0.95) ->
     var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
     half = _z(level) * math.sqrt(var / n)
     return Estimate(mean, mean - half, mean + half, n, level)
+
+
+def sample_mean(values: Iterable[float], level: float = 0.95) -> Estimate:
+    """The mean of simulated values (one per game, board, ring …) with its interval.
+
+    >>> e = sample_mean([1, 2, 3, 2])
+    >>> e.value, round(e.low, 3), round(e.high, 3)
+    (2.0, 1.2, 2.8)
+    """
+    xs = np.asarray(list(values), dtype=float)
+    return mean_estimate(float(xs.sum()), float((xs * xs).sum()), len(xs), level)
 
 
 # --- the tables ----------------------------------------------------------------------------
