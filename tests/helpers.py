@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 from collections.abc import Iterable, Iterator
 
 import pytest
@@ -84,25 +87,37 @@ def notebook_client(nb, *, path, timeout: int = 300):
                           resources={"metadata": {"path": str(path)}})
 
 
+RICHER = {"application/vnd.jupyter.widget-view+json", "text/html", "text/markdown", "text/latex",
+          "image/svg+xml", "image/png", "image/jpeg"}
+
+
 def page_texts(nb, widget_state: dict) -> str:
-    """Everything a page shows: cell sources, outputs, and every widget's texts."""
-    texts = []
+    """Everything a student can read on the executed page: the cells, their outputs
+    (rendered text, not markup) and the widgets' text."""
+    parts = [cell.source for cell in nb.cells]
+
+    def outputs(items):
+        for out in items:
+            if out.get("output_type") == "stream":
+                parts.append(out.get("text", ""))
+            data = out.get("data", {})
+            for kind in ("text/html", "text/markdown", "text/latex", "image/svg+xml"):
+                parts.append(str(data.get(kind, "")))
+            if not set(data) & RICHER:                # text/plain shows only as a fallback
+                parts.append(str(data.get("text/plain", "")))
+
     for cell in nb.cells:
-        texts.append(cell.source)
-        for out in cell.get("outputs", []):
-            data = out.get("data", {})
-            texts += [data.get("text/markdown", ""), data.get("text/html", ""),
-                      data.get("text/plain", ""), out.get("text", "")]
+        outputs(cell.get("outputs", []))
     for state in widget_state.values():
-        for key in ("value", "description", "placeholder", "tooltip"):
-            if isinstance(state.get(key), str):
-                texts.append(state[key])
-        for value in state.get("_options_labels", []) or []:
-            texts.append(str(value))
-        for out in state.get("outputs", []) or []:
-            data = out.get("data", {})
-            texts += [data.get("text/markdown", ""), data.get("text/html", "")]
-    return "\n".join(texts)
+        outputs(state.get("outputs", []))
+        for key in ("value", "description", "placeholder", "tooltip", "_options_labels"):
+            value = state.get(key)
+            if isinstance(value, (list, tuple)):
+                parts.extend(map(str, value))
+            elif isinstance(value, (str, int)) and not isinstance(value, bool):
+                parts.append(str(value))
+    text = re.sub(r"<[^>]*>", " ", "\n".join(parts))          # markup is not read
+    return html.unescape(text)
 
 
 # --- worlds a seat cannot tell apart (the card game) ---------------------------------------

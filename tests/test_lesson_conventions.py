@@ -96,9 +96,11 @@ def test_the_class_student_edition_runs_shows_no_answer_and_exports_its_plots(na
     client.execute()
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.output_type == "error"]
     assert not errors, errors[0].get("evalue") if errors else ""
-    shown = lesson_tools.answers_shown(page_texts(nb, client.widget_state or {}),
-                                       exercise_sets()[Path(name).stem])
+    page = page_texts(nb, client.widget_state or {})
+    exercises = exercise_sets()[Path(name).stem]
+    shown = lesson_tools.answers_shown(page, exercises)
     assert shown == [], f"{name} shows answers: {shown}"
+    assert all(ex.question in page for ex in exercises)      # the questions are there
     # plots are ordinary outputs: the HTML export keeps them as images
     from nbconvert import HTMLExporter
     html, _ = HTMLExporter().from_notebook_node(nb)

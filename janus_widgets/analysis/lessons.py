@@ -31,6 +31,7 @@ import copy
 import html
 import os
 import re
+from fractions import Fraction
 import shutil
 import subprocess
 import tempfile
@@ -366,6 +367,10 @@ def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, s
     []
     >>> answers_shown("margin: 0.0007716em", jactus_odds)
     []
+    >>> answers_shown("6/7776 of the throws, or 1 in 7776 for five sixes", jactus_odds)
+    [('q1', '6/7776'), ('q3', '1 in 7776')]
+    >>> answers_shown("the study's 1:4:4:1", jactus_odds)
+    []
     """
     found = []
     exercises = list(exercises)
@@ -383,7 +388,19 @@ def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, s
                 continue
             if _answer_pattern(form).search(text):
                 found.append((key, form))
+    # the same value written otherwise: unreduced (2/12), as odds (1 in 6, 1:6)
+    by_value = {ex.answer: ex.key for ex in exercises if ex.key not in wholes}
+    for m in _RATIO.finditer(text):
+        top, bottom = int(m.group(1)), int(m.group(2))
+        if bottom and (key := by_value.get(Fraction(top, bottom))) is not None:
+            if (key, m.group(0)) not in found and not any(
+                    k == key and f == f"{top}/{bottom}" for k, f in found):
+                found.append((key, m.group(0)))
     return found
+
+
+# "a/b", "a in b", "a:b" standing on their own (not "1:4:4:1", "JC-1/2", "2024/25")
+_RATIO = re.compile(r"(?<![\w.,/:−-])(\d{1,6})\s*(?:/|\bin\b|:)\s*(\d{1,7})(?![\w/:%]|[.,]\d)")
 
 
 def _demo_notebook() -> Any:
