@@ -484,7 +484,7 @@ def test_JI20_a_shuttle_ends_at_the_third_occurrence():
     assert state.is_over and state.end_reason == "repetition" and state.repetitions == 3
     assert state.scores() == (2.0, 7.0) and state.winners() == (1,)
     refused(state, "0.1+", "JI-25")
-    assert "occurred 3 times" in str(state)
+    assert "came back 3 times (JI-20)" in str(state) and state.outcome().endswith("(JI-20)")
 
 
 @pytest.mark.parametrize("limit,plies", [(2, 4), (4, 12), (5, 16)])

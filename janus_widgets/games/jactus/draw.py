@@ -95,7 +95,7 @@ def prompt(state: JactusState) -> str:
         return f"{name}: click the dice to pick up, then Throw"
     if phase == CLAIM:
         return f"{name} threw five {state.claim_face}s: click a piece to claim it, or Pass"
-    return f"Game over: {name} wins"
+    return f"Game over: {state.outcome()}"
 
 
 def draw(state: JactusState, highlights: Iterable[Hashable] = (),

@@ -306,14 +306,7 @@ def prompt(state: JanusState) -> str:
     if phase == SHUFFLE:
         return "Lay the tiles: click the board or the button to shuffle and lay all 100 tiles"
     if phase == OVER:
-        won = state.winners()
-        names = " and ".join(seat_name(p) for p in won)
-        why = {"tiles-gone": "all tiles are gone", "no-coins": f"{name} ran out of coins",
-               "stuck": "no column can move",
-               "idle": "too long without a tile removed"}[state.end_reason or "stuck"]
-        best = max(state.scores())
-        return (f"Game over ({why}): {names} win{'s' if len(won) == 1 else ''} with "
-                f"{best:g} point{'s' if best != 1 else ''}")
+        return f"Game over: {state.outcome()}"
     col = state.columns[seat]
     tile = state.tile_at(col)
     where = (f"on {field_name(col)}: {_tile_phrase(tile)}" if tile is not None

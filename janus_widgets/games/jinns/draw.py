@@ -609,8 +609,7 @@ def _over(d: Drawing, state: JinnsState) -> None:
     won = state.winners()
     scores = state.scores()
     d.text(CX, CY - 70, "Game over", size=26, bold=True, fill=INK)
-    why = ("every player had to pass (JI-19)" if state.end_reason == "all-passed" else
-           f"the position came back {state.engine.limit} times (JI-20)")
+    why = state.engine.end_why(state.raw)
     d.text(CX, CY - 40, why, size=13, fill=MUTED)
     names = " and ".join(seat_name(s) for s in won)
     d.text(CX, CY, f"{names} win{'s' if len(won) == 1 else ' (tied)'}", size=20, bold=True,
