@@ -107,7 +107,8 @@ STYLESHEET = """
 .janus-widget .jupyter-button, .janus-widget .widget-toggle-button {
   overflow: visible; text-overflow: clip; }
 .janus-widget .janus-moves label { height: auto; line-height: 1.3; white-space: normal;
-  display: flex; align-items: flex-start; gap: 6px; padding: 3px 0; }
+  display: flex; flex-direction: row-reverse; justify-content: flex-end;
+  align-items: flex-start; gap: 6px; padding: 3px 0; }
 .janus-widget .janus-moves input { height: auto; margin-top: 2px; flex: none; }
 .janus-widget .janus-status { line-height: 1.35; }
 .janus-widget .janus-status .janus-last { color: #333; }

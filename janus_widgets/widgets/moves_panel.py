@@ -53,8 +53,8 @@ class MovesPanel:
                                 style={"description_width": "32px"},
                                 layout=W.Layout(width="100%"))
         self.lines.observe(self._quiet.unless(lambda c: on_line(c["new"])), names="value")
-        self.widget = W.VBox([W.HTML("<b>Legal moves</b> (select to see it, then play; "
-                                     "↑ ↓ and Enter)"),
+        self.widget = W.VBox([W.HTML("<b>Legal moves</b> — select one to see it (↑ ↓), "
+                                     "then play it (Enter)"),
                               self.options_list, self.play_button,
                               W.HTML("<b>Moves played</b> (click to go there)"),
                               self.move_log, self.lines],

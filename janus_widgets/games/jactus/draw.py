@@ -163,6 +163,7 @@ def draw(state: JactusState, highlights: Iterable[Hashable] = (),
         d.rect(x0 + 4, 244, width - 8, 176, fill=style.light if lit else "#fbf8f0",
                stroke=style.colour if lit else "#b8a98a", width=4 if lit else 1.5, radius=12)
         seat_marker(d, p, x0 + 26, 268, 14)
+        d.seat_label(p, x0 + width - 48, 244)          # on the panel's top edge
         d.text(x0 + 48, 268, f"Player {seat_name(p)}" if n <= 4 else seat_name(p), size=15,
                align="left", bold=True)
         label = "wins!" if winner else ("to move" if to_move else "")

@@ -512,6 +512,7 @@ def _panels(d: Drawing, state: JanusState) -> None:
                radius=10)
         # who, and the score
         seat_marker(d, p, x0 + 22, y0 + 22, 12)
+        d.seat_label(p, x0 + 120, y0)                   # on the panel's top edge
         d.text(x0 + 42, y0 + 16, f"Player {seat_name(p)}", size=15, align="left", bold=True)
         label = ("wins!" if won else "second move" if to_move and phase == BONUS
                  else "to move" if to_move else "")

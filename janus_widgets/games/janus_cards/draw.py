@@ -433,6 +433,7 @@ def _panel(d: Drawing, view: CardsView, seat: int, pick: Pick, mover: int | None
            stroke=style.colour if (to_move or you) else "#b8a98a",
            width=4 if to_move else (2.5 if you else 1.5), radius=12)
     seat_marker(d, seat, x + 18, y + 17, 10)
+    d.seat_label(seat, x + PANEL_W - 100, y)           # on the panel's top edge
     d.text(x + 34, y + 17, f"Player {seat_name(seat)}", size=14, align="left", bold=True,
            fill=INK)
     # Between the name and the trio count there is room for about 130 pixels of tags.

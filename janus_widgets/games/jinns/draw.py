@@ -636,6 +636,7 @@ def _seats(d: Drawing, state: JinnsState) -> None:
             d.rect(PANEL_X, y0, PANEL_W, h, fill="#fff8df", stroke=HIGHLIGHT, width=3.5,
                    radius=10)
         _badge(d, seat, PANEL_X + 20, y0 + 20)
+        d.seat_label(seat, PANEL_X + PANEL_W - 100, y0)  # on the panel's top edge
         d.text(PANEL_X + 40, y0 + 14, f"Player {seat_name(seat)}", size=14, bold=True,
                align="left")
         status = "wins!" if seat in won else ("to move" if seat == cur else "")
