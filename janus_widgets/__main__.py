@@ -4,6 +4,8 @@
     python -m janus_widgets rules jinns
     python -m janus_widgets simulate jinns --players 4 --games 500 --bots greedy,random
     python -m janus_widgets simulate jactus --set dog_throws=other --json
+    python -m janus_widgets lessons --edition student --out class/ [--student-id ada]
+    python -m janus_widgets worksheet roman-dice --out roman.html [--answers] [--pdf]
 
 ``--bots`` gives one bot per seat, repeated round the table (random, greedy,
 mcts or mcts:N). ``--set NAME=VALUE`` changes a variant option (repeatable).
@@ -60,7 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--rotate", action="store_true",
                      help="move the bots one seat on each game (compare bots, not seats)")
     sim.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    _add_lesson_commands(sub)
     args = parser.parse_args(argv)
+    if args.command in ("lessons", "worksheet"):
+        return _lesson_command(args)
 
     if args.command == "games":
         for game in games.all_games():
@@ -87,6 +92,46 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(result.to_json() if args.json else result)
+    return 0
+
+
+def _add_lesson_commands(sub: argparse._SubParsersAction) -> None:
+    lessons = sub.add_parser("lessons", help="write every lesson notebook in the student or "
+                                             "the teacher edition")
+    lessons.add_argument("--edition", required=True, choices=("student", "teacher"),
+                         help="student: no teacher notes, answers or outputs; teacher: all")
+    lessons.add_argument("--out", required=True, help="folder to write the notebooks to")
+    lessons.add_argument("--student-id", help="give this student numbers of their own")
+    lessons.add_argument("--source", help="folder of the lesson notebooks (default: the "
+                                          "project's notebooks/)")
+    sheet = sub.add_parser("worksheet", help="a printable worksheet (or answer key) of a "
+                                             "lesson's exercises")
+    sheet.add_argument("lesson", help="the lesson's file stem, e.g. roman-dice")
+    sheet.add_argument("--out", required=True, help="the .html file to write")
+    sheet.add_argument("--answers", action="store_true", help="the answer key")
+    sheet.add_argument("--pdf", action="store_true", help="also print it to PDF (Chromium)")
+    sheet.add_argument("--student-id", help="this student's own numbers")
+    sheet.add_argument("--source", help="folder of the lesson notebooks")
+
+
+def _lesson_command(args: argparse.Namespace) -> int:
+    from .analysis import lessons
+    try:
+        if args.command == "lessons":
+            written = lessons.build_editions(args.edition, args.out,
+                                             student=args.student_id, folder=args.source)
+            print(f"{len(written)} lessons, {args.edition} edition, written to {args.out}")
+            for path in written:
+                print(f"  {path.name}")
+            return 0
+        files = lessons.write_worksheet(args.lesson, args.out, answers=args.answers,
+                                        student=args.student_id, pdf=args.pdf,
+                                        folder=args.source)
+    except (ValueError, FileNotFoundError, RuntimeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for path in files:
+        print(f"wrote {path}")
     return 0
 
 
