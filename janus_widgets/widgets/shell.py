@@ -337,6 +337,7 @@ class GameWidget(W.VBox):
         self._stop_ticks()
         done = self._step_once()
         self._changed()
+        self._schedule_bots()
         if not done and not self.state.is_over and self.replay.at_end:
             self._say(f"{seat_name(self.state.current_player)} is to move: choose a move "
                       "(click the board, or the list and Play).")
