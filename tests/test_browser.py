@@ -131,9 +131,9 @@ def test_jactus_canvas_in_jupyterlab(lab, page):
     assert "JA-8" in widget_status(page)
     # Step back twice with the buttons: the picture returns.
     after = picture(page)
-    widget_button(page, "One move back").click()
+    widget_button(page, "One move back (←)").click()
     wait_picture_change(page, after)
-    widget_button(page, "One move back").click()
+    widget_button(page, "One move back (←)").click()
     wait_picture(page, before_pick)
     assert kernel(page, "print(game.index)").strip() == "2"
     screenshot_widget(page, "jactus-widget.png")

@@ -941,22 +941,35 @@ class GameWidget(W.VBox):
         return out
 
     def _last_move_text(self) -> str:
-        """The move that led to the position shown, as the viewpoint may know it."""
+        """The move that led to the position shown, as the viewpoint may know it: the
+        last decision, and the chance that followed it (dice thrown, a card dealt)."""
         replay = self.replay
-        if replay.index == 0:
-            return ""
-        before = replay.states[replay.index - 1]
-        move = replay.state.last_move
+        states = replay.states
+        i = replay.index
+        chance: list[str] = []
+        while i > 0 and states[i - 1].is_chance:
+            before = states[i - 1]
+            chance.append(self._entry(before.engine, before.raw,
+                                      states[i].last_move.action))  # type: ignore[union-attr]
+            i -= 1
+            if len(chance) == 4:
+                break
+        chance.reverse()
+        if len(chance) == 4:
+            chance[0] = "…"
+        then = ", ".join(chance)
+        if i == 0 or states[i - 1].is_chance:
+            return f"Chance: {then}." if chance else ""
+        before, move = states[i - 1], states[i].last_move
         assert move is not None
         engine, raw = before.engine, before.raw
-        entry = self._entry(engine, raw, move.action)
-        mover = before.current_player
-        if mover == CHANCE:
-            return f"Chance: {entry}."
+        said = f"{self._mover(before.current_player)} played " \
+               f"{self._entry(engine, raw, move.action)}"
         public = len({engine.log_entry(raw, move.action, p)
                       for p in range(engine.num_players)}) == 1
-        said = f"{self._mover(mover)} played {entry}"
-        return f"{said}: {move.description}" if public else f"{said}."
+        if public:
+            said += f": {move.description.rstrip('.')}"
+        return said + (f"; then chance: {then}." if chance else ".")
 
     def _update_status(self) -> None:
         state = self.replay.state
