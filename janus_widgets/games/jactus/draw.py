@@ -10,7 +10,7 @@ the widget shell paints them and sends clicks back as region keys:
 >>> d = draw(state, selection=frozenset({2, 3, 4}))   # lift the 3, 4 and 6
 >>> d.width, d.height
 (760, 432)
->>> "1/216" in d.texts()          # keeping the two 2s: five 2s for a dog, exactly
+>>> "r346 6/1296" in d.texts()    # keep the two 2s: five 2s (a dog) in 6 of 1296
 True
 >>> click(state, frozenset({2, 3, 4}), ("button", "throw")).move
 'r346'
@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import Any
 
+from ...core.numbers import shared_denominator
 from ...core.protocol import seat_name
 from ...widgets.drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
 from .rules import (CLAIM, COIN, DOG, KIND_NAMES, MULTISETS, OPEN, OVER, PASS, PICK, ROLL_ALL,
@@ -171,7 +172,9 @@ def draw(state: JactusState, highlights: Iterable[Hashable] = (),
             d.text(x0 + 48, 288, label, size=12, align="left", fill=style.colour, bold=True)
         held = state.holdings[p]
         if n <= 4:
-            places = [(x0 + 14 + 56 * k, 304) for k in range(3)]
+            # Three pieces and their counts ("×0", about 52 wide each) inside the panel.
+            step = min(56.0, (width - 84) / 2)
+            places = [(x0 + 12 + step * k, 304) for k in range(3)]
             scale = 0.8
         else:
             places = [(x0 + 12, 300), (x0 + 12 + 56, 300), (x0 + 12, 350)]
@@ -183,10 +186,6 @@ def draw(state: JactusState, highlights: Iterable[Hashable] = (),
 
     outline_regions(d, highlights)
     return d
-
-
-def _fraction(p: Any) -> str:
-    return "0" if p == 0 else ("1" if p == 1 else f"{p.numerator}/{p.denominator}")
 
 
 def _odds_panel(d: Drawing, state: JactusState, chosen: frozenset[int]) -> None:
@@ -209,17 +208,22 @@ def _odds_panel(d: Drawing, state: JactusState, chosen: frozenset[int]) -> None:
             this = claim_odds(kept, state.variant)
         best = claim_advice(dice, state.variant)
     rows = (("venus", "Venus"), ("dog", "dog"), ("coin", "coin"))
+    # Every chance in the panel over one denominator, so they compare at a glance.
+    shown = [this[kind] for kind, _ in rows] if this else []
+    shown += [best[kind].chance for kind, _ in rows] if best is not None else []
+    texts = iter(shared_denominator(shown))
+    column = {"this": [next(texts) for _ in rows] if this else None,
+              "best": [next(texts) for _ in rows] if best is not None else None}
     for k, (kind, title) in enumerate(rows):
         ry = y + 32 + 16 * k
         d.text(x, ry, title, size=12, align="left", fill=INK)
-        d.text(x + 104, ry, _fraction(this[kind]) if this else "–", size=12, align="right",
-               fill=INK, bold=bool(this and this[kind]))
+        d.text(x + 104, ry, column["this"][k] if this else "–", size=12,
+               align="right", fill=INK, bold=bool(this and this[kind]))
+        text = "–"
         if best is not None:
             advice = best[kind]
-            text = (f"{advice.pickups[0].notation} {_fraction(advice.chance)}"
-                    if advice.pickups and advice.chance else "–")
-        else:
-            text = "–"
+            if advice.pickups and advice.chance:
+                text = f"{advice.pickups[0].notation} {column['best'][k]}"
         d.text(x + 236, ry, text, size=12, align="right", fill=INK)
 
 

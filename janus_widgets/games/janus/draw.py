@@ -397,8 +397,11 @@ def draw(state: JanusState, highlights: Iterable[Hashable] = (),
                 d.line([(sx + ux * RING, sy + uy * RING), (sx + ux * stop, sy + uy * stop)],
                        stroke=_rgba(style.colour, 0.7), width=2.5)
             x, y = field_origin(f)
-            d.rect(x + 3, y + 3, FIELD - 6, FIELD - 6, stroke=style.colour, width=3,
-                   radius=7, dash=(6, 3))
+            # A white band under the seat's dashes: they stand out on every tile colour.
+            d.rect(x + 3.5, y + 3.5, FIELD - 7, FIELD - 7, stroke="#ffffff", width=6,
+                   radius=7)
+            d.rect(x + 3.5, y + 3.5, FIELD - 7, FIELD - 7, stroke=style.colour, width=3.5,
+                   radius=7, dash=(7, 3))
     for p, f in enumerate(cols):
         _column(d, p, f, state.tile_at(f) if phase != SHUFFLE else None,
                 active=movers and p == seat)
