@@ -4,11 +4,15 @@
     python -m janus_widgets rules jinns
     python -m janus_widgets simulate jinns --players 4 --games 500 --bots greedy,random
     python -m janus_widgets simulate jactus --set dog_throws=other --json
+    python -m janus_widgets rules jactus --ruleset points
+    python -m janus_widgets simulate jactus --ruleset "other edition" --players 3
     python -m janus_widgets lessons --edition student --out class/ [--student-id ada]
     python -m janus_widgets worksheet roman-dice --out roman.html [--answers] [--pdf]
 
 ``--bots`` gives one bot per seat, repeated round the table (random, greedy,
-mcts or mcts:N). ``--set NAME=VALUE`` changes a variant option (repeatable).
+mcts or mcts:N). ``--ruleset NAME`` starts from one of the game's named rulesets
+(``rules GAME`` lists them); ``--set NAME=VALUE`` changes a variant option
+(repeatable) on top of it.
 """
 
 from __future__ import annotations
@@ -46,8 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list the games: name, title and what each is "
                                  "(their options: rules GAME)")
-    rules = sub.add_parser("rules", help="print a game's variant options and rule IDs")
+    rules = sub.add_parser("rules", help="print a game's rulesets, variant options and "
+                                          "rule IDs")
     rules.add_argument("game", choices=games.names())
+    rules.add_argument("--ruleset", help="show the options of this ruleset (default: "
+                                         "rulebook)")
     sim = sub.add_parser("simulate", help="play many seeded games and print the metrics")
     sim.add_argument("game", choices=games.names())
     sim.add_argument("--players", type=int, help="number of players")
@@ -55,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--bots", default="random",
                      help="comma-separated bots per seat: random, greedy, mcts, mcts:N")
     sim.add_argument("--seed", type=int, default=0, help="seed of the whole run")
+    sim.add_argument("--ruleset", help="start from this named ruleset (see: rules GAME)")
     sim.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                      help="change a variant option (repeatable)")
     sim.add_argument("--processes", type=int, default=1, help="local processes to use")
@@ -73,9 +81,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "rules":
         game = games.get(args.game)
+        try:
+            chosen = game.ruleset(args.ruleset if args.ruleset is not None else "rulebook")
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         print(f"{game.title}: rules in seeds/{game.name}.md (IDs {game.rule_prefix}-n)")
+        print("Rulesets (--ruleset NAME):")
+        width = max(len(r.name) for r in game.rulesets())
+        for ruleset in game.rulesets():
+            mark = "*" if ruleset is chosen else " "
+            print(f" {mark}{ruleset.name:{width}}  {ruleset.note} (source: {ruleset.source})")
+        print(f"Options of the {chosen.name!r} ruleset (--set NAME=VALUE):")
+        variant = chosen.variant(game.Variant)
         for spec in game.Variant.options():
-            print(f"  {spec.rule:6} {spec.name}={spec.default!r}: {spec.doc}")
+            value = getattr(variant, spec.name)
+            differs = f" (rulebook: {spec.default!r})" if value != spec.default else ""
+            print(f"  {spec.rule:6} {spec.name}={value!r}{differs}: {spec.doc}")
         return 0
 
     from .analysis.tournament import run_tournament
@@ -84,10 +106,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = _options(args.set)
         if args.players is not None:
             options["players"] = args.players
-        result = run_tournament(args.game, bots=bots, games=args.games, seed=args.seed,
+        variant = games.get(args.game).variant(ruleset=args.ruleset, **options)
+        result = run_tournament(args.game, variant, bots=bots, games=args.games,
+                                seed=args.seed,
                                 max_plies=args.max_plies, processes=args.processes,
-                                rotate_seats=args.rotate, progress=not args.json,
-                                **options)
+                                rotate_seats=args.rotate, progress=not args.json)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

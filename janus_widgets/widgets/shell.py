@@ -124,7 +124,7 @@ class GameWidget(W.VBox):
         self._autoplay = False
         self._bots: dict[int, Callable[[Any], Any]] = {}
         self._bot_labels: dict[int, str] = {}
-        self._pending_variant: dict[str, Any] | None = None
+        self._pending_variant: Any = None       # a Variant waiting for the confirm box
 
         start = self.game.new(variant, seed=seed, **options)
         self.replay = Replay(start)
@@ -157,7 +157,8 @@ class GameWidget(W.VBox):
         self.game_panel = GamePanel(self.game, self.state.variant, seed=self.state.seed,
                                     on_option=guard(self._on_variant_control),
                                     on_confirm=guard(self._confirm_variant),
-                                    on_new=guard(self._new_from_box))
+                                    on_new=guard(self._new_from_box),
+                                    on_ruleset=guard(self._propose_variant))
         self.seats = SeatsPanel(on_viewpoint=guard(self.set_viewpoint),
                                 on_seat=guard(self._on_seat))
         self.records = RecordsPanel(self.game.name, on_save=guard(self.save),
@@ -203,8 +204,9 @@ class GameWidget(W.VBox):
                 (self.stepbar, ["first_button", "back_button", "forward_button",
                                 "last_button", "slider", "autoplay_button", "speed"]),
                 (self.moves, ["options_list", "play_button", "move_log", "lines"]),
-                (self.game_panel, ["variant_controls", "confirm_box", "confirm_text",
-                                   "confirm_yes", "confirm_no", "seed_box", "new_button"]),
+                (self.game_panel, ["variant_controls", "ruleset_control", "confirm_box",
+                                   "confirm_text", "confirm_yes", "confirm_no", "seed_box",
+                                   "new_button"]),
                 (self.seats, ["viewpoint_box"]),
                 (self.records, ["path_box", "save_button", "load_button", "upload",
                                 "previous_box", "restore_button"])):
@@ -664,6 +666,13 @@ class GameWidget(W.VBox):
         new_variant = self.game.variant(base, **options)
         return self.new_game(seed=self.state.seed, variant=new_variant)
 
+    def set_ruleset(self, name: str) -> State:
+        """Start a new game under one of the game's named rulesets, keeping the number of
+        players (the Ruleset menu's method). ``set_ruleset("points")``."""
+        variant = self.state.variant
+        setup = {s.name: getattr(variant, s.name) for s in variant.options() if s.setup}
+        return self.set_variant(self.game.variant(ruleset=name, **setup))
+
     def new_game(self, seed: int | None = None, variant: Any = None) -> State:
         """Start a new game (same variant unless given); the current one is kept."""
         self._stop_ticks()
@@ -716,23 +725,29 @@ class GameWidget(W.VBox):
         return self.state
 
     def _on_variant_control(self, name: str, change: dict) -> None:
-        wanted = self.game_panel.wanted()
         try:
-            self.game.variant(self.state.variant, **wanted)
+            variant = self.game.variant(self.state.variant, **self.game_panel.wanted())
         except ValueError as exc:
             self._say(str(exc), "error")
             self.game_panel.undo(change["owner"], change["old"])
             return
+        self._propose_variant(variant)
+
+    def _propose_variant(self, variant: Any) -> None:
+        """Show ``variant`` in the controls and start it: at once if nothing has been
+        played yet, else after the confirm box (an option by hand or a ruleset)."""
+        self.game_panel.show(variant)
         moves = sum(len(line) for line in self.replay.lines)
         if moves == 0:
-            self.set_variant(**wanted)
-            self._say(f"New game: {self.state.variant.describe()}.")
+            self.set_variant(variant)
+            self._say(f"New game: {self.game.describe_variant(self.state.variant)}.")
             return
-        self._pending_variant = wanted
-        changed = ", ".join(f"{k}={v}" for k, v in wanted.items()
-                            if getattr(self.state.variant, k) != v)
+        self._pending_variant = variant
+        now = self.state.variant.to_dict()
+        changed = ", ".join(f"{k}={v}" for k, v in variant.to_dict().items() if now[k] != v)
         self.game_panel.ask(
-            f"Start a new game with <b>{html.escape(changed)}</b>? This game ({moves} "
+            f"Start a new game with <b>{html.escape(changed)}</b> "
+            f"({html.escape(self.game.describe_variant(variant))})? This game ({moves} "
             "moves) is kept under Save / load → earlier.")
 
     def _confirm_variant(self, yes: bool) -> None:
@@ -742,10 +757,10 @@ class GameWidget(W.VBox):
         if pending is None:
             return
         if yes:
-            self.set_variant(**pending)
-            self._say(f"New game: {self.state.variant.describe()}.")
+            self.set_variant(pending)
+            self._say(f"New game: {self.game.describe_variant(self.state.variant)}.")
         else:
-            self.game_panel.show(self.state.variant, self.state.seed)
+            self.game_panel.show(self.state.variant)
             self._say("Variant unchanged; the game goes on.")
 
     def _new_from_box(self, seed: int) -> None:
@@ -892,8 +907,9 @@ class GameWidget(W.VBox):
     def _show_moves(self) -> None:
         replay = self.replay
         state = replay.state
+        rules = self.game.describe_variant(state.variant)
         self.heading.value = (f"<h3 style='margin:0'>{html.escape(self.game.title)}"
-                              f" <small>— {html.escape(state.variant.describe())}, seed "
+                              f" <small>— {html.escape(rules)}, seed "
                               f"{state.seed}</small></h3>")
         if state.is_over:
             self.moves.show_options([], note="(the game is over)", can_play=False)
