@@ -235,3 +235,44 @@ def test_numbers_in_a_panel_share_a_denominator():
     assert shared_denominator([Fraction(3, 11), Fraction(1, 22), Fraction(1, 2)]) == [
         "6/22", "1/22", "11/22"]
     assert short_number(705192673542423 / 1125899906842624) == "0.6263"
+
+
+# --- painting only what changed ----------------------------------------------------------
+def test_dirty_rectangles_cover_what_went_and_what_came():
+    from janus_widgets.widgets.canvas import dirty_rects, shape_box
+    from janus_widgets.widgets.drawing import Circle, Rect, Text
+    tiles = [Rect(10 * i, 0, 8, 8, fill="#cc0000") for i in range(40)]
+    assert dirty_rects(tiles, list(tiles), 400, 100) == []             # nothing changed
+    assert dirty_rects(tiles, tiles[::-1], 400, 100) is None           # only the order
+    gone = tiles[:5] + tiles[6:]                                       # one tile removed
+    (x, y, w, h), = dirty_rects(tiles, gone, 400, 100)
+    box = shape_box(tiles[5])
+    assert x <= box[0] and y <= 0 and x + w >= box[2] and y + h >= box[3] and w < 20
+    label = Text(200, 50, "WWWW", size=14, bold=True)
+    (x, y, w, h), = dirty_rects(gone, gone + [label], 400, 100)
+    assert x <= 200 - 2 * 14 and x + w >= 200 + 2 * 14                # wide letters fit
+    far = [Circle(5, 95, 3, fill="#000"), Circle(395, 95, 3, fill="#000")]
+    assert len(dirty_rects(gone, gone + far, 400, 100)) == 2           # two places
+    assert dirty_rects(tiles, [], 400, 100) == [(0, 0, 400, 10)]       # the row of tiles
+    cover = [Rect(0, 0, 300, 90, fill="#eeeeee")]
+    assert dirty_rects(tiles, tiles + cover, 400, 100) is None          # most of it: all
+
+
+def test_a_small_change_sends_a_small_frame_and_no_change_sends_nothing(sent):
+    from janus_widgets.widgets.drawing import Rect
+    def board(removed=()):
+        d = Drawing(400, 100, background="#ffffff")
+        for i in range(40):
+            if i not in removed:
+                d.rect(10 * i, 0, 8, 8, fill="#cc0000", layer="board")
+                d.text(10 * i + 4, 20, str(i), size=8, layer="board")
+        return d
+    stage = Stage(board(), on_click=lambda x, y: None)
+    stage.show(board())
+    full = len(sent[0])
+    stage.show(board(removed=(7,)))                    # one tile less
+    assert len(sent) == 2 and len(sent[1]) < full / 4
+    stage.show(board(removed=(7,)))                    # the same picture again
+    assert len(sent) == 2
+    stage.repaint()                                    # a new browser view: everything
+    assert len(sent) == 3 and len(sent[2]) >= full - 6       # 39 tiles now, not 40

@@ -8,8 +8,8 @@ a lesson or the status line goes through these helpers.
 >>> from fractions import Fraction
 >>> short_number(Fraction(1, 1296)), short_number(0.6263369143710156), short_number(3)
 ('1/1296', '0.6263', '3')
->>> readable(Fraction(1, 1296))
-'1/1296 ≈ 0.0007716'
+>>> readable(Fraction(1, 1296)), readable(705192673542423 / 1125899906842624)
+('1/1296 ≈ 0.0007716', '0.6263')
 >>> shared_denominator([Fraction(1, 216), Fraction(1, 1296), 0])
 ['6/1296', '1/1296', '0']
 >>> shared_denominator([Fraction(1, 3), Fraction(1, 7919)])     # no short common one
@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from numbers import Real
 
-__all__ = ["LONGEST_DENOMINATOR", "as_fraction", "short_number", "readable",
+__all__ = ["LONGEST_DENOMINATOR", "LESSON_DENOMINATOR", "as_fraction", "short_number", "readable",
            "shared_denominator", "decimal"]
 
 #: The largest denominator shown as a fraction (6⁵ = 7776 dice throws fit).
@@ -63,7 +63,8 @@ def short_number(value: Real | Fraction, limit: int = LONGEST_DENOMINATOR) -> st
     if isinstance(value, float):
         if not math.isfinite(value):
             return decimal(value)
-        close = Fraction(value).limit_denominator(limit)
+        # A float is a fraction only when a short one is that close (0.25, 1/3).
+        close = Fraction(value).limit_denominator(min(limit, LONGEST_DENOMINATOR))
         if abs(float(close) - value) <= 1e-12 * max(1.0, abs(value)):
             value = close
         else:
@@ -76,9 +77,14 @@ def short_number(value: Real | Fraction, limit: int = LONGEST_DENOMINATOR) -> st
     return decimal(x)
 
 
-def readable(value: Real | Fraction, limit: int = LONGEST_DENOMINATOR) -> str:
-    """For a lesson: the short fraction and its decimal (``'1/36 ≈ 0.02778'``); a
-    whole number or a decimal alone when that is all there is.
+#: In a lesson, an exact fraction is worth showing up to this denominator (seven digits).
+LESSON_DENOMINATOR = 10_000_000
+
+
+def readable(value: Real | Fraction, limit: int = LESSON_DENOMINATOR) -> str:
+    """For a lesson: the exact fraction and its decimal (``'1/36 ≈ 0.02778'``), while the
+    fraction has at most seven-digit numbers; else the decimal alone (a float's exact
+    value, ``705192673542423/1125899906842624``, is never shown).
 
     >>> readable(2), readable(float("inf")), readable(Fraction(123456789, 10**12))
     ('2', '∞', '0.0001235')

@@ -34,7 +34,7 @@ import numpy as np
 
 from .drawing import Arc, Circle, Line, Polygon, Rect, Shape, Text
 
-__all__ = ["Painter", "plan", "rounded_points"]
+__all__ = ["Painter", "plan", "rounded_points", "shape_box", "dirty_rects"]
 
 #: Points per quarter circle of a rounded corner.
 CORNER_STEPS = 4
@@ -166,6 +166,70 @@ def plan(shapes: Iterable[Shape]) -> Iterator[tuple[str, list]]:
     yield from flush()
 
 
+def shape_box(shape: Shape) -> tuple[float, float, float, float]:
+    """A box (left, top, right, bottom) that holds every pixel the shape paints, with its
+    outline and anti-aliasing (text is measured generously: a wide glyph per letter)."""
+    if isinstance(shape, Text):
+        per = 1.0 if len(shape.text) <= 12 else 0.75
+        width = len(shape.text) * shape.size * per * (1.08 if shape.bold else 1.0)
+        left = {"left": shape.x, "center": shape.x - width / 2,
+                "right": shape.x - width}[shape.align]
+        top = shape.y - {"top": 0.15, "middle": 0.7, "bottom": 1.3,
+                         "alphabetic": 1.05}[shape.baseline] * shape.size
+        return (left - 3, top - 3, left + width + 3, top + 1.45 * shape.size + 3)
+    pad = getattr(shape, "width", 1.0) / 2 + 2 if getattr(shape, "stroke", None) else 2
+    if isinstance(shape, Rect):
+        return (shape.x - pad, shape.y - pad, shape.x + shape.w + pad, shape.y + shape.h + pad)
+    if isinstance(shape, (Circle, Arc)):
+        return (shape.cx - shape.r - pad, shape.cy - shape.r - pad, shape.cx + shape.r + pad,
+                shape.cy + shape.r + pad)
+    xs = [p[0] for p in shape.points]  # type: ignore[union-attr]
+    ys = [p[1] for p in shape.points]  # type: ignore[union-attr]
+    pad += getattr(shape, "width", 1.0) * 2          # mitred corners reach further
+    return (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)
+
+
+def dirty_rects(before: Sequence[Shape], after: Sequence[Shape], width: int, height: int,
+                *, most: int = 6, share: float = 0.45) -> list[tuple[int, int, int, int]] | None:
+    """The whole-pixel rectangles (x, y, w, h) to repaint to turn the layer ``before``
+    into ``after``: around every shape that went or came. ``[]`` when nothing changed;
+    ``None`` when repainting everything is simpler (shapes only reordered, more than
+    ``most`` separate places, or more than ``share`` of the picture)."""
+    from collections import Counter
+    gone = Counter(before)
+    gone.subtract(after)
+    changed = [s for s, k in gone.items() if k] 
+    if not changed:
+        return [] if list(before) == list(after) else None
+    boxes = [shape_box(s) for s in changed]
+    merged: list[list[float]] = []
+    for box in sorted(boxes):
+        box = list(box)
+        again = True
+        while again:
+            again = False
+            for other in merged:
+                if (box[0] <= other[2] + 8 and other[0] <= box[2] + 8
+                        and box[1] <= other[3] + 8 and other[1] <= box[3] + 8):
+                    merged.remove(other)
+                    box = [min(box[0], other[0]), min(box[1], other[1]),
+                           max(box[2], other[2]), max(box[3], other[3])]
+                    again = True
+                    break
+        merged.append(box)
+        if len(merged) > most:
+            return None
+    rects = []
+    for x0, y0, x1, y1 in merged:
+        left, top = max(0, math.floor(x0)), max(0, math.floor(y0))
+        right, bottom = min(width, math.ceil(x1)), min(height, math.ceil(y1))
+        if right > left and bottom > top:
+            rects.append((left, top, right - left, bottom - top))
+    if sum(w * h for _, _, w, h in rects) > share * width * height:
+        return None
+    return rects
+
+
 class Painter:
     """Draws shapes on one ipycanvas ``Canvas``: batched, styles sent once."""
 
@@ -203,6 +267,27 @@ class Painter:
         if background:
             self._set("fill_style", background)
             self.canvas.fill_rect(0, 0, self.canvas.width, self.canvas.height)
+
+    def repaint(self, shapes: Sequence[Shape], rects: Sequence[tuple[int, int, int, int]],
+                background: str | None = None) -> None:
+        """Paint again only inside ``rects`` (from :func:`dirty_rects`): each is cleared
+        (to ``background``) and the shapes that reach into it are drawn, clipped to it,
+        in order."""
+        c = self.canvas
+        for x, y, w, h in rects:
+            inside = [s for s in shapes if _overlaps(shape_box(s), (x, y, x + w, y + h), 0)]
+            kept = dict(self._style)            # the context's styles come back on restore
+            c.save()
+            c.begin_path()
+            c.rect(x, y, w, h)
+            c.clip()
+            c.clear_rect(x, y, w, h)
+            if background:
+                self._set("fill_style", background)
+                c.fill_rect(x, y, w, h)
+            self.paint(inside)
+            c.restore()
+            self._style = kept
 
     def paint(self, shapes: Iterable[Shape]) -> None:
         """Draw the shapes in order (batched where the order is kept)."""

@@ -25,7 +25,7 @@ from typing import Any
 import ipywidgets as W
 
 from ..core.protocol import Game
-from .controls import Quiet, variant_control
+from .controls import Quiet, RulesetControl, variant_control
 
 __all__ = ["GamePanel"]
 
@@ -36,8 +36,13 @@ class GamePanel:
 
     def __init__(self, game: Game, variant: Any, *, seed: int,
                  on_option: Callable[[str, dict], None], on_confirm: Callable[[bool], None],
-                 on_new: Callable[[int], None]) -> None:
+                 on_new: Callable[[int], None],
+                 on_ruleset: Callable[[Any], None] | None = None) -> None:
         self._quiet = Quiet()
+        # The Ruleset menu above the options; choosing one proposes its whole variant.
+        self.ruleset_control = RulesetControl(game, variant)
+        if on_ruleset is not None:
+            self.ruleset_control.on_choose(on_ruleset)
         self.variant_controls: dict[str, W.Widget] = {}
         for spec in game.Variant.options():
             if not spec.widget:
@@ -63,15 +68,18 @@ class GamePanel:
                                    tooltip="Start a new game with this seed and variant",
                                    layout=W.Layout(width="auto"))
         self.new_button.on_click(lambda _: on_new(int(self.seed_box.value)))
-        self.widget = W.VBox([*self.variant_controls.values(),
+        self.widget = W.VBox([self.ruleset_control, *self.variant_controls.values(),
                               W.HBox([self.seed_box, self.new_button])])
 
-    def show(self, variant: Any, seed: int) -> None:
-        """Show a game's variant and seed (no callback)."""
+    def show(self, variant: Any, seed: int | None = None) -> None:
+        """Show a variant (its options and its ruleset) and a game's seed, calling nobody
+        back."""
         with self._quiet:
             for name, control in self.variant_controls.items():
                 control.value = getattr(variant, name)
-            self.seed_box.value = seed
+            if seed is not None:
+                self.seed_box.value = seed
+        self.ruleset_control.show(variant)
 
     def wanted(self) -> dict[str, Any]:
         """The option values the controls hold now."""

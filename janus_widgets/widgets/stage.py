@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 import ipywidgets as W
 from ipycanvas import MultiCanvas, hold_canvas
 
-from .canvas import Painter
+from .canvas import Painter, dirty_rects
 from .drawing import LAYERS, Drawing
 
 __all__ = ["Stage", "RESERVE", "BIG", "MIN_WIDTH"]
@@ -64,7 +64,7 @@ class Stage:
         self._resolution = 1.0
         self._unscale = False
         self._drawing = drawing
-        self._painted_board: list | None = None
+        self._painted: list[list | None] = [None] * len(LAYERS)   # what each layer shows
         self._on_click = on_click
         self.canvas = MultiCanvas(len(LAYERS), width=drawing.width, height=drawing.height,
                                   layout=W.Layout(width="100%", height="auto"))
@@ -112,8 +112,9 @@ class Stage:
         self.show(self._drawing, board=True)
 
     def show(self, drawing: Drawing, board: bool = False) -> None:
-        """Paint ``drawing``: one ``hold_canvas`` batch, one message. The board layer
-        is repainted only when it changed (or ``board``)."""
+        """Paint ``drawing``: one ``hold_canvas`` batch, one message. Each layer is
+        painted again only where it changed (everything when ``board``, or when much
+        changed); a layer that did not change sends nothing."""
         resolution = BIG if self.big else 1.0
         size = (round(drawing.width * resolution), round(drawing.height * resolution))
         resized = (drawing.width, drawing.height) != (self._drawing.width,
@@ -127,11 +128,18 @@ class Stage:
             self._resolution = resolution
             board = True
         with hold_canvas():
-            if board or drawing.layers["board"] != self._painted_board:
-                self._paint_layer(0, drawing, background=drawing.background)
-                self._painted_board = list(drawing.layers["board"])
-            self._paint_layer(1, drawing)
-            self._paint_layer(2, drawing)
+            for index, name in enumerate(LAYERS):
+                shapes = drawing.layers[name]
+                before = self._painted[index]
+                background = drawing.background if index == 0 else None
+                rects = None
+                if not board and before is not None and self._resolution == 1.0:
+                    rects = dirty_rects(before, shapes, drawing.width, drawing.height)
+                if rects is None:
+                    self._paint_layer(index, drawing, background=background)
+                elif rects:
+                    self._painters[index].repaint(shapes, rects, background)
+                self._painted[index] = list(shapes)
         self.frames += 1
 
     def repaint(self) -> None:

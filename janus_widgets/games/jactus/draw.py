@@ -10,7 +10,7 @@ the widget shell paints them and sends clicks back as region keys:
 >>> d = draw(state, selection=frozenset({2, 3, 4}))   # lift the 3, 4 and 6
 >>> d.width, d.height
 (760, 432)
->>> "r346 6/1296" in d.texts()    # keep the two 2s: five 2s (a dog) in 6 of 1296
+>>> "36/7776" in d.texts()   # keep the two 2s: five 2s (a dog), 1/216, over the panel's 7776
 True
 >>> click(state, frozenset({2, 3, 4}), ("button", "throw")).move
 'r346'
