@@ -399,8 +399,10 @@ def test_at_the_end_the_line_says_who_won_and_why():
     assert "Game over" in text and re.search(r"\(JB-\d+\)", text)
     assert any(f"{name} wins" in text or "share the win" in text for name in "AB")
     assert "shuffled" not in text.split("Game over")[1]
+    w.goto(1)
     log = [label for label, _ in w.move_log.options]
     assert log[1] == "1. chance tiles shuffled and laid"   # one readable entry
+    assert len(log) == 1 + 61                               # the log shows 60 moves on
 
 
 def test_the_view_menu_always_shows_a_view():

@@ -66,6 +66,11 @@ __all__ = ["GameWidget", "public_entry"]
 
 #: Longest run of bot moves made in one go when bots move without delay.
 SYNC_BOT_LIMIT = 5000
+#: After a click in the browser, the new picture goes out first and the other parts
+#: (step bar, moves, status line) this many seconds later, so the browser paints the
+#: picture before it rebuilds the lists (a notebook cell's call updates everything at
+#: once).
+CONTROLS_AFTER = 0.04
 
 Viewpoint = Any  # None (everything), a seat number, or "current"
 
@@ -125,6 +130,8 @@ class GameWidget(W.VBox):
         self._bots: dict[int, Callable[[Any], Any]] = {}
         self._bot_labels: dict[int, str] = {}
         self._pending_variant: Any = None       # a Variant waiting for the confirm box
+        self._from_browser = False            # inside a callback of the browser's
+        self._controls_due = False            # the parts wait for CONTROLS_AFTER
 
         start = self.game.new(variant, seed=seed, **options)
         self.replay = Replay(start)
@@ -234,6 +241,8 @@ class GameWidget(W.VBox):
     def _guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """Run a UI callback; anything that goes wrong is reported, never raised."""
         def run(*args: Any, **kwargs: Any) -> Any:
+            outer = self._from_browser
+            self._from_browser = True
             try:
                 return fn(*args, **kwargs)
             except (JanusError, ValueError) as exc:
@@ -242,6 +251,8 @@ class GameWidget(W.VBox):
                 self.errors.append(traceback.format_exc())
                 self._say(f"Something went wrong ({type(exc).__name__}: {exc}); the game "
                           "is unchanged. Details: widget.errors[-1].", "error")
+            finally:
+                self._from_browser = outer
         return run
 
     def guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -279,6 +290,7 @@ class GameWidget(W.VBox):
     def message(self) -> str:
         """What the status line says happened last: the answer to the user's last action
         while it applies (a refusal names its rule), else the move that led here."""
+        self._controls_now()
         return self.status.message
 
     @property
@@ -870,6 +882,7 @@ class GameWidget(W.VBox):
 
     # ------------------------------------------------------------------ display
     def _say(self, text: str, kind: str = "info") -> None:
+        self._controls_now()
         self.status.say(text, kind, situation=self._situation())
 
     def _changed(self) -> None:
@@ -890,6 +903,21 @@ class GameWidget(W.VBox):
         """Bring every part up to date: the canvas first (the picture reaches the
         browser first), then the controls and the status line."""
         self._render(board=board)
+        loop = _kernel_loop() if self._from_browser else None
+        if loop is None:
+            self._controls_due = False
+            self._refresh_controls()
+        elif not self._controls_due:
+            self._controls_due = True
+            loop.call_later(CONTROLS_AFTER, self._guard(self._controls_now))
+
+    def _controls_now(self) -> None:
+        """Bring the parts other than the canvas up to date if they wait."""
+        if self._controls_due:
+            self._controls_due = False
+            self._refresh_controls()
+
+    def _refresh_controls(self) -> None:
         self._show_steps()
         self._show_moves()
         self._update_status()
