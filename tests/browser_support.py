@@ -366,3 +366,39 @@ def eventually(check: Any, timeout: float = 15.0, interval: float = 0.05) -> Any
             if time.monotonic() > deadline:
                 raise
             time.sleep(interval)
+
+
+#: Labels the page cuts: buttons and legal moves whose text overflows them, menus narrower
+#: than their longest choice (measured in the menu's own font; 28 px for the arrow).
+CUT_LABELS_JS = """
+(selector) => {
+  const cut = [];
+  const measure = document.createElement('canvas').getContext('2d');
+  for (const root of document.querySelectorAll(selector)) {
+    for (const b of root.querySelectorAll('button')) {
+      if (b.offsetParent === null || !b.textContent.trim()) continue;
+      if (b.scrollWidth > b.clientWidth + 1) cut.push('button: ' + b.textContent.trim());
+    }
+    for (const l of root.querySelectorAll('.janus-moves label')) {
+      if (l.offsetParent !== null && l.scrollWidth > l.clientWidth + 1) {
+        cut.push('legal move: ' + l.textContent.trim());
+      }
+    }
+    for (const s of root.querySelectorAll('select')) {
+      if (s.offsetParent === null || s.multiple || s.size > 1) continue;
+      measure.font = getComputedStyle(s).font;
+      for (const o of s.options) {
+        if (measure.measureText(o.text).width > s.clientWidth - 28) {
+          cut.push('menu: ' + o.text);
+        }
+      }
+    }
+  }
+  return cut;
+}
+"""
+
+
+def cut_labels(page: Any, selector: str = ".jp-OutputArea-output, body") -> list[str]:
+    """The buttons and menus inside ``selector`` whose label the page cuts."""
+    return page.evaluate(CUT_LABELS_JS, selector)

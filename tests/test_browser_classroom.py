@@ -17,7 +17,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from browser_support import (ARTIFACTS, click_canvas, eventually, kernel, layout, open_lab_notebook,
+from browser_support import (ARTIFACTS, click_canvas, cut_labels, eventually, kernel, layout, open_lab_notebook,
                              picture, run_all_cells, voila, wait_painted, wait_picture_change,
                              widget_status)
 from conftest import ROOT
@@ -62,6 +62,8 @@ def check_fits(page, index: int, label: str) -> dict:
         title = name.split(" (")[0]
         inside(box["buttons"].get(title), title)
     inside(box["status"], "status line")
+    cut = cut_labels(page, ".janus-widget")
+    assert cut == [], (label, cut)                      # every label shown in full
     canvas, side = box["canvas"], box["side"]
     assert canvas["width"] <= box["output"]["width"] + 1, (label, canvas, box["output"])
     # Scaled, the canvas keeps its aspect ratio.

@@ -504,3 +504,59 @@ def test_an_animation_from_a_seat_shows_only_what_that_seat_knew(tmp_path):
     for state in w.replay.states:
         assert "".join(svg_body(draw(state.view(1)))) in text
     assert "".join(svg_body(draw(w.state.view(None)))) not in text
+
+
+# --- the status line's scripted sequences, in every game (issue 14) ------------------------
+def _past_chance(w):
+    while w.state.is_chance:
+        w.step()
+    from janus_widgets.games.janus_cards.widget import deal_all
+    if w.game.name == "janus-cards":
+        deal_all(w)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_refusal_then_an_allowed_selection_in_every_game(name):
+    w = GameWidget(name, seed=6, bot_delay=0, viewpoint=0)
+    _past_chance(w)
+    if name == "jinns":                               # a cell in set-up: JI-4
+        w.click_key(("cell", 3))
+    elif name == "jactus":                            # Throw with no die chosen: JA-6
+        w.play("r*")
+        w.click_key(("button", "throw"))
+    elif name == "janus-cards":                       # two cards of one player: JC-8
+        for key in (("card", "B1"), ("card", "B2"), ("button", "play")):
+            w.click_key(key)
+    else:                                             # a field the tile does not allow
+        wrong = next(f for f in range(100)
+                     if f not in w.state.targets and f not in w.state.columns)
+        from janus_widgets.games.janus.draw import field_centre
+        w.click(*field_centre(wrong))
+    assert w.status.kind == "refused" and re.search(r"[A-Z]{2}-\d+", w.message), w.message
+    refusal = w.message
+    w.select(w.state.legal_moves()[0])                # allowed: the refusal goes
+    assert refusal not in status(w) and w.message.startswith("Selected ")
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_bot_reply_a_variant_change_and_a_load_in_every_game(name, tmp_path):
+    w = GameWidget(name, seed=6, bot_delay=0, viewpoint=0)
+    _past_chance(w)
+    w.set_bot(1, "random")
+    for _ in range(8):                                 # A moves until B (a bot) replies
+        w.play(w.state.legal_moves()[0])
+        if any(s.current_player == 1 for s in w.replay.states):
+            break
+    assert any(s.current_player == 1 for s in w.replay.states)
+    assert "(bot) played" in status(w) or "Chance" in status(w)
+    players = w.variant_controls["players"]
+    players.value = players.options[-1][1] if hasattr(players, "options") else 3
+    w.confirm_yes.click()                             # a new game with other players
+    assert "New game" in status(w) and "played" not in status(w) and w.index == 0
+    path = w.save(tmp_path / "g.json")
+    w.restore(0)                                       # the first game again, then load
+    w.load(path)
+    assert "Loaded 0 moves" in status(w) and "move 0/0" in status(w)
+    w.load(w.previous_games[-1])                       # the one with moves
+    n = w.replay.length
+    assert f"Loaded {n} moves" in status(w) and f"move {n}/{n}" in status(w)
