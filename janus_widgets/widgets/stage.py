@@ -43,8 +43,8 @@ __all__ = ["Stage", "RESERVE", "BIG", "MIN_WIDTH"]
 
 #: Pixels of the screen's height kept for what is not the canvas: the notebook's bars
 #: (JupyterLab's menu, tabs, toolbar and status bar, about 125 px) and the widget's
-#: heading, step bar and status line (about 150 px).
-RESERVE = 285
+#: heading, step bar and a status line of up to four lines, about 175 px.
+RESERVE = 300
 #: The same in big mode (larger type in the step bar and the status line).
 RESERVE_BIG = 330
 #: How much larger (and sharper) the canvas may be in big mode.
