@@ -490,6 +490,10 @@ def test_pictures_and_animations_of_the_position_as_shown(widget, tmp_path):
     widget.records.animation_box.value = str(tmp_path / "game.svg")
     widget.records.animation_button.click()            # from the Save / load tab
     assert (tmp_path / "game.svg").read_text().count("<animate ") == 3
+    part = widget.save_animation(tmp_path / "part.svg", start=1, stop=2).read_text()
+    assert part.count("<animate ") == 2
+    with pytest.raises(ValueError, match="0 ≤ start ≤ stop ≤ 2"):
+        widget.save_animation(tmp_path / "bad.svg", start=2, stop=5)
     widget.records.picture_box.value = str(tmp_path / "pos.jpg")
     widget.records.picture_button.click()              # refused, said, nothing written
     assert ".svg or .png" in widget.message and not (tmp_path / "pos.jpg").exists()

@@ -868,14 +868,21 @@ class GameWidget(W.VBox):
         self._say(f"Saved the picture {written}.")
         return written
 
-    def save_animation(self, path: str | Path, *, fps: float = 2.0,
-                       scale: float = 1.0) -> Path:
-        """Write the line shown, from its start to its last move, one frame per
-        position, as an animated ``.gif`` or ``.svg`` (``fps`` frames a second). Every
-        frame is drawn from the view shown; for a screen passed round, from the seat
-        whose screen it is now (the player to move)."""
+    def save_animation(self, path: str | Path, *, fps: float = 2.0, scale: float = 1.0,
+                       start: int = 0, stop: int | None = None) -> Path:
+        """Write the line shown, one frame per position from move ``start`` to move
+        ``stop`` (default: from its start to its last move), as an animated ``.gif`` or
+        ``.svg`` (``fps`` frames a second). Every frame is drawn from the view shown; for
+        a screen passed round, from the seat whose screen it is now (the player to
+        move). A GIF's frames are drawn with matplotlib: about a second each."""
+        length = self.replay.length
+        stop = length if stop is None else stop
+        if not 0 <= start <= stop <= length:
+            raise ValueError(f"moves {start} to {stop}: use 0 ≤ start ≤ stop ≤ {length} "
+                             "(the moves of the line shown)")
         seat = self._view_seat()
-        frames = [self.game.draw(state.view(seat)) for state in self.replay.states]
+        states = self.replay.states[start:stop + 1]
+        frames = [self.game.draw(state.view(seat)) for state in states]
         written = write_animation(frames, path, fps=fps, scale=scale)
         self._say(f"Saved {len(frames)} frames to {written}.")
         return written
