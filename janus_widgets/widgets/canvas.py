@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -62,7 +63,9 @@ def _colour(text: str | None) -> tuple[int, int, int, float] | None:
     return None
 
 
-def rounded_points(x: float, y: float, w: float, h: float, r: float) -> list[tuple[float, float]]:
+@lru_cache(maxsize=4096)
+def rounded_points(x: float, y: float, w: float, h: float,
+                   r: float) -> tuple[tuple[float, float], ...]:
     """The outline of a rounded rectangle as points (clockwise from the top edge).
 
     >>> len(rounded_points(0, 0, 10, 10, 2)), rounded_points(0, 0, 10, 10, 0)[0]
@@ -70,14 +73,14 @@ def rounded_points(x: float, y: float, w: float, h: float, r: float) -> list[tup
     """
     r = min(r, w / 2, h / 2)
     if r <= 0:
-        return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+        return ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
     points = []
     for cx, cy, start in ((x + w - r, y + r, -90), (x + w - r, y + h - r, 0),
                           (x + r, y + h - r, 90), (x + r, y + r, 180)):
         for k in range(CORNER_STEPS + 1):
             a = math.radians(start + 90 * k / CORNER_STEPS)
             points.append((cx + r * math.cos(a), cy + r * math.sin(a)))
-    return points
+    return tuple(points)
 
 
 # --- what to send: batches of one kind, in drawing order ---------------------------------
@@ -274,8 +277,10 @@ class Painter:
         (to ``background``) and the shapes that reach into it are drawn, clipped to it,
         in order."""
         c = self.canvas
+        boxes = [shape_box(s) for s in shapes]
         for x, y, w, h in rects:
-            inside = [s for s in shapes if _overlaps(shape_box(s), (x, y, x + w, y + h), 0)]
+            area = (x, y, x + w, y + h)
+            inside = [s for s, box in zip(shapes, boxes) if _overlaps(box, area, 0)]
             kept = dict(self._style)            # the context's styles come back on restore
             c.save()
             c.begin_path()

@@ -70,7 +70,7 @@ SYNC_BOT_LIMIT = 5000
 #: (step bar, moves, status line) this many seconds later, so the browser paints the
 #: picture before it rebuilds the lists (a notebook cell's call updates everything at
 #: once).
-CONTROLS_AFTER = 0.04
+CONTROLS_AFTER = 0.1
 
 Viewpoint = Any  # None (everything), a seat number, or "current"
 
