@@ -153,14 +153,31 @@ def test_the_view_menu_is_never_blank_and_custom_bots_keep_their_label():
     assert len(panel.seat_boxes) == 2 and panel.viewpoint_box.label == "everything (teacher)"
 
 
+def test_a_seats_record_offers_its_own_view_only_and_lock_view_disables_the_menu():
+    panel = SeatsPanel(on_viewpoint=print, on_seat=print)
+    panel.show(players=3, viewpoint=2, bots={}, choices=[("seat C's record", 2)],
+               locked=True)
+    assert panel.viewpoint_box.options == (("seat C's record", 2),)
+    assert panel.viewpoint_box.disabled
+    panel.show(players=3, viewpoint="current", bots={})
+    assert not panel.viewpoint_box.disabled and len(panel.viewpoint_box.options) == 5
+
+
 # --- game & variant -----------------------------------------------------------------------------
 def test_game_panel_shows_a_variant_without_asking_and_undoes_a_refused_value():
     game = games.get("jinns")
     heard = []
     panel = GamePanel(game, game.variant(), seed=1, on_option=lambda n, c: heard.append(n),
                       on_confirm=heard.append, on_new=heard.append)
-    panel.show(game.variant(players=4), 12)
+    panel.show(game.variant(players=4))
+    panel.show_seed(12)
     assert panel.wanted()["players"] == 4 and panel.seed_box.value == 12 and heard == []
+    assert panel.seed_box.layout.display == "" and "this seed" in panel.new_button.tooltip
+    panel.show_seed(None)                              # a seat's view: no seed anywhere
+    assert panel.seed_box.value == 0 and panel.seed_box.layout.display == "none"
+    panel.new_button.click()                           # New game still works (secret seed)
+    assert heard == [0]
+    heard.clear()
     control = panel.variant_controls["players"]
     panel.undo(control, 2)
     assert control.value == 2 and heard == []
@@ -184,6 +201,24 @@ def test_records_panel_passes_an_upload_on_as_bytes():
     panel.show_earlier([])
     panel.restore_button.click()
     assert got == [b"{}", -1]
+
+
+def test_records_panel_keeps_the_earlier_choice_and_says_what_save_writes():
+    panel = RecordsPanel("jactus", on_save=print, on_load=print, on_upload=print,
+                         on_restore=print, on_picture=print, on_animation=print)
+    panel.show_earlier(["1: a", "2: b", "3: c"], select=2)
+    panel.previous_box.value = 0                       # the user picks the first
+    panel.show_earlier(["1: a, seed 5", "2: b", "3: c"])   # relabelled: the choice stays
+    assert panel.previous_box.value == 0 and panel.previous_box.label == "1: a, seed 5"
+    panel.show_earlier(["1: b"])                       # fewer games: a choice that exists
+    assert panel.previous_box.value == 0 and panel.previous_box.label == "1: b"
+    panel.show_earlier([])
+    assert panel.previous_box.options == (("(none yet)", -1),)
+    for whose, label in [(None, "Save full record"), (0, "Save A's record"),
+                         ("table", "Save the table's record")]:
+        panel.show_save(whose)
+        assert panel.save_button.description == label
+    assert "no seed, no hidden card" in panel.save_button.tooltip
 
 
 def test_pictures_and_animations(tmp_path):

@@ -15,6 +15,9 @@
 >>> panel.seed_box.value = 99; panel.new_button.click()
 >>> asked, answers, new
 ([('players', 4)], [False], [99])
+>>> panel.show_seed(None)                  # a seat's view: no seed in the widget at all
+>>> panel.seed_box.value, panel.seed_box.layout.display, "secret" in panel.new_button.tooltip
+(0, 'none', True)
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ class GamePanel:
     """The variant controls, seed box and New game (:attr:`widget`), and the confirm
     box (:attr:`confirm_box`, placed by the shell where the user will see it)."""
 
-    def __init__(self, game: Game, variant: Any, *, seed: int,
+    def __init__(self, game: Game, variant: Any, *, seed: int | None = None,
                  on_option: Callable[[str, dict], None], on_confirm: Callable[[bool], None],
                  on_new: Callable[[int], None],
                  on_ruleset: Callable[[Any], None] | None = None) -> None:
@@ -62,24 +65,35 @@ class GamePanel:
                                                                self.confirm_no])],
                                   layout=W.Layout(display="none", border="2px solid #e0a030",
                                                   padding="6px"))
-        self.seed_box = W.IntText(value=seed, description="seed",
+        self.seed_box = W.IntText(value=0, description="seed",
                                   layout=W.Layout(width="260px"))
         self.new_button = W.Button(description="New game", icon="refresh",
-                                   tooltip="Start a new game with this seed and variant",
                                    layout=W.Layout(width="auto"))
         self.new_button.on_click(lambda _: on_new(int(self.seed_box.value)))
         self.widget = W.VBox([self.ruleset_control, *self.variant_controls.values(),
                               W.HBox([self.seed_box, self.new_button])])
+        self.show_seed(seed)
 
-    def show(self, variant: Any, seed: int | None = None) -> None:
-        """Show a variant (its options and its ruleset) and a game's seed, calling nobody
-        back."""
+    def show(self, variant: Any) -> None:
+        """Show a variant (its options and its ruleset), calling nobody back."""
         with self._quiet:
             for name, control in self.variant_controls.items():
                 control.value = getattr(variant, name)
-            if seed is not None:
-                self.seed_box.value = seed
         self.ruleset_control.show(variant)
+
+    def show_seed(self, seed: int | None) -> None:
+        """Show the game's seed (the teacher's view), or ``None``: the seed box is hidden
+        and holds no seed, and New game draws a secret one (a seat's view)."""
+        secret = seed is None
+        with self._quiet:
+            value = 0 if secret else seed
+            if self.seed_box.value != value:
+                self.seed_box.value = value
+        self.seed_box.layout.display = "none" if secret else ""
+        self.new_button.tooltip = (
+            "Start a new game with a fresh secret seed and this variant (the seed is "
+            "shown only in the teacher's view)" if secret else
+            "Start a new game with this seed and variant")
 
     def wanted(self) -> dict[str, Any]:
         """The option values the controls hold now."""

@@ -1,6 +1,9 @@
 """Save / load / export: the game record (save, load, upload), the earlier games of this
 widget (restore one), and pictures and animations of the line shown.
 
+The Save button says which record it writes: the full one (the teacher's view), or a
+seat's or the table's (no seed, no hidden card); see :meth:`RecordsPanel.show_save`.
+
 >>> done = []
 >>> panel = RecordsPanel("jactus", on_save=done.append, on_load=done.append,
 ...                      on_upload=done.append, on_restore=done.append,
@@ -12,6 +15,10 @@ widget (restore one), and pictures and animations of the line shown.
 >>> panel.show_earlier(["1: jactus, 4 moves"])
 >>> panel.previous_box.options, panel.previous_box.value
 ((('1: jactus, 4 moves', 0),), 0)
+>>> panel.show_save(1); panel.save_button.description
+"Save B's record"
+>>> panel.show_save("table"); panel.save_button.description
+"Save the table's record"
 """
 
 from __future__ import annotations
@@ -20,9 +27,17 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as W
 
+from ..core.protocol import TABLE, seat_name
 from .controls import Quiet
 
-__all__ = ["RecordsPanel"]
+__all__ = ["RecordsPanel", "SAVE_FULL", "SAVE_SEAT"]
+
+#: What the Save button writes, by viewpoint (its label and its tooltip).
+SAVE_FULL = ("Save full record", "Writes the full record: the seed, every move and chance "
+             "outcome, every line. It replays and continues exactly (the teacher's).")
+SAVE_SEAT = ("Save {whose} record", "Writes {whose} record: the moves as {who} saw them "
+             "and what {who} saw of each position; no seed, no hidden card. It can be "
+             "stepped through, not played on.")
 
 
 class RecordsPanel:
@@ -36,8 +51,8 @@ class RecordsPanel:
         wide = W.Layout(width="340px")
         self.path_box = W.Text(value=f"{game_name}-game.json", description="file",
                                layout=wide)
-        self.save_button = W.Button(description="Save", icon="save",
-                                    layout=W.Layout(width="auto"))
+        self.save_button = W.Button(description=SAVE_FULL[0], tooltip=SAVE_FULL[1],
+                                    icon="save", layout=W.Layout(width="auto"))
         self.load_button = W.Button(description="Load", icon="folder-open",
                                     layout=W.Layout(width="auto"))
         self.save_button.on_click(lambda _: on_save(self.path_box.value))
@@ -77,15 +92,29 @@ class RecordsPanel:
             W.HBox([self.picture_box, self.picture_button]),
             W.HBox([self.animation_box, self.fps_box, self.animation_button])])
 
-    def show_earlier(self, labels: Sequence[str]) -> None:
-        """The earlier games' labels (the last one selected)."""
-        with self._quiet:
-            if labels:
-                self.previous_box.options = [(label, i) for i, label in enumerate(labels)]
-                self.previous_box.value = len(labels) - 1
-            else:
-                self.previous_box.options = [("(none yet)", -1)]
-                self.previous_box.value = -1
+    def show_save(self, whose: object) -> None:
+        """Say what Save writes: ``None`` the full record, a seat's number that seat's
+        record, ``TABLE`` the table's (what every seat has seen)."""
+        if whose is None:
+            label, tip = SAVE_FULL
+        else:
+            who = "every seat" if whose == TABLE else seat_name(whose)  # type: ignore[arg-type]
+            owner = "the table's" if whose == TABLE else f"{who}'s"
+            label, tip = (text.format(who=who, whose=owner) for text in SAVE_SEAT)
+        self.save_button.description = label
+        self.save_button.tooltip = tip
+
+    def show_earlier(self, labels: Sequence[str], select: int | None = None) -> None:
+        """The earlier games' labels; ``select`` one (``None``: the one chosen, if it is
+        still there, else the last)."""
+        options = [(label, i) for i, label in enumerate(labels)] or [("(none yet)", -1)]
+        value = self.previous_box.value if select is None else select
+        if value not in [v for _, v in options]:
+            value = options[-1][1]
+        if list(self.previous_box.options) != options or self.previous_box.value != value:
+            with self._quiet:
+                self.previous_box.options = options
+                self.previous_box.value = value
 
     def clear_upload(self) -> None:
         """Forget the uploaded file (so the same file can be uploaded again)."""

@@ -17,7 +17,7 @@ entry (``"everything (teacher)"``), not an empty menu.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as W
@@ -46,7 +46,8 @@ class SeatsPanel:
                  on_seat: Callable[[int, str], None]) -> None:
         self._quiet = Quiet()
         self._on_seat = on_seat
-        self.viewpoint_box = W.Dropdown(options=self._view_options(2), value=TEACHER,
+        self.viewpoint_box = W.Dropdown(options=self._view_options(viewpoint_choices(2)),
+                                        value=TEACHER,
                                         description="view",
                                         layout=W.Layout(width="320px"))
         self.viewpoint_box.observe(
@@ -56,15 +57,21 @@ class SeatsPanel:
         self.widget = W.VBox([self.viewpoint_box])
 
     @staticmethod
-    def _view_options(players: int) -> list[tuple[str, Any]]:
-        return [(label, TEACHER if v is None else v) for label, v in viewpoint_choices(players)]
+    def _view_options(choices: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        return [(label, TEACHER if v is None else v) for label, v in choices]
 
-    def show(self, *, players: int, viewpoint: Any, bots: Mapping[int, str]) -> None:
-        """Show the view and who plays each seat (``bots``: seat → bot label)."""
+    def show(self, *, players: int, viewpoint: Any, bots: Mapping[int, str],
+             choices: Sequence[tuple[str, Any]] | None = None, locked: bool = False) -> None:
+        """Show the view and who plays each seat (``bots``: seat → bot label);
+        ``choices`` the views allowed (default: :func:`viewpoint_choices`; a seat's
+        record allows its own only), ``locked`` keeps a student on the view shown."""
         names = [("human", "human")] + [(f"{b} bot", b) for b in bot_names()]
+        views = self._view_options(viewpoint_choices(players) if choices is None else choices)
         with self._quiet:
-            self.viewpoint_box.options = self._view_options(players)
+            if list(self.viewpoint_box.options) != views:
+                self.viewpoint_box.options = views
             self.viewpoint_box.value = TEACHER if viewpoint is None else viewpoint
+            self.viewpoint_box.disabled = locked
             if len(self.seat_boxes) != players:
                 self.seat_boxes = [self._seat_box(p) for p in range(players)]
                 self.widget.children = [self.viewpoint_box, *self.seat_boxes]

@@ -16,7 +16,14 @@ own module:
 * the **keyboard** (:mod:`.keyboard`): ← → Home End Space Enter ↑ ↓.
 
 The shell owns the game: the replay (every line), the selection, the bots and the
-timer, and keeps every part up to date. Every control is also a method, so notebook
+timer, and keeps every part up to date.
+
+The viewpoint is the boundary of what the screen gives away (``docs/secrets.md``): the
+teacher's view (``None``) shows everything, the seed included, and Save writes the full
+record; a seat's view (or ``"current"``, the player to move on a screen passed round)
+never shows the seed in any game, and Save writes that seat's (or the table's) record:
+no seed, no hidden card. A seat's record loaded back is stepped through and never played
+on. The surface a seat sees is collected by :func:`~.surface.widget_surface`. Every control is also a method, so notebook
 cells drive the same widget::
 
     w = GameWidget("jactus", players=3, seed=7)
@@ -47,10 +54,11 @@ import ipywidgets as W
 from .. import games as game_registry
 from ..core.bots import bot_names, make_bot
 from ..core.errors import IllegalMoveError, InvalidMoveError, JanusError, RecordError
-from ..core.protocol import CHANCE, TERMINAL, Engine, Game, Move, State, seat_name
-from ..core.record import Record
+from ..core.protocol import CHANCE, TABLE, TERMINAL, Engine, Game, Move, State, seat_name
+from ..core.record import Record, read_record
 from ..core.replay import Replay
 from ..core.rng import RandomStream, fresh_seed
+from ..core.seat_record import SeatRecord, SeatReplay
 from .drawing import Click, Drawing
 from .export import write_animation, write_picture
 from .game_panel import GamePanel
@@ -62,7 +70,7 @@ from .stage import Stage
 from .status import StatusFacts, StatusLine
 from .stepbar import StepBar
 
-__all__ = ["GameWidget", "public_entry"]
+__all__ = ["GameWidget"]
 
 #: Longest run of bot moves made in one go when bots move without delay.
 SYNC_BOT_LIMIT = 5000
@@ -73,24 +81,6 @@ SYNC_BOT_LIMIT = 5000
 CONTROLS_AFTER = 0.1
 
 Viewpoint = Any  # None (everything), a seat number, or "current"
-
-
-def public_entry(engine: Engine, raw: Any, action: int) -> str:
-    """What every seat knows of ``action``: the seats' log entries when they agree;
-    when they differ only in single letters, those letters masked with ``?``; else
-    the move's notation.
-
-    >>> from janus_widgets import games
-    >>> s = games.get("janus-cards").new(players=3, seed=1)
-    >>> public_entry(s.engine, s.raw, s.sample_chance().action)   # a card for A
-    'dealt A a card ?/f'
-    """
-    seen = [engine.log_entry(raw, action, p) for p in range(engine.num_players)]
-    if len(set(seen)) == 1:
-        return seen[0]
-    if len({len(s) for s in seen}) == 1:
-        return "".join(chars[0] if len(set(chars)) == 1 else "?" for chars in zip(*seen))
-    return engine.notation(raw, action)
 
 
 def _kernel_loop() -> asyncio.AbstractEventLoop | None:
@@ -115,12 +105,13 @@ class GameWidget(W.VBox):
     def __init__(self, game: str | Game, variant: Any = None, *, seed: int | None = None,
                  record: Record | str | Path | None = None,
                  bots: dict[int, Any] | None = None, viewpoint: Viewpoint = "default",
-                 bot_delay: float = 0.5, big: bool = False, **options: Any) -> None:
+                 bot_delay: float = 0.5, big: bool = False, lock_view: bool = False,
+                 **options: Any) -> None:
         super().__init__()
         self.game: Game = game_registry.get(game) if isinstance(game, str) else game
         self.board = self.game.board()
         self.bot_delay = float(bot_delay)
-        self.previous_games: list[Record] = []
+        self.previous_games: list[Record | SeatRecord] = []
         self.errors: list[str] = []          # full tracebacks of anything that went wrong
         self._selection: Any = None
         self._highlights: tuple[Hashable, ...] = ()
@@ -132,11 +123,14 @@ class GameWidget(W.VBox):
         self._pending_variant: Any = None       # a Variant waiting for the confirm box
         self._from_browser = False            # inside a callback of the browser's
         self._controls_due = False            # the parts wait for CONTROLS_AFTER
+        self._lock_view = bool(lock_view)     # the view menu cannot be changed
+        self._bots_wait = False               # a loaded game's bots wait for the user
 
         start = self.game.new(variant, seed=seed, **options)
-        self.replay = Replay(start)
+        self.replay: Replay | SeatReplay = Replay(start)
         if viewpoint == "default":
             viewpoint = getattr(self.board, "DEFAULT_VIEWPOINT", None)
+        self._check_viewpoint(viewpoint)
         self._viewpoint: Viewpoint = viewpoint
         self._build()
         if record is not None:
@@ -161,7 +155,8 @@ class GameWidget(W.VBox):
         self.moves = MovesPanel(on_option=guard(self._on_option_selected),
                                 on_play=guard(self._play_selected),
                                 on_log=guard(self.goto), on_line=guard(self.switch_line))
-        self.game_panel = GamePanel(self.game, self.state.variant, seed=self.state.seed,
+        # The seed box is filled in by _show_secret_parts, in the teacher's view only.
+        self.game_panel = GamePanel(self.game, self.state.variant,
                                     on_option=guard(self._on_variant_control),
                                     on_confirm=guard(self._confirm_variant),
                                     on_new=guard(self._new_from_box),
@@ -193,8 +188,7 @@ class GameWidget(W.VBox):
         self.tabs = W.Tab(children=[self.game_panel.widget, self.seats.widget,
                                     self.records.widget],
                           titles=["Game & variant", "Seats & view", "Save / load"])
-        self.seats.show(players=self.state.num_players, viewpoint=self._viewpoint,
-                        bots=self._bot_labels)
+        self._show_seats()
         self.children = [
             self.keyboard, self.status.live,
             W.HBox([self.heading, self.big_button],
@@ -294,6 +288,12 @@ class GameWidget(W.VBox):
         return self.status.message
 
     @property
+    def view(self) -> Any:
+        """The position as the screen shows it: the state seen from the viewpoint (in a
+        seat's record, that seat's view as saved); what a game's own controls read."""
+        return self._view()
+
+    @property
     def viewpoint(self) -> Viewpoint:
         """Whose view is drawn: None (everything), a seat, or 'current'."""
         return self._viewpoint
@@ -303,10 +303,43 @@ class GameWidget(W.VBox):
         """Whether big mode (projectors) is on."""
         return self.stage.big
 
-    def _view_seat(self) -> int | None:
+    @property
+    def seat_mode(self) -> bool:
+        """Whether a seat's record is shown (stepped through, never played on)."""
+        return isinstance(self.replay, SeatReplay)
+
+    def _shows_secrets(self) -> bool:
+        """Whether the screen may show the seed: only the teacher's view of a game."""
+        return self._viewpoint is None and not self.seat_mode
+
+    def _not_playable(self) -> str:
+        """Why nothing can be played on the seat's record shown."""
+        return self.replay.seat_record.not_playable()  # type: ignore[union-attr]
+
+    def _viewpoint_options(self) -> list[tuple[str, Any]]:
+        """``(label, viewpoint)`` for every view allowed now (a seat's record: its own)."""
+        if isinstance(self.replay, SeatReplay):
+            record = self.replay.seat_record
+            return [(f"{record.whose}'s record", record.seat)]
+        return viewpoint_choices(self.state.num_players)
+
+    def _check_viewpoint(self, viewpoint: Viewpoint) -> None:
+        allowed = [v for _, v in self._viewpoint_options()]
+        if isinstance(self.replay, SeatReplay) and viewpoint not in allowed:
+            raise ValueError(f"this is {self.replay.seat_record.whose}'s record: it holds "
+                             "that view only")
+        if viewpoint not in allowed or isinstance(viewpoint, bool):
+            raise ValueError(f"viewpoint {viewpoint!r} is not allowed: use None, 'current' "
+                             f"or a seat 0 … {self.state.num_players - 1}")
+
+    def _view_seat(self) -> int | str | None:
+        """The seat whose view is drawn: with "current" the player to move; at a chance
+        point the table's (what every seat has seen); at the end everything."""
         if self._viewpoint == "current":
             cur = self.replay.state.current_player
-            return cur if cur >= 0 else None
+            if cur >= 0:
+                return cur
+            return TABLE if cur == CHANCE else None
         return self._viewpoint
 
     def _view(self) -> Any:
@@ -352,9 +385,12 @@ class GameWidget(W.VBox):
         done = self._step_once()
         self._changed()
         self._schedule_bots()
-        if not done and not self.state.is_over and self.replay.at_end:
-            self._say(f"{seat_name(self.state.current_player)} is to move: choose a move "
-                      "(click the board, or the list and Play).")
+        if not done and self.replay.at_end:
+            if self.seat_mode:                   # nothing is played on a seat's record
+                self._say(self._not_playable(), "refused")
+            elif not self.state.is_over:
+                self._say(f"{seat_name(self.state.current_player)} is to move: choose a "
+                          "move (click the board, or the list and Play).")
         return done
 
     def _step_once(self) -> bool:
@@ -362,6 +398,9 @@ class GameWidget(W.VBox):
         if not replay.at_end:
             replay.forward()
             return True
+        if isinstance(replay, SeatReplay):
+            return False
+        self._release_bots()                     # the user stepped: bots may move
         state = replay.state
         player = state.current_player
         if player == TERMINAL:
@@ -398,29 +437,42 @@ class GameWidget(W.VBox):
         Chance that follows is resolved from the game's seed; bots reply
         (after ``bot_delay`` seconds, or at once when it is 0). Raises
         :class:`IllegalMoveError` / :class:`InvalidMoveError` for a refused
-        move, after showing the reason in the status line.
+        move, after showing the reason in the status line; a refused move changes
+        nothing. A seat's record cannot be played on (:class:`RecordError`).
         """
         self._stop_ticks()
+        if self.seat_mode:
+            text = self._not_playable()
+            self._say(text, "refused")
+            raise RecordError(text)
         state = self.state
+        # At the end of the line where chance is to act, the move waits for chance:
+        # its outcomes are worked out aside first, so a refused move changes nothing.
+        pending: list[Move] = []
+        if self.replay.at_end:
+            while state.is_chance:
+                pending.append(state.sample_chance())
+                state = state.play(pending[-1])
         player = state.current_player
         if player in self._bots:
             text = f"Seat {seat_name(player)} is played by a bot; wait for it, or set the " \
                    "seat to human (Seats & view)."
             self._say(text, "refused")
             raise IllegalMoveError(text, move=str(move), rule="", reason="bot seat")
-        if player == CHANCE:
-            self._resolve_chance()
-            self._changed()
-            state = self.state
         try:
             move_obj = state.parse(move) if isinstance(move, str) else move
+            if not isinstance(move_obj, Move):
+                state.play(move_obj)  # raises InvalidMoveError naming what is allowed
             if not state.is_legal(move_obj):
                 state.play(move_obj)  # raises the explained error
         except (IllegalMoveError, InvalidMoveError) as exc:
             self._refuse(exc)
             raise
         branching = not self.replay.at_end
+        for outcome in pending:
+            self.replay.play(outcome)
         self.replay.play(move_obj)
+        self._release_bots()
         self._resolve_chance()
         self._changed()
         if branching:
@@ -432,7 +484,8 @@ class GameWidget(W.VBox):
         """At the end of the line, let chance act until a player is to move (from the
         game's seed: the same seed gives the same outcomes); bots then reply."""
         self._stop_ticks()
-        if self.replay.at_end and self.state.is_chance:
+        if self.replay.at_end and self.state.is_chance and not self.seat_mode:
+            self._release_bots()
             self._resolve_chance()
             self._changed()
             self._schedule_bots()
@@ -478,6 +531,9 @@ class GameWidget(W.VBox):
                 self._say(result.message)
             return
         if result.move is not None:
+            if self.seat_mode:
+                self._say(self._not_playable(), "refused")
+                return
             player = state.current_player
             if player in self._bots:
                 self._say(f"Seat {seat_name(player)} is played by a bot: its move comes "
@@ -522,11 +578,25 @@ class GameWidget(W.VBox):
         self._show_selection()
 
     def _play_selected(self) -> None:
+        """The Play button (and Enter): the move selected in the list, if there is one
+        to play here."""
+        state = self.state
+        if self.seat_mode:
+            self._say(self._not_playable(), "refused")
+            return
+        if state.is_chance:
+            self._say("Chance acts here, not a player: press ▶ (step) to let it act.",
+                      "refused")
+            return
+        if state.is_over:
+            self._say("The game is over: there is no move to play.", "refused")
+            return
         index = self.moves.selected
-        if index is None:
+        moves = state.legal_moves()
+        if index is None or not 0 <= index < len(moves):
             self._say("Select a move in the list first (or with ↑ ↓).", "refused")
             return
-        self.play(self.state.legal_moves()[index])
+        self.play(moves[index])
 
     def _on_option_selected(self, index: int) -> None:
         moves = self.state.legal_moves()
@@ -558,6 +628,9 @@ class GameWidget(W.VBox):
 
     def _walk_options(self, step: int) -> None:
         state = self.state
+        if self.seat_mode:
+            self._say(self._not_playable(), "refused")
+            return
         if state.is_over or state.is_chance:
             self._say("There is no move to choose here" + (" (▶ lets chance act)."
                                                            if state.is_chance else "."))
@@ -579,7 +652,8 @@ class GameWidget(W.VBox):
             self._bots.pop(seat, None)
             self._bot_labels.pop(seat, None)
         elif isinstance(policy, str):
-            seed = RandomStream(self.state.seed + 7919 * (seat + 1)).spawn_seed()
+            seed = (RandomStream(self.state.seed + 7919 * (seat + 1)).spawn_seed()
+                    if self.state.seed is not None else fresh_seed())
             self._bots[seat] = make_bot(policy, self.game, seat, seed)
             self._bot_labels[seat] = policy
         elif callable(policy):
@@ -603,11 +677,26 @@ class GameWidget(W.VBox):
 
     def _show_seats(self) -> None:
         self.seats.show(players=self.state.num_players, viewpoint=self._viewpoint,
-                        bots=self._bot_labels)
+                        bots=self._bot_labels, choices=self._viewpoint_options(),
+                        locked=self._lock_view)
+
+    def _release_bots(self) -> None:
+        """The user stepped or played: a loaded game's bots may move again, and the
+        status line's note that they wait leaves it (it is no longer true)."""
+        self._bots_wait = False
+
+    def _waiting_bot(self) -> str:
+        """The status line's note while the bot to move waits for the user (after a
+        load or a restore); ``""`` when no bot waits."""
+        cur = self.state.current_player
+        if self._bots_wait and self.replay.at_end and cur in self._bots:
+            return f"{seat_name(cur)} is played by a bot: it moves when you step (▶) or play."
+        return ""
 
     def _schedule_bots(self) -> None:
-        """After a change at the end of the line, let bots (and dice) move."""
-        if not self.replay.at_end:
+        """After a change at the end of the line, let bots (and dice) move (not in a
+        seat's record, and not in a loaded game until the user steps or plays)."""
+        if not self.replay.at_end or self.seat_mode or self._bots_wait:
             return
         cur = self.state.current_player
         if cur not in self._bots and not self._autoplay:
@@ -626,6 +715,8 @@ class GameWidget(W.VBox):
         """Step forward on a timer (replay, dice and bots) until a human is to move
         or the game ends. Without a running event loop it runs to that point now."""
         self._autoplay = bool(on)
+        if on:
+            self._release_bots()
         self._show_steps()
         if not on:
             self._stop_ticks()
@@ -686,7 +777,8 @@ class GameWidget(W.VBox):
         return self.set_variant(self.game.variant(ruleset=name, **setup))
 
     def new_game(self, seed: int | None = None, variant: Any = None) -> State:
-        """Start a new game (same variant unless given); the current one is kept."""
+        """Start a new game (same variant unless given); the current one is kept.
+        Without ``seed`` a fresh one is drawn secretly (see ``rng.fresh_seed``)."""
         self._stop_ticks()
         variant = self.state.variant if variant is None else self.game.variant(variant)
         seed = fresh_seed() if seed is None else seed
@@ -696,7 +788,11 @@ class GameWidget(W.VBox):
         self._after_new_game()
         return self.state
 
-    def _after_new_game(self) -> None:
+    def _after_new_game(self, schedule_bots: bool = True) -> None:
+        """Show a new game or a loaded one. A new game lets its bots start at once; a
+        loaded or restored one is shown as saved, and its bots wait until the user
+        steps or plays (``schedule_bots=False``)."""
+        self._bots_wait = not schedule_bots
         self._game_number += 1
         self._highlights = ()
         self._pending_variant = None
@@ -705,35 +801,63 @@ class GameWidget(W.VBox):
         for seat in [s for s in self._bots if s >= n]:
             self._bots.pop(seat)
             self._bot_labels.pop(seat, None)
-        self.game_panel.show(self.state.variant, self.state.seed)
-        if self._viewpoint not in [v for _, v in viewpoint_choices(n)]:
-            self._viewpoint = None
+        self.game_panel.show(self.state.variant)
+        options = self._viewpoint_options()
+        if self._viewpoint not in [v for _, v in options]:
+            # Fewer seats than before, or a seat's record (loaded, or left): the nearest
+            # view that shows no more than before, never the teacher's unless it was.
+            self._viewpoint = options[0][1] if self.seat_mode else (
+                "current" if self._viewpoint is not None else None)
         self._show_seats()
         self._selection = self._fresh_selection()
         self._refresh(board=True)
         self._schedule_bots()
 
-    def _archive(self) -> None:
-        if any(len(line) for line in self.replay.lines):
-            self.previous_games.append(self.replay.record())
-        self._show_earlier()
-
-    def _show_earlier(self) -> None:
-        self.records.show_earlier([f"{i + 1}: {rec.game}, seed {rec.seed}, "
-                                   f"{len(rec.moves)} moves"
-                                   for i, rec in enumerate(self.previous_games)])
-
-    def restore(self, index: int = -1) -> State:
-        """Bring back an earlier game from :attr:`previous_games` (the current one is kept)."""
-        if not self.previous_games:
-            raise ValueError("there is no earlier game to restore")
-        record = self.previous_games[index]
-        replay = record.replay()
-        self.previous_games.pop(index)
+    def _show_replay(self, replay: Replay | SeatReplay) -> None:
+        """Put a loaded or restored game on screen, at its end, as it was saved; its
+        bots wait for the user."""
+        self._stop_ticks()
         self._archive()
         self.replay = replay
         self.replay.last()
-        self._after_new_game()
+        if isinstance(replay, SeatReplay):
+            self._viewpoint = replay.seat_record.seat
+        self._after_new_game(schedule_bots=False)
+
+    def _archive(self) -> None:
+        if any(len(line) for line in self.replay.lines):
+            self.previous_games.append(self.replay.record())
+            self._show_earlier(select=len(self.previous_games) - 1)
+        else:
+            self._show_earlier()
+
+    def _show_earlier(self, select: int | None = None) -> None:
+        """The "earlier games" list, always as :attr:`previous_games` is now (a seed
+        only in the teacher's view); ``select`` one, or keep the choice if it is still
+        there."""
+        def label(i: int, rec: Record | SeatRecord) -> str:
+            if isinstance(rec, SeatRecord):
+                return f"{i + 1}: {rec.whose}'s record, {len(rec.moves)} moves"
+            seed = f", seed {rec.seed}" if self._shows_secrets() else ""
+            return f"{i + 1}: {rec.game}{seed}, {len(rec.moves)} moves"
+        self.records.show_earlier([label(i, rec) for i, rec in enumerate(self.previous_games)],
+                                  select=select)
+
+    def restore(self, index: int = -1) -> State:
+        """Bring back an earlier game from :attr:`previous_games` (the current one is
+        kept there in its place), shown as it was; its bots wait for the user."""
+        count = len(self.previous_games)
+        if not count:
+            raise ValueError("there is no earlier game to restore")
+        if isinstance(index, bool) or not isinstance(index, int) or \
+                not -count <= index < count:
+            raise ValueError(f"there is no earlier game {index!r}: use 0 … {count - 1} "
+                             "(or -1 for the last)")
+        replay = self.previous_games[index].replay()        # before anything changes
+        self.previous_games.pop(index)
+        self._show_replay(replay)
+        self._say(f"Restored the earlier game ({self.replay.length} moves), shown as it "
+                  "was.")
         return self.state
 
     def _on_variant_control(self, name: str, change: dict) -> None:
@@ -776,17 +900,19 @@ class GameWidget(W.VBox):
             self._say("Variant unchanged; the game goes on.")
 
     def _new_from_box(self, seed: int) -> None:
-        self.new_game(seed=int(seed))
-        self._say(f"New game with seed {self.state.seed}.")
+        if self._shows_secrets():
+            self.new_game(seed=int(seed))
+            self._say(f"New game with seed {self.state.seed}.")
+        else:                                # a seat never sees the seed: a secret one
+            self.new_game()
+            self._say("New game (its seed is secret: it is shown only in the teacher's "
+                      "view).")
 
     # ------------------------------------------------------------------ views
     def set_viewpoint(self, viewpoint: Viewpoint) -> None:
         """Draw the game as a seat sees it (a seat number), as the player to move
         sees it (``"current"``), or everything (``None``, the teacher's view)."""
-        allowed = [v for _, v in viewpoint_choices(self.state.num_players)]
-        if viewpoint not in allowed:
-            raise ValueError(f"viewpoint {viewpoint!r} is not allowed: use None, 'current' "
-                             f"or a seat 0 … {self.state.num_players - 1}")
+        self._check_viewpoint(viewpoint)
         self._viewpoint = viewpoint
         self._show_seats()
         self._selection = self._fresh_selection()
@@ -809,37 +935,71 @@ class GameWidget(W.VBox):
 
     # ------------------------------------------------------------------ records
     def save(self, path: str | Path | None = None) -> Path:
-        """Save every line of the game as a JSON record (default: the file box)."""
+        """Save a record (default path: the file box); what it writes follows the view.
+
+        The teacher's view (``None``) writes the full record: seed, every move and
+        chance outcome, every line. A seat's view writes that seat's record of the line
+        on screen (:meth:`Record.view`: no seed, no hidden card), and a screen passed
+        round (``"current"``) the table's record (what every seat has seen). A seat's
+        record that was loaded is written again as it is. The Save button says which.
+        A failed save changes nothing and says why in the status line."""
         target = Path(path or self.records.path_box.value)
-        written = self.replay.record(saved_by="janus_widgets").save(target)
-        self._say(f"Saved {len(self.replay.moves)} moves to {written}.")
+        record, what = self._record_to_save()
+        try:
+            written = record.save(target)
+        except OSError as exc:
+            text = f"Could not save to {target}: {exc.strerror or exc}."
+            self._say(text, "error")
+            raise RecordError(text) from None
+        note = "" if isinstance(record, Record) else "; no seed, no hidden card"
+        self._say(f"Saved {what} ({self.replay.length} moves{note}) to {written}.")
         return written
 
-    def load(self, source: Record | str | Path | bytes) -> State:
-        """Load a record (a path, JSON text or bytes, or a Record). A bad record
-        changes nothing and the status line says what is wrong."""
+    def _save_target(self) -> Any:
+        """Whose record the Save button writes: None (the full record), a seat or TABLE."""
+        if isinstance(self.replay, SeatReplay):
+            return self.replay.seat_record.seat
+        return TABLE if self._viewpoint == "current" else self._viewpoint
+
+    def _record_to_save(self) -> tuple[Record | SeatRecord, str]:
+        if isinstance(self.replay, SeatReplay):
+            rec = self.replay.seat_record
+            return rec, f"{rec.whose}'s record"
+        seat = self._save_target()
+        if seat is None:
+            return self.replay.record(saved_by="janus_widgets"), "the full record"
+        line = self.replay.current_line
+        rec = line.state_at(len(line)).seat_record(seat, saved_by="janus_widgets")
+        return rec, f"{rec.whose}'s record"
+
+    def load(self, source: Record | SeatRecord | str | Path | bytes) -> State:
+        """Load a record: a path, JSON text or bytes, a :class:`Record` or a
+        :class:`SeatRecord`. A seat's record shows that seat's view, to step through
+        but not to play on. A loaded game is shown as saved: its bots wait until the
+        user steps or plays. Anything wrong changes nothing; the status line says what
+        (a :class:`RecordError` is raised)."""
         try:
-            if isinstance(source, Record):
-                record = source
-            elif isinstance(source, bytes) or (isinstance(source, str)
-                                              and source.lstrip().startswith("{")):
-                record = Record.from_json(source)
-            else:
-                record = Record.load(source)
+            record = read_record(source)
             if record.game != self.game.name:
                 raise RecordError(f"that record is a {record.game} game; this widget plays "
                                   f"{self.game.name}")
-            replay = record.replay()
+            replay: Replay | SeatReplay = record.replay()
         except RecordError as exc:
             self._say(f"Could not load the record: {exc}", "error")
             raise
-        self._stop_ticks()
-        self._archive()
-        self.replay = replay
-        self.replay.last()
-        self._after_new_game()
-        self._say(f"Loaded {len(record.moves)} moves ({len(replay.lines)} "
-                  f"line{'s' if len(replay.lines) > 1 else ''}).")
+        except Exception as exc:  # noqa: BLE001 - whatever it is, the user gets our error
+            self.errors.append(traceback.format_exc())
+            text = f"Could not load the record: {type(exc).__name__}: {exc}"
+            self._say(text, "error")
+            raise RecordError(text) from exc
+        self._show_replay(replay)
+        if isinstance(replay, SeatReplay):
+            self._say(f"Loaded {replay.seat_record.whose}'s record ({replay.length} moves): "
+                      "step through it; it cannot be played on (no seed, no hidden card).")
+        else:
+            lines = len(replay.lines)
+            self._say(f"Loaded {replay.length} moves ({lines} line{'s' * (lines > 1)}), "
+                      "shown as saved.")
         return self.state
 
     def _load_from_box(self, path: str) -> None:
@@ -849,6 +1009,7 @@ class GameWidget(W.VBox):
             pass  # already reported in the status line
 
     def _on_upload(self, content: bytes) -> None:
+        self.records.clear_upload()          # the file is not kept in the widget
         try:
             self.load(content)
         except RecordError:
@@ -881,8 +1042,11 @@ class GameWidget(W.VBox):
             raise ValueError(f"moves {start} to {stop}: use 0 ≤ start ≤ stop ≤ {length} "
                              "(the moves of the line shown)")
         seat = self._view_seat()
-        states = self.replay.states[start:stop + 1]
-        frames = [self.game.draw(state.view(seat)) for state in states]
+        if isinstance(self.replay, SeatReplay):          # the seat's views, as saved
+            views = [self.replay.seat_record.replay_view(i) for i in range(start, stop + 1)]
+        else:
+            views = [state.view(seat) for state in self.replay.states[start:stop + 1]]
+        frames = [self.game.draw(view) for view in views]
         written = write_animation(frames, path, fps=fps, scale=scale)
         self._say(f"Saved {len(frames)} frames to {written}.")
         return written
@@ -910,6 +1074,8 @@ class GameWidget(W.VBox):
         """Bring every part up to date: the canvas first (the picture reaches the
         browser first), then the controls and the status line."""
         self._render(board=board)
+        if board:           # a new game, view or record: the seed leaves with no delay
+            self._show_secret_parts()
         loop = _kernel_loop() if self._from_browser else None
         if loop is None:
             self._controls_due = False
@@ -925,6 +1091,7 @@ class GameWidget(W.VBox):
             self._refresh_controls()
 
     def _refresh_controls(self) -> None:
+        self._show_secret_parts()
         self._show_steps()
         self._show_moves()
         self._update_status()
@@ -939,14 +1106,31 @@ class GameWidget(W.VBox):
         self.stepbar.show(index=self.replay.index, length=self.replay.length,
                           autoplay=self._autoplay)
 
+    def _show_secret_parts(self) -> None:
+        """What may name the seed, as the view allows: the heading, the seed box and New
+        game, the earlier games; and what Save writes. The seed is in the widget (shown
+        or not) only in the teacher's view: it predicts every chance to come."""
+        state = self.state
+        rules = self.game.describe_variant(state.variant)
+        secret = not self._shows_secrets()
+        seed = "" if secret else f", seed {state.seed}"
+        whose = (f" · {self.replay.seat_record.whose}'s record"
+                 if isinstance(self.replay, SeatReplay) else "")
+        heading = (f"<h3 style='margin:0'>{html.escape(self.game.title)} <small>— "
+                   f"{html.escape(rules + seed + whose, quote=False)}</small></h3>")
+        if self.heading.value != heading:
+            self.heading.value = heading
+        self.game_panel.show_seed(None if secret else state.seed)
+        self.records.show_save(self._save_target())
+        self._show_earlier()
+
     def _show_moves(self) -> None:
         replay = self.replay
         state = replay.state
-        rules = self.game.describe_variant(state.variant)
-        self.heading.value = (f"<h3 style='margin:0'>{html.escape(self.game.title)}"
-                              f" <small>— {html.escape(rules)}, seed "
-                              f"{state.seed}</small></h3>")
-        if state.is_over:
+        if self.seat_mode:
+            self.moves.show_options([], note="(a seat's record: nothing can be played)",
+                                    can_play=False)
+        elif state.is_over:
             self.moves.show_options([], note="(the game is over)", can_play=False)
         elif state.is_chance:
             self.moves.show_options([], note="(chance) press ▶ step for the dice/draw",
@@ -966,10 +1150,9 @@ class GameWidget(W.VBox):
 
     def _entry(self, engine: Engine, raw: Any, action: int) -> str:
         """What the viewpoint shown may know of a move: a seat's own account; a screen
-        passed round ("current") shows what every seat knows."""
-        if self._viewpoint == "current":
-            return public_entry(engine, raw, action)
-        return engine.log_entry(raw, action, self._viewpoint)
+        passed round ("current") shows what every seat knows (the table's account)."""
+        seat = TABLE if self._viewpoint == "current" else self._viewpoint
+        return engine.log_entry(raw, action, seat)
 
     def _mover(self, seat: int) -> str:
         if seat == CHANCE:
@@ -977,31 +1160,41 @@ class GameWidget(W.VBox):
         return seat_name(seat) + (" (bot)" if seat in self._bots else "")
 
     def _log_entries(self, lo: int, hi: int) -> list[tuple[str, int]]:
-        """Log entries for moves ``lo`` … ``hi - 1`` of the current line."""
+        """Log entries for moves ``lo`` … ``hi - 1`` of the current line: the raw
+        states rolled forward from one replay checkpoint (a long game costs no more
+        than a short one); a seat's record shows what the seat was told, as saved."""
         if hi <= lo:
             return []
-        states = self.replay.states
-        engine = states[lo].engine
-        raw = states[lo].raw
-        out = []
-        for i in range(lo, hi):
-            action = states[i + 1].last_move.action  # type: ignore[union-attr]
-            out.append((f"{i + 1}. {self._mover(engine.current(raw))} "
-                        f"{self._entry(engine, raw, action)}", i + 1))
-            raw = engine.apply(raw, action)
-        return out
+        replay = self.replay
+        if isinstance(replay, SeatReplay):
+            told = replay.observations
+            return [(f"{i + 1}. {told[i]}", i + 1) for i in range(lo, hi)]
+        line = replay.current_line
+        engine = line.start.engine
+        return [(f"{i + 1}. {self._mover(engine.current(raw))} "
+                 f"{self._entry(engine, raw, line.actions[i])}", i + 1)
+                for i, raw in zip(range(lo, hi), line.raws(lo, hi))]
 
     def _last_move_text(self) -> str:
         """The move that led to the position shown, as the viewpoint may know it: the
         last decision, and the chance that followed it (dice thrown, a card dealt)."""
         replay = self.replay
-        states = replay.states
         i = replay.index
+        if isinstance(replay, SeatReplay):
+            if i == 0:
+                return ""
+            mover = replay.seat_record.replay_view(i - 1).current_player
+            return f"{self._mover(mover)} {replay.observations[i - 1]}."
+        line = replay.current_line
+        engine = line.start.engine
+        lo = max(0, i - 5)                       # a decision and up to four chances
+        raws = list(line.raws(lo, i))            # raws[k]: after lo + k moves
+
+        def before(move: int) -> Any:            # the raw state move ``move`` was made in
+            return raws[move - 1 - lo]
         chance: list[str] = []
-        while i > 0 and states[i - 1].is_chance:
-            before = states[i - 1]
-            chance.append(self._entry(before.engine, before.raw,
-                                      states[i].last_move.action))  # type: ignore[union-attr]
+        while i > 0 and engine.current(before(i)) == CHANCE:
+            chance.append(self._entry(engine, before(i), line.actions[i - 1]))
             i -= 1
             if len(chance) == 4:
                 break
@@ -1009,21 +1202,19 @@ class GameWidget(W.VBox):
         if len(chance) == 4:
             chance[0] = "…"
         then = ", ".join(chance)
-        if i == 0 or states[i - 1].is_chance:
+        if i == 0 or engine.current(before(i)) == CHANCE:
             return f"Chance: {then}." if chance else ""
-        before, move = states[i - 1], states[i].last_move
-        assert move is not None
-        engine, raw = before.engine, before.raw
-        said = f"{self._mover(before.current_player)} played " \
-               f"{self._entry(engine, raw, move.action)}"
-        public = len({engine.log_entry(raw, move.action, p)
+        raw, action = before(i), line.actions[i - 1]
+        said = f"{self._mover(engine.current(raw))} played {self._entry(engine, raw, action)}"
+        public = len({engine.log_entry(raw, action, p)
                       for p in range(engine.num_players)}) == 1
         if public:
-            said += f": {move.description.rstrip('.')}"
+            said += f": {engine.describe(raw, action).rstrip('.')}"
         return said + (f"; then chance: {then}." if chance else ".")
 
     def _update_status(self) -> None:
-        state = self.replay.state
+        replay = self.replay
+        state = replay.state
         cur = state.current_player
         if cur == TERMINAL:
             turn = "<b>Game over</b>: " + html.escape(state.outcome())
@@ -1032,12 +1223,16 @@ class GameWidget(W.VBox):
         else:
             who = "bot" if cur in self._bots else "human"
             turn = f"<b>{seat_name(cur)}</b> to move ({who})"
-        where = f"move {self.replay.index}/{self.replay.length}"
-        if len(self.replay.lines) > 1:
-            where += f", line {self.replay.line}"
+        where = f"move {replay.index}/{replay.length}"
+        if len(replay.lines) > 1:
+            where += f", line {replay.line}"
+        if isinstance(replay, SeatReplay):
+            where = (f"{replay.seat_record.whose}'s record (step through it; not "
+                     f"playable) · {where}")
         scores = " · ".join(f"{seat_name(p)} {s:g}" for p, s in enumerate(state.scores()))
         facts = StatusFacts(where=where, turn=turn, scores=scores,
-                            last=self._last_move_text(), position=str(self._view()))
+                            last=self._last_move_text(), note=self._waiting_bot(),
+                            position=str(self._view()))
         self.status.show(facts, situation=self._situation())
 
     def _render(self, board: bool = False) -> None:

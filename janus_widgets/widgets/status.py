@@ -50,6 +50,7 @@ class StatusFacts:
     turn: str
     scores: str = ""
     last: str = ""
+    note: str = ""              # a standing fact of the position ("B's bot waits")
     position: str = ""          # the position's text form, for the live region
 
 
@@ -99,8 +100,8 @@ class StatusLine:
     @property
     def message(self) -> str:
         """The answer to the user's last action while it still applies, else the move
-        that led here ("" at the start)."""
-        return self.answer or self._facts.last
+        that led here ("" at the start); then the position's note, if any."""
+        return " ".join(p for p in (self.answer or self._facts.last, self._facts.note) if p)
 
     @property
     def answer(self) -> str:
@@ -128,21 +129,24 @@ class StatusLine:
             self._text, self._for = "", None
         self._render()
         with self.live.hold_sync():
-            self.live.last = ". ".join(p for p in (facts.last, _plain(facts.turn)) if p)
+            self.live.last = ". ".join(p for p in (facts.last, _plain(facts.turn), facts.note)
+                                       if p)
             self.live.position = facts.position
 
     def _render(self) -> None:
         f = self._facts
-        head = " · ".join(p for p in (html.escape(f.where), f.turn,
+        head = " · ".join(p for p in (html.escape(f.where, quote=False), f.turn,
                                       f"scores {html.escape(f.scores)}" if f.scores else "")
                           if p)
         parts = [f"<div class='janus-where'>{head}</div>"]
         if f.last:
-            parts.append(f"<div class='janus-last'>{html.escape(f.last)}</div>")
+            parts.append(f"<div class='janus-last'>{html.escape(f.last, quote=False)}</div>")
         answer = self.answer
         if answer:
             parts.append(f"<div class='janus-message janus-{self._kind}' style='color:"
-                         f"{KINDS[self._kind]}'>{html.escape(answer)}</div>")
+                         f"{KINDS[self._kind]}'>{html.escape(answer, quote=False)}</div>")
+        if f.note:
+            parts.append(f"<div class='janus-note'>{html.escape(f.note, quote=False)}</div>")
         self.widget.value = "<div style='font-family:sans-serif'>" + "".join(parts) + "</div>"
 
 

@@ -739,7 +739,7 @@ class JanusEngine(Engine[JanusVariant]):
         return (f"{winners_text(self.winners(raw))} with {best:g} point"
                 f"{'s' if best != 1 else ''}: {why}")
 
-    def log_entry(self, raw: tuple, action: int, player: int | None) -> str:
+    def log_entry(self, raw: tuple, action: int, player: int | str | None) -> str:
         """A shuffle is one readable entry; a move is its field (or "pass")."""
         if self.is_chance_action(action):
             return "tiles shuffled and laid"
