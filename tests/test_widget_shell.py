@@ -690,3 +690,50 @@ def test_the_note_that_a_bot_waits_leaves_once_it_moves(tmp_path):
     assert "B is played by a bot" in other.message
     other.step()
     assert "B is played by a bot" not in other.message and other.replay.length > 2
+
+
+# --- issue 13's shell behaviour in the parts of issue 14 -------------------------------------
+def test_the_note_that_a_bot_waits_is_true_whenever_it_is_shown(tmp_path):
+    w = GameWidget("jactus", seed=4, bot_delay=0)
+    w.play("r*")
+    path = w.save(tmp_path / "g.json")
+    other = GameWidget("jactus", bot_delay=0, record=path)
+    assert "played by a bot" not in other.message           # no bot: no note
+    other.set_bot(1, "random")                               # a bot now: it waits, says so
+    assert "B is played by a bot" in other.message and other.replay.length == 2
+    assert "B is played by a bot" in status(other) and "Loaded 2 moves" in other.message
+    other.set_bot(1, None)                                   # a person again: the note goes
+    assert "played by a bot" not in status(other) and other.replay.length == 2
+
+
+def test_a_screen_passed_round_shows_the_tables_view_at_a_chance_point():
+    from janus_widgets.core import TABLE
+    w = GameWidget("janus-cards", players=3, seed=9, bot_delay=0, viewpoint="current")
+    from janus_widgets.games.janus_cards.widget import deal_all
+    deal_all(w)
+    for _ in range(6):
+        w.play(w.state.legal_moves()[0])
+    w.goto(max(i for i, s in enumerate(w.replay.states) if s.is_chance))
+    assert w.state.is_chance and w.view == w.state.view(TABLE) != w.state.view(None)
+    line = w.replay.current_line
+    raws = list(line.raws(0, len(line)))
+    expected = [f"{i + 1}. " for i in range(len(line))]
+    log = [label for label, _ in w.move_log.options][1:]
+    for i, (entry, raw) in enumerate(zip(log, raws)):         # every entry: the table's
+        told = w.state.engine.log_entry(raw, line.actions[i], TABLE)
+        assert entry.startswith(expected[i]) and entry.endswith(told)
+
+
+def test_a_seats_record_hides_the_deal_button_and_says_who_moved(tmp_path):
+    from janus_widgets.games.janus_cards.widget import DEAL_CLASS
+    w = GameWidget("janus-cards", players=3, seed=3, bot_delay=0, viewpoint=0)
+    w.step()                                                  # one card dealt
+    w.load(w.save(tmp_path / "a.json"))                       # A's record, at a deal
+    assert w.seat_mode and w.state.is_chance
+    deal = [c for c in w.extras.children if DEAL_CLASS in c._dom_classes]
+    assert deal and deal[0].layout.display == "none"
+    assert f"Chance: {w.replay.observations[0]}." in status(w)      # what A was told
+    assert "(1 move)" in w.message
+    assert w.status.live.last.startswith("Chance: =") and ".." not in w.status.live.last
+    w.press("ArrowDown")                                      # no list to walk: it says why
+    assert "not played on" in w.message and w.errors == []

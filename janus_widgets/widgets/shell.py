@@ -83,6 +83,11 @@ CONTROLS_AFTER = 0.1
 Viewpoint = Any  # None (everything), a seat number, or "current"
 
 
+def _moves(n: int) -> str:
+    """``"1 move"``, ``"3 moves"``."""
+    return f"{n} move{'s' * (n != 1)}"
+
+
 def _kernel_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop of the Jupyter kernel we run in, or None outside a kernel (plain
     Python, tests): there, timed steps run at once instead."""
@@ -837,9 +842,9 @@ class GameWidget(W.VBox):
         there."""
         def label(i: int, rec: Record | SeatRecord) -> str:
             if isinstance(rec, SeatRecord):
-                return f"{i + 1}: {rec.whose}'s record, {len(rec.moves)} moves"
+                return f"{i + 1}: {rec.whose}'s record, {_moves(len(rec.moves))}"
             seed = f", seed {rec.seed}" if self._shows_secrets() else ""
-            return f"{i + 1}: {rec.game}{seed}, {len(rec.moves)} moves"
+            return f"{i + 1}: {rec.game}{seed}, {_moves(len(rec.moves))}"
         self.records.show_earlier([label(i, rec) for i, rec in enumerate(self.previous_games)],
                                   select=select)
 
@@ -856,7 +861,7 @@ class GameWidget(W.VBox):
         replay = self.previous_games[index].replay()        # before anything changes
         self.previous_games.pop(index)
         self._show_replay(replay)
-        self._say(f"Restored the earlier game ({self.replay.length} moves), shown as it "
+        self._say(f"Restored the earlier game ({_moves(self.replay.length)}), shown as it "
                   "was.")
         return self.state
 
@@ -952,7 +957,7 @@ class GameWidget(W.VBox):
             self._say(text, "error")
             raise RecordError(text) from None
         note = "" if isinstance(record, Record) else "; no seed, no hidden card"
-        self._say(f"Saved {what} ({self.replay.length} moves{note}) to {written}.")
+        self._say(f"Saved {what} ({_moves(self.replay.length)}{note}) to {written}.")
         return written
 
     def _save_target(self) -> Any:
@@ -994,11 +999,11 @@ class GameWidget(W.VBox):
             raise RecordError(text) from exc
         self._show_replay(replay)
         if isinstance(replay, SeatReplay):
-            self._say(f"Loaded {replay.seat_record.whose}'s record ({replay.length} moves): "
+            self._say(f"Loaded {replay.seat_record.whose}'s record ({_moves(replay.length)}): "
                       "step through it; it cannot be played on (no seed, no hidden card).")
         else:
             lines = len(replay.lines)
-            self._say(f"Loaded {replay.length} moves ({lines} line{'s' * (lines > 1)}), "
+            self._say(f"Loaded {_moves(replay.length)} ({lines} line{'s' * (lines > 1)}), "
                       "shown as saved.")
         return self.state
 
@@ -1184,7 +1189,10 @@ class GameWidget(W.VBox):
             if i == 0:
                 return ""
             mover = replay.seat_record.replay_view(i - 1).current_player
-            return f"{self._mover(mover)} {replay.observations[i - 1]}."
+            told = replay.observations[i - 1]
+            if mover == CHANCE:
+                return f"Chance: {told}."
+            return f"{self._mover(mover)} played {told}."
         line = replay.current_line
         engine = line.start.engine
         lo = max(0, i - 5)                       # a decision and up to four chances

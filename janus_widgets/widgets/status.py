@@ -129,8 +129,8 @@ class StatusLine:
             self._text, self._for = "", None
         self._render()
         with self.live.hold_sync():
-            self.live.last = ". ".join(p for p in (facts.last, _plain(facts.turn), facts.note)
-                                       if p)
+            self.live.last = ". ".join(p.rstrip(".") for p in (facts.last, _plain(facts.turn),
+                                                                facts.note) if p)
             self.live.position = facts.position
 
     def _render(self) -> None:
