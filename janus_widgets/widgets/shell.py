@@ -23,8 +23,9 @@ teacher's view (``None``) shows everything, the seed included, and Save writes t
 record; a seat's view (or ``"current"``, the player to move on a screen passed round)
 never shows the seed in any game, and Save writes that seat's (or the table's) record:
 no seed, no hidden card. A seat's record loaded back is stepped through and never played
-on. The surface a seat sees is collected by :func:`~.surface.widget_surface`. Every control is also a method, so notebook
-cells drive the same widget::
+on. The surface a seat sees is collected by :func:`~.surface.widget_surface`.
+
+Every control is also a method, so notebook cells drive the same widget::
 
     w = GameWidget("jactus", players=3, seed=7)
     w                     # display it
