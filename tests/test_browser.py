@@ -164,8 +164,11 @@ def test_jactus_in_voila(page, tmp_path):
 
 
 # --- lessons as Voila apps (the classroom mode: no code shown) ------------------------
-@pytest.mark.parametrize("name", ["jactus-odds", "roman-dice", "what-can-i-know",
-                                  "janus-tolls", "jinns-counting"])
+LESSON_APPS = ["jactus-odds", "jactus-strategy", "roman-dice", "what-can-i-know",
+               "janus-tolls", "jinns-counting"]
+
+
+@pytest.mark.parametrize("name", LESSON_APPS)
 def test_lesson_runs_as_a_voila_app(page, tmp_path, name):
     work = scratch_notebooks(ROOT, tmp_path)
     with voila(work / f"{name}.ipynb", tmp_path / "voila.log") as url:
@@ -216,8 +219,8 @@ def test_design_lab_runs_as_a_voila_app(page, tmp_path):
 
 
 # Notebooks another Voila test above already opens (and checks for widget errors).
-OPENED_ABOVE = {"jactus.ipynb", "jactus-odds.ipynb", "roman-dice.ipynb", "what-can-i-know.ipynb",
-                "game-design-lab.ipynb"}
+OPENED_ABOVE = ({"jactus.ipynb", "game-design-lab.ipynb"}
+                | {f"{name}.ipynb" for name in LESSON_APPS})
 
 
 @pytest.fixture(scope="module")

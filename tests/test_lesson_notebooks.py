@@ -336,7 +336,8 @@ def test_what_can_i_know_lesson_runs_and_its_widgets_work():
     assert sum("image/png" in o.get("data", {}) for o in outputs) == 2
     # the engine's panel as the measuring step: one sun seen, then two suns seen
     panels = [o["data"]["image/svg+xml"] for o in outputs if "image/svg+xml" in o.get("data", {})]
-    assert len(panels) == 2 and "2/5" in panels[0] and "1/3" in panels[1]
+    # (the panel writes the chances over one denominator: 3/9 for a third)
+    assert len(panels) == 2 and "2/5" in panels[0] and "3/9" in panels[1]
     # the dealt game's panel follows the card chosen
     assert "B1:" in shows[0] and "C1:" in shows[1] and "C1:" not in shows[0]
     assert not [o for o in outputs if o.output_type == "error"]
