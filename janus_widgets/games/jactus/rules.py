@@ -89,6 +89,10 @@ PICKS: dict[tuple[int, ...], tuple[int, ...]] = {
 #: The dice left on the table after a pick-up.
 PICK_KEEP: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {
     d: {a: _minus(d, MULTISETS[a]) for a in PICKS[d]} for d in FIVE_DICE}
+#: The pick-ups that leave dice all of one face (or none), so the throw can score: the
+#: only ones allowed with ``spoil=False`` (JA-19).
+SCORING_PICKS: dict[tuple[int, ...], tuple[int, ...]] = {
+    d: tuple(a for a in PICKS[d] if len(set(PICK_KEEP[d][a])) <= 1) for d in FIVE_DICE}
 #: Chance outcome numbers for a throw of k dice, in order.
 OUTCOMES: dict[int, tuple[int, ...]] = {
     k: tuple(CHANCE_BASE + i for i, m in enumerate(MULTISETS) if len(m) == k)
@@ -164,6 +168,9 @@ class JactusVariant(Variant):
                               "wins; 'points': Venus 6, dog 2, coin 5, first to the target.")
     points_target: int = option(12, minimum=2, maximum=60, rule="JA-16",
                                 doc="Points needed to win when scoring='points'.")
+    spoil: bool = option(True, rule="JA-19",
+                         doc="Whether a pick-up may leave dice of two different faces, so "
+                             "that the throw cannot score ('spoiling'); False refuses it.")
 
     def totals(self) -> tuple[int, int, int]:
         """Venus cards, dog cards and coins in play."""
@@ -204,6 +211,7 @@ class JactusEngine(Engine[JactusVariant]):
         self.target = variant.points_target
         self.opening_scores = variant.opening_throw_scores
         self.any_dogs = variant.dog_throws == "any"
+        self.picks = PICKS if variant.spoil else SCORING_PICKS
 
     # --- lean path -------------------------------------------------------
     def initial(self) -> tuple:
@@ -221,7 +229,7 @@ class JactusEngine(Engine[JactusVariant]):
     def actions(self, raw: tuple) -> tuple[int, ...]:
         phase = raw[0]
         if phase == PICK:
-            return PICKS[raw[2]]
+            return self.picks[raw[2]]
         if phase == THROW:
             return OUTCOMES[5 - len(raw[2])]
         if phase == OPEN:
@@ -444,11 +452,22 @@ class JactusEngine(Engine[JactusVariant]):
         if phase == PICK:
             if legal:
                 kept = PICK_KEEP[dice][action]
+                if not self.variant.spoil and len(set(kept)) == 1:
+                    return yes("JA-19", f"{_dice_text(kept)} stay, all of one face, so "
+                                        "the throw can still score.")
                 return yes("JA-6", "you may pick up any dice lying on the table; "
                                    f"{_dice_text(kept) if kept else 'none'} stay.")
             if action == ROLL_ALL:
                 return no("JA-6", "the round is under way: name the dice to pick up "
                                   f"(all five: r{''.join(map(str, dice))}).")
+            if action in PICKS[dice]:      # the dice are there, but JA-19 refuses it
+                kept = PICK_KEEP[dice][action]
+                face, count = Counter(dice).most_common(1)[0]
+                keep = "r" + "".join(str(v) for v in dice if v != face)
+                return no("JA-19", f"no spoiling (spoil=False): the dice left, "
+                                   f"{_dice_text(kept)}, show two different faces, so the "
+                                   "throw could not score. Leave dice of one face only, "
+                                   f"or none (e.g. {keep} keeps the {face}s).")
             if is_pick:
                 missing = Counter(MULTISETS[action]) - Counter(dice)
                 face = sorted(missing)[0]
@@ -629,7 +648,8 @@ def _sample_variants() -> list[JactusVariant]:
             JactusVariant(players=5), JactusVariant(players=6),
             JactusVariant(dog_throws="other"), JactusVariant(opening_throw_scores=False),
             JactusVariant(supply="full", players=2),
-            JactusVariant(scoring="points", players=3)]
+            JactusVariant(scoring="points", players=3),
+            JactusVariant(spoil=False), JactusVariant(spoil=False, players=4)]
 
 
 GAME: Game[JactusVariant] = Game(
