@@ -6,7 +6,7 @@
     python -m janus_widgets simulate jactus --set dog_throws=other --json
 
 ``--bots`` gives one bot per seat, repeated round the table (random, greedy,
-mcts or mcts:N). ``--set NAME=VALUE`` changes a variant option (repeatable).
+mcts or mcts:N; optimal for 2-player Jactus: ``--bots optimal,greedy --rotate``). ``--set NAME=VALUE`` changes a variant option (repeatable).
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--players", type=int, help="number of players")
     sim.add_argument("--games", type=int, default=200, help="how many games (default 200)")
     sim.add_argument("--bots", default="random",
-                     help="comma-separated bots per seat: random, greedy, mcts, mcts:N")
+                     help="comma-separated bots per seat: random, greedy, mcts, mcts:N, "
+                          "optimal (2-player Jactus)")
     sim.add_argument("--seed", type=int, default=0, help="seed of the whole run")
     sim.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                      help="change a variant option (repeatable)")

@@ -61,7 +61,8 @@ from ..core.errors import VariantError
 from ..core.protocol import CHANCE, TERMINAL, Engine, Move, State, seat_name
 
 __all__ = ["GameGraph", "GraphSolution", "solve_graph", "evaluate", "best_response",
-           "JactusSolution", "PolicyTable", "solve_jactus", "cached_solution",
+           "JactusSolution", "PolicyTable", "solve_jactus", "cached_solution", "unsolvable",
+           "in_memory",
            "OptimalBot", "optimal_bot", "cache_dir", "SolverError"]
 
 #: Node kinds of a :class:`GameGraph` besides the seats 0 (A, maximises) and 1 (B).
@@ -478,6 +479,27 @@ def end_chance(graph: GameGraph, choice: np.ndarray) -> np.ndarray:
     return evaluate(graph, choice, never=0.0, payoff=np.ones(graph.n))
 
 
+def end_chance_bounds(graph: GameGraph, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The least and the greatest chance that play from each node ends, over every
+    pair of strategies that only play moves attaining ``values`` (within 1e-9): if the
+    two agree, optimal players cannot change whether the game ends."""
+    edge_values = values[graph.succ]
+    keep = np.nonzero(~graph.decision[graph.edge_row]
+                      | (np.abs(edge_values - values[graph.edge_row]) <= ATTAIN))[0]
+    counts = np.bincount(graph.edge_row[keep], minlength=graph.n)
+    ptr = np.zeros(graph.n + 1, np.int64)
+    ptr[1:] = np.cumsum(counts)
+    ones = np.ones(graph.n)
+    out = []
+    for seat in (1, 0):            # every choice made by a seat that minimises / maximises
+        kind = np.where(graph.decision, seat, graph.kind).astype(np.int8)
+        both = GameGraph(kind, ptr, graph.succ[keep], graph.prob[keep], graph.payoff,
+                         graph.action[keep])
+        out.append(best_response(both, seat, both.first_choice(), payoff=ones,
+                                 loop=0.0).values)
+    return out[0], out[1]
+
+
 def solve_graph(graph: GameGraph, *, method: str = "auto", max_iterations: int = 400,
                 choice: np.ndarray | None = None) -> GraphSolution:
     """Solve a :class:`GameGraph`: values with never-ending play worth ½, optimal
@@ -630,13 +652,36 @@ def solve_jactus(variant: Any = None, *, cache: bool = True,
 _MEMO: dict[str, JactusSolution] = {}
 
 
+def _memo_key(variant: Any) -> str:
+    return _cache_key(variant) + str(cache_dir())
+
+
 def cached_solution(variant: Any = None) -> JactusSolution:
     """:func:`solve_jactus` remembered in this process (for bots and the widget)."""
     variant = _check_variant(variant)
-    key = _cache_key(variant) + str(cache_dir())
+    key = _memo_key(variant)
     if key not in _MEMO:
         _MEMO[key] = solve_jactus(variant)
     return _MEMO[key]
+
+
+def unsolvable(variant: Any = None) -> str | None:
+    """Why the solver cannot take ``variant`` (the :class:`VariantError`'s message), or
+    ``None`` if it can.
+
+    >>> unsolvable({"players": 3})[:45]
+    'the Jactus solver plays 2-player games only, '
+    """
+    try:
+        _check_variant(variant)
+    except VariantError as exc:
+        return str(exc)
+    return None
+
+
+def in_memory(variant: Any = None) -> bool:
+    """Whether :func:`cached_solution` has this variant's solution at hand already."""
+    return unsolvable(variant) is None and _memo_key(_check_variant(variant)) in _MEMO
 
 
 class JactusSolution:
@@ -670,7 +715,9 @@ class JactusSolution:
         explored = time.perf_counter()
         solved = solve_graph(graph)
         moves = np.where(solved.choice >= 0, graph.action[np.maximum(solved.choice, 0)], -1)
+        low, high = end_chance_bounds(graph, solved.values)
         meta = {"gap": solved.gap, "iterations": solved.iterations, "method": solved.method,
+                "end_bounds": [float(low[0]), float(high[0])],
                 "positions": graph.n, "edges": graph.edges,
                 "seconds": time.perf_counter() - began,
                 "explore_seconds": explored - began, "options": variant.to_dict(),
@@ -879,6 +926,69 @@ class PolicyTable:
         with np.errstate(invalid="ignore"):
             grid = np.where(count > 0, tried / np.maximum(count, 1), np.nan)
         return layouts, patterns, grid
+
+    def by_face(self, mine: tuple[int, int, int], theirs: tuple[int, int, int]
+                ) -> tuple[list[str], np.ndarray]:
+        """For one holding (the mover's pieces, the other's): patterns (rows) by face
+        (columns 1–6: the face of the largest group, the higher one for two pairs, the
+        face missing when all differ), the share of positions where optimal play tries
+        (NaN where no position has that pattern and face)."""
+        from collections import Counter
+        patterns = [p for p in PATTERNS if p != "5"]
+        count = np.zeros((len(patterns), 6))
+        tried = np.zeros_like(count)
+        for row in self.rows:
+            if (row["mine"], row["theirs"]) != (mine, theirs):
+                continue
+            groups = Counter(row["dice"])
+            if row["pattern"] == "11111":
+                face = (set(range(1, 7)) - set(groups)).pop()
+            else:
+                face = max(groups, key=lambda f: (groups[f], f))
+            i, j = patterns.index(row["pattern"]), face - 1
+            count[i, j] += 1
+            tried[i, j] += row["tries"]
+        if not count.any():
+            raise ValueError(f"no pick-up position has the holdings {mine} and {theirs}")
+        with np.errstate(invalid="ignore"):
+            return patterns, np.where(count > 0, tried / np.maximum(count, 1), np.nan)
+
+    def plot_layouts(self, layouts: Sequence[tuple[tuple[int, int, int], tuple[int, int, int]]],
+                     *, columns: int = 2) -> Any:
+        """"Try or spoil" for a few holdings, one panel each: dice patterns (rows) by the
+        face that matters (columns), every cell labelled ``try``, ``spoil`` or the share
+        that tries. Returns the matplotlib figure."""
+        from .metrics import require_matplotlib
+        plt = require_matplotlib()
+        rows_n = -(-len(layouts) // columns)
+        fig, axes = plt.subplots(rows_n, columns, figsize=(4.4 * columns, 2.9 * rows_n),
+                                 squeeze=False)
+        titles = {"11111": "all different\n(face missing)", "2111": "a pair",
+                  "221": "two pairs (higher)", "311": "three of a kind",
+                  "32": "full house (the three)", "41": "four of a kind"}
+        for ax, (mine, theirs) in zip(axes.flat, layouts):
+            patterns, grid = self.by_face(mine, theirs)
+            ax.imshow(grid, cmap="Greys", vmin=0, vmax=1.4, aspect="auto")
+            for i in range(grid.shape[0]):
+                for j in range(grid.shape[1]):
+                    share = grid[i, j]
+                    if np.isnan(share):
+                        continue
+                    text = "try" if share == 1 else "spoil" if share == 0 else f"{share:.0%}"
+                    ax.text(j, i, text, ha="center", va="center", fontsize=7,
+                            color="white" if share > 0.7 else "black")
+            ax.set_xticks(range(6))
+            ax.set_xticklabels([str(f) for f in range(1, 7)], fontsize=8)
+            ax.set_yticks(range(len(patterns)))
+            ax.set_yticklabels([titles[p] for p in patterns], fontsize=7)
+            ax.set_title(f"mover holds {_holding_label(mine)}, the other "
+                         f"{_holding_label(theirs)}", fontsize=9)
+            ax.set_xlabel("face", fontsize=8)
+        for ax in list(axes.flat)[len(layouts):]:
+            ax.axis("off")
+        fig.suptitle("Try or spoil under optimal play (V Venus, D dog, C coin)", fontsize=10)
+        fig.tight_layout()
+        return fig
 
     def plot(self, seat: int = 0, ax: Any = None) -> Any:
         """"Try or spoil": one row per holding (the mover's and the other's pieces),

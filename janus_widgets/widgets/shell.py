@@ -253,7 +253,7 @@ class GameWidget(W.VBox):
 
     def _build_seat_boxes(self) -> None:
         n = self.state.num_players
-        names = [("human", "human")] + [(f"{b} bot", b) for b in bot_names()]
+        names = [("human", "human")] + [(f"{b} bot", b) for b in bot_names(self.game)]
         self.seat_boxes = []
         for p in range(n):
             options = list(names)
@@ -572,7 +572,8 @@ class GameWidget(W.VBox):
             self._bots[seat] = policy
             self._bot_labels[seat] = f"custom: {getattr(policy, 'name', None) or type(policy).__name__}"
         else:
-            raise ValueError(f"a bot is a name ({', '.join(bot_names())}), a callable "
+            names = ", ".join(bot_names(self.game))
+            raise ValueError(f"a bot is a name ({names}), a callable "
                              f"policy(view) -> move, or None; not {policy!r}")
         self._build_seat_boxes()
         self._changed()
