@@ -61,6 +61,8 @@ from ..core.errors import VariantError
 from ..core.protocol import CHANCE, TERMINAL, Engine, Move, State, seat_name
 
 __all__ = ["GameGraph", "GraphSolution", "solve_graph", "evaluate", "best_response",
+           "value_iteration", "exploitability", "end_chance", "end_chance_bounds", "explore",
+           "plies_to_end",
            "JactusSolution", "PolicyTable", "solve_jactus", "cached_solution", "unsolvable",
            "in_memory",
            "OptimalBot", "optimal_bot", "cache_dir", "SolverError"]
@@ -83,7 +85,12 @@ class SolverError(RuntimeError):
     """The solver could not certify a solution (it says how far it got)."""
 
 
+_SCIPY: list[Any] = []
+
+
 def _need_scipy() -> Any:
+    if _SCIPY:
+        return _SCIPY[0]
     try:
         import scipy.sparse  # noqa: F401
         import scipy.sparse.csgraph  # noqa: F401
@@ -92,6 +99,7 @@ def _need_scipy() -> Any:
         raise ImportError("the Jactus solver needs scipy: pip install 'janus_widgets[lab]'"
                           ) from None
     import scipy
+    _SCIPY.append(scipy)
     return scipy
 
 
@@ -189,6 +197,11 @@ class GameGraph:
         return self.kind == TERMINAL_NODE
 
     @cached_property
+    def chance_edges(self) -> np.ndarray:
+        """The edges that leave chance nodes."""
+        return np.nonzero(self.chance[self.edge_row])[0]
+
+    @cached_property
     def chance_matrix(self) -> Any:
         """Outcome probabilities of the chance nodes (CSR, one row per node)."""
         sp = _need_scipy().sparse
@@ -230,6 +243,7 @@ def explore(engine: Engine, *, limit: int = 2_000_000) -> tuple[GameGraph, list[
     action: list[int] = []
     counts: list[int] = []
     current, actions, apply = engine.current, engine.actions, engine.apply
+    tables: dict[int, tuple[Any, list[int], list[float]]] = {}
     i = 0
     while i < len(raws):
         raw = raws[i]
@@ -245,8 +259,13 @@ def explore(engine: Engine, *, limit: int = 2_000_000) -> tuple[GameGraph, list[
             outcomes = engine.chance_outcomes(raw)
             if outcomes is None:
                 raise ValueError("the solver needs chance outcomes it can list")
-            acts = [a for a, _ in outcomes]
-            prob.extend(float(p) for _, p in outcomes)
+            # Engines hand out shared tables of outcomes: convert each table once.
+            known = tables.get(id(outcomes))
+            if known is None or known[0] is not outcomes:
+                known = tables[id(outcomes)] = (outcomes, [a for a, _ in outcomes],
+                                                [float(p) for _, p in outcomes])
+            acts = known[1]
+            prob.extend(known[2])
             kinds.append(CHANCE_NODE)
         else:
             acts = list(actions(raw))
@@ -307,30 +326,33 @@ def evaluate(graph: GameGraph, choice: np.ndarray, *, stop: np.ndarray | None = 
         rep = nxt
     stuck = moving[rep]                      # a cycle of choices with no chance: never ends
     live = graph.chance & ~terminal
-    edges = np.nonzero(live[graph.edge_row])[0]
+    edges = graph.chance_edges[live[graph.edge_row[graph.chance_edges]]]
     rows, cols, probs = graph.edge_row[edges], rep[graph.succ[edges]], graph.prob[edges]
-    cols_live = live[cols] & ~stuck[cols]
-    cols_end = terminal[cols] & ~stuck[cols]
-    # Which live chance nodes can reach a terminal: search backwards from a super node.
-    to_live, to_end = cols_live, cols_end
-    back = sp.csr_matrix((np.ones(int(to_live.sum()) + int(to_end.sum()), bool),
-                          (np.concatenate([cols[to_live], np.full(int(to_end.sum()), n)]),
-                           np.concatenate([rows[to_live], rows[to_end]]))),
-                         shape=(n + 1, n + 1))
+    fine = ~stuck[cols]
+    to_live, to_end = live[cols] & fine, terminal[cols] & fine
+    # Only the chance nodes that play can come back to are unknowns of the system; the
+    # others ("leaves": no move chosen leads to them) are averages of the solved values.
+    referenced = np.zeros(n, bool)
+    referenced[cols[to_live]] = True
+    own = referenced[rows]
+    # Which of them can reach a terminal: search backwards from a super node.
+    arc, stop_arc = to_live & own, to_end & own
+    back = sp.csr_matrix((np.ones(int(arc.sum()) + int(stop_arc.sum()), bool),
+                          (np.concatenate([cols[arc], np.full(int(stop_arc.sum()), n)]),
+                           np.concatenate([rows[arc], rows[stop_arc]]))), shape=(n + 1, n + 1))
     reached = csgraph.breadth_first_order(back, n, directed=True, return_predecessors=False)
     ends = np.zeros(n + 1, bool)
     ends[reached] = True
-    ends = ends[:n] & live
+    ends = ends[:n] & referenced
     unknown = np.nonzero(ends)[0]
     where = np.full(n, -1)
     where[unknown] = np.arange(len(unknown))
     keep = ends[rows]
-    rows, cols, probs = rows[keep], cols[keep], probs[keep]
-    inside = (where[cols] >= 0)
-    known = np.where(terminal[cols] & ~stuck[cols], base[cols], never)
-    rhs = np.zeros(len(unknown))
-    np.add.at(rhs, where[rows[~inside]], probs[~inside] * known[~inside])
-    a = sp.csr_matrix((probs[inside], (where[rows[inside]], where[cols[inside]])),
+    r, c, p = rows[keep], cols[keep], probs[keep]
+    inside = where[c] >= 0
+    known = np.where(terminal[c] & ~stuck[c], base[c], never)
+    rhs = np.bincount(where[r[~inside]], p[~inside] * known[~inside], minlength=len(unknown))
+    a = sp.csr_matrix((p[inside], (where[r[inside]], where[c[inside]])),
                       shape=(len(unknown), len(unknown)))
     system = (sp.identity(len(unknown), format="csr") - a).tocsc()
     x = linalg.spsolve(system, rhs) if len(unknown) else np.zeros(0)
@@ -340,8 +362,53 @@ def evaluate(graph: GameGraph, choice: np.ndarray, *, stop: np.ndarray | None = 
     values = np.full(n, never)
     values[terminal] = base[terminal]
     values[unknown] = x
+    leaf = ~own
+    if leaf.any():
+        total = np.bincount(rows[leaf], probs[leaf] * np.where(stuck[cols[leaf]], never,
+                                                              values[cols[leaf]]),
+                            minlength=n)
+        leaves = np.unique(rows[leaf])
+        values[leaves] = total[leaves]
     values[moving] = np.where(stuck[moving], never, values[rep[moving]])
     return values
+
+
+def value_iteration(graph: GameGraph, start: float, sweeps: int, *,
+                    track: Sequence[int] = (0,)) -> np.ndarray:
+    """Sweeps of the Bellman equations from ``start`` at every node that is not terminal
+    (a decision node takes the best of its moves for its seat, a chance node the average
+    of its outcomes): the values of the ``track`` nodes after 0, 1, …, ``sweeps`` sweeps.
+
+    From 0 the values rise towards the least solution of the equations and from 1 they
+    fall towards the greatest; the value lies in between. Where play can cycle the two
+    need not meet, which is why the solver does not iterate values:
+
+    >>> g = GameGraph.from_edges([0, 1, 3, 3], {0: [2, 1], 1: [3, 0]}, {2: 0.2, 3: 0.8})
+    >>> value_iteration(g, 0.0, 20)[-1].tolist(), value_iteration(g, 1.0, 20)[-1].tolist()
+    ([0.2], [0.8])
+    """
+    values = np.where(graph.terminal, graph.payoff, float(start))
+    out = [values[list(track)].copy()]
+    # Each kind of node sweeps over its own edges (a slice of the edge arrays).
+    groups = []
+    for kind in (0, 1):
+        nodes = np.nonzero(graph.kind == kind)[0]
+        edges = np.concatenate([np.arange(graph.ptr[i], graph.ptr[i + 1]) for i in nodes]
+                               ) if len(nodes) else np.zeros(0, np.int64)
+        starts = np.concatenate([[0], np.cumsum(np.diff(graph.ptr)[nodes])[:-1]])
+        groups.append((nodes, graph.succ[edges], starts.astype(np.int64)))
+    chance = np.nonzero(graph.chance)[0]
+    matrix = graph.chance_matrix[chance]
+    for _ in range(sweeps):
+        new = values.copy()
+        for kind, (nodes, succ, starts) in enumerate(groups):
+            if len(nodes):
+                reduce = np.maximum if kind == 0 else np.minimum
+                new[nodes] = reduce.reduceat(values[succ], starts)
+        new[chance] = matrix @ values
+        values = new
+        out.append(values[list(track)].copy())
+    return np.array(out)
 
 
 # --- best responses -----------------------------------------------------------------------
@@ -479,6 +546,36 @@ def end_chance(graph: GameGraph, choice: np.ndarray) -> np.ndarray:
     return evaluate(graph, choice, never=0.0, payoff=np.ones(graph.n))
 
 
+def plies_to_end(graph: GameGraph, choice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Under ``choice``: the chance that play from each node ends, and the mean number of
+    plies (moves and chance outcomes) it takes when it does (NaN where it never ends).
+
+    The mean comes from one more linear solve: ``w = u + P w`` on the nodes that can end,
+    where ``u`` is the chance of ending and ``w`` the expected plies counted only in the
+    games that end (``w = 0`` at terminal nodes).
+    """
+    scipy = _need_scipy()
+    sp, linalg = scipy.sparse, scipy.sparse.linalg
+    ends = end_chance(graph, choice)
+    live = np.nonzero((ends > 0) & ~graph.terminal)[0]
+    where = np.full(graph.n, -1)
+    where[live] = np.arange(len(live))
+    chosen = graph.decision.copy()
+    edges = np.nonzero(graph.chance[graph.edge_row])[0]
+    rows = np.concatenate([graph.edge_row[edges], np.nonzero(chosen)[0]])
+    cols = np.concatenate([graph.succ[edges], graph.succ[choice[chosen]]])
+    probs = np.concatenate([graph.prob[edges], np.ones(int(chosen.sum()))])
+    keep = (where[rows] >= 0) & (where[cols] >= 0)
+    step = sp.csr_matrix((probs[keep], (where[rows[keep]], where[cols[keep]])),
+                         shape=(len(live), len(live)))
+    system = (sp.identity(len(live), format="csr") - step).tocsc()
+    weighted = linalg.spsolve(system, ends[live]) if len(live) else np.zeros(0)
+    mean = np.full(graph.n, np.nan)
+    mean[graph.terminal] = 0.0
+    mean[live] = weighted / ends[live]
+    return ends, mean
+
+
 def end_chance_bounds(graph: GameGraph, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The least and the greatest chance that play from each node ends, over every
     pair of strategies that only play moves attaining ``values`` (within 1e-9): if the
@@ -550,8 +647,7 @@ def solve_graph(graph: GameGraph, *, method: str = "auto", max_iterations: int =
             own = best_response(graph, 0, choice)
             gap = max(0.0, float((own.values - values).max(initial=0.0)),
                       float((values - reply.values).max(initial=0.0)))
-            if gap <= GAP_LIMIT:
-                gap = exploitability(graph, choice, values)
+            if gap <= GAP_LIMIT:     # both best responses are to this very choice
                 break
             choice = np.where(graph.kind == 0, own.choice, choice)
     if gap > GAP_LIMIT:
@@ -572,14 +668,23 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("janus_widgets"))
 
 
-def _fingerprint() -> str:
-    """The package version and the source of the rules and of this solver."""
-    from .. import __version__
+def _source_digest() -> str:
+    """The source of the rules and of this solver, as imported (read once, so a file
+    edited after the import cannot pass for the code that runs)."""
     from ..games.jactus import rules
-    digest = hashlib.sha256(__version__.encode())
+    digest = hashlib.sha256()
     for module_file in (rules.__file__, __file__):
         digest.update(Path(module_file).read_bytes())
     return digest.hexdigest()
+
+
+_SOURCE = _source_digest()
+
+
+def _fingerprint() -> str:
+    """The package version and the source of the rules and of this solver."""
+    from .. import __version__
+    return hashlib.sha256((__version__ + _SOURCE).encode()).hexdigest()
 
 
 def _cache_key(variant: Any) -> str:
@@ -716,8 +821,10 @@ class JactusSolution:
         solved = solve_graph(graph)
         moves = np.where(solved.choice >= 0, graph.action[np.maximum(solved.choice, 0)], -1)
         low, high = end_chance_bounds(graph, solved.values)
+        _, plies = plies_to_end(graph, solved.choice)
         meta = {"gap": solved.gap, "iterations": solved.iterations, "method": solved.method,
                 "end_bounds": [float(low[0]), float(high[0])],
+                "plies_if_it_ends": float(plies[0]),
                 "positions": graph.n, "edges": graph.edges,
                 "seconds": time.perf_counter() - began,
                 "explore_seconds": explored - began, "options": variant.to_dict(),
@@ -827,6 +934,8 @@ class JactusSolution:
         return {"variant": self.variant.describe(), "value_A": self.value(start),
                 "advantage_A": self.value(start) - 0.5,
                 "end_probability": self.end_probability(start),
+                "end_probability_bounds": tuple(self.meta["end_bounds"]),
+                "plies_if_it_ends": float(self.meta["plies_if_it_ends"]),
                 "gap": self.gap, "positions": int(self.meta["positions"]),
                 "seconds": float(self.meta["seconds"]), "source": self.meta["source"]}
 
@@ -853,6 +962,15 @@ def _holding_label(held: tuple[int, int, int]) -> str:
     venus, dogs, coins = held
     text = "V" * venus + "D" * dogs + "C" * coins
     return text or "–"
+
+
+def _figure(size: tuple[float, float]) -> Any:
+    """A matplotlib figure outside pyplot (no global state; shown where it is returned)."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:  # pragma: no cover - the lab extra installs it
+        raise ImportError("plots need matplotlib: pip install 'janus_widgets[lab]'") from None
+    return Figure(figsize=size)
 
 
 @dataclass
@@ -958,11 +1076,9 @@ class PolicyTable:
         """"Try or spoil" for a few holdings, one panel each: dice patterns (rows) by the
         face that matters (columns), every cell labelled ``try``, ``spoil`` or the share
         that tries. Returns the matplotlib figure."""
-        from .metrics import require_matplotlib
-        plt = require_matplotlib()
         rows_n = -(-len(layouts) // columns)
-        fig, axes = plt.subplots(rows_n, columns, figsize=(4.4 * columns, 2.9 * rows_n),
-                                 squeeze=False)
+        fig = _figure((4.4 * columns, 2.9 * rows_n))
+        axes = fig.subplots(rows_n, columns, squeeze=False)
         titles = {"11111": "all different\n(face missing)", "2111": "a pair",
                   "221": "two pairs (higher)", "311": "three of a kind",
                   "32": "full house (the three)", "41": "four of a kind"}
@@ -995,11 +1111,10 @@ class PolicyTable:
         one column per dice pattern, shaded by the share of positions at which optimal
         play tries to score (the number is written in every cell, for print and for
         colour-blind readers). Returns the matplotlib figure."""
-        from .metrics import require_matplotlib
-        plt = require_matplotlib()
         layouts, patterns, grid = self.try_share(seat)
         if ax is None:
-            fig, ax = plt.subplots(figsize=(7.2, 0.24 * len(layouts) + 1.6))
+            fig = _figure((7.2, 0.24 * len(layouts) + 1.6))
+            ax = fig.subplots()
         else:
             fig = ax.figure
         ax.imshow(grid, cmap="Greys", vmin=0, vmax=1.4, aspect="auto")

@@ -29,7 +29,7 @@ from .. import games as registry
 from ..core.bots import make_bot
 from ..core.protocol import Game, seat_name
 from ..core.simulate import play_game
-from .metrics import summarize
+from .metrics import summarize, wilson
 
 __all__ = ["run_tournament", "TournamentResult", "BotSpec", "compare_variants",
            "VariantComparison", "game_seeds", "bot_scores"]
@@ -50,7 +50,8 @@ def game_seeds(seed: int, games: int) -> list[int]:
 def bot_scores(result: TournamentResult) -> dict[str, dict[str, float]]:
     """Each bot's score over the games of a tournament: 1 for a win, ½ for a game with
     no single winner (a draw, or play cut off at ``max_plies``), 0 for a loss, averaged
-    over every seat it played, with a 95% interval (normal approximation). Meant for
+    over every seat it played, with a 95% Wilson interval on the mean score (exact for
+    wins and losses, conservative when some games have no winner). Meant for
     bots compared with ``rotate_seats=True``; a bot playing itself scores ½ by symmetry
     and is left out.
 
@@ -74,10 +75,8 @@ def bot_scores(result: TournamentResult) -> dict[str, dict[str, float]]:
     out = {}
     for label, values in scores.items():
         x = np.array(values)
-        half = 1.96 * float(x.std(ddof=1)) / np.sqrt(len(x)) if len(x) > 1 else 0.5
-        mean = float(x.mean())
-        out[label] = {"score": mean, "low": max(0.0, float(mean - half)),
-                      "high": min(1.0, float(mean + half)), "games": len(x),
+        low, high = wilson(float(x.sum()), len(x))
+        out[label] = {"score": float(x.mean()), "low": low, "high": high, "games": len(x),
                       "wins": int((x == 1).sum()), "no_winner": draws[label],
                       "losses": int((x == 0).sum())}
     return out
