@@ -18,7 +18,7 @@ from helpers import notebook_client  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-LESSONS = ["jactus-odds.ipynb", "roman-dice.ipynb"]
+LESSONS = ["jactus-odds.ipynb", "roman-dice.ipynb", "solving-jactus.ipynb"]
 
 pytestmark = pytest.mark.notebook
 
@@ -96,6 +96,51 @@ box = roman_exercise_boxes[0]
 box.answer_box.value = "1/256"
 box.check_button.click()
 assert "24" in box.verdict.value and "orders" in box.verdict.value
+""",
+    ],
+    "solving-jactus.ipynb": [
+        # predict, then measure: who has the edge, does the game end
+        """
+edge_panel.choice_box.value = "A has the edge"
+edge_panel.measure_button.click()
+assert "B has the edge" in edge_panel.result.value and "was A has the edge" in \
+    edge_panel.result.value, edge_panel.result.value
+end_panel.choice_box.value = CHOICES[3]
+end_panel.measure_button.click()
+assert "The prediction was right" in end_panel.result.value, end_panel.result.value
+assert "whatever optimal moves" in end_panel.result.value
+""",
+        # exercises: a common mistake, then the right answer; one found with the solver
+        """
+box = solving_jactus.q1.widget()
+box.answer_box.value = "1/2"
+box.check_button.click()
+assert "throws first" in box.verdict.value, box.verdict.value
+box.answer_box.value = "6/11"
+box.check_button.click()
+assert "Right" in box.verdict.value
+mine = sol.value_for(exercise_position((6, 6, 6, 6, 2)), 1)
+assert solving_jactus.q4.check(f"{mine:.3f}").correct
+assert not solving_jactus.q4.check("1/6").correct
+""",
+        # the game: the solver plays B, the hint follows the position
+        """
+game.bot_delay = 0
+game.play("r*")
+game.resolve_chance()
+assert game.state.current_player == 0 or game.state.is_over
+assert "Best for A" in show_hint(game)
+assert len(game.replay.moves) >= 4
+""",
+        # a small MCTS match, and the teacher's solutions only on request
+        """
+mcts_games.value = 2
+mcts_playouts.value = "mcts:30"
+mcts_button.click()
+assert "optimal vs mcts:30" in mcts_out.value, mcts_out.value
+assert all(child.value == "" for child in solutions.children)
+solutions.selected_index = 0
+assert "6/11" in solutions.children[0].value
 """,
     ],
 }
@@ -176,3 +221,33 @@ def test_roman_dice_lesson_runs_and_its_widgets_work():
     assert "chance within **5** throws" in shows[3]
     assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if o.output_type == "error"]
+
+
+def test_solving_jactus_lesson_runs_and_its_widgets_work():
+    from janus_widgets.analysis.solving_lesson import solving_jactus
+    nb = nbformat.read(NOTEBOOKS / "solving-jactus.ipynb", as_version=4)
+    base = len(nb.cells)
+    nb, shows = run("solving-jactus.ipynb", STUDENT["solving-jactus.ipynb"])
+    assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+                if o.output_type == "error"]
+    own = nb.cells[:base]
+    images = [o for c in own if c.cell_type == "code" for o in c.outputs
+              if "image/png" in o.get("data", {})]
+    assert len(images) >= 3                  # value iteration and the try-or-spoil pictures
+    meta = nb.metadata["janus_widgets"]["lesson"]
+    assert meta["game"] == "jactus" and meta["minutes"] <= 45 and meta["level"]
+    tags = [set(c.metadata.get("tags", [])) for c in own]
+    assert any("teacher" in t for t in tags) and any("answer" in t for t in tags)
+    # No exercise's answer is on the page as it opens: only a check (or the teacher's
+    # solutions, on request) shows it.
+    page = "".join(c.source for c in own if c.cell_type == "markdown") + shows[0]
+    page += "".join(str(o.get("data", {}).get("text/markdown", ""))
+                    + str(o.get("data", {}).get("text/html", "")) + str(o.get("text", ""))
+                    for c in own if c.cell_type == "code" for o in c.outputs)
+    for exercise in solving_jactus:
+        answer = exercise.answer
+        forms = [f"{float(answer):.6f}"]
+        if answer.denominator < 100:
+            forms.append(f"{answer.numerator}/{answer.denominator}")
+        for form in forms:
+            assert form not in page, (exercise.key, form)

@@ -283,6 +283,23 @@ def test_policy_table_says_try_or_spoil_for_every_pickup(solution):
     assert share.shape == (len(layouts), len(patterns)) and np.nanmax(share) == 1.0
 
 
+def test_what_the_lesson_says_about_the_pictures_is_true(solution):
+    # notebooks/solving-jactus.ipynb, section 3, reads these off the try-or-spoil panels.
+    table = solution.policy_table()
+    rows = ["11111", "2111", "221", "311", "32", "41"]
+    _, even = table.by_face((0, 0, 0), (0, 0, 0))
+    assert np.all(even[:3][~np.isnan(even[:3])] == 0) and np.all(even[3:] == 1)
+    _, venus = table.by_face((1, 0, 0), (0, 0, 0))
+    assert venus[rows.index("2111"), 0] == 1 and venus[rows.index("311"), 5] == 0
+    _, behind = table.by_face((0, 0, 0), (1, 0, 1))
+    assert behind[rows.index("11111"), 0] == behind[rows.index("11111"), 5] == 1
+    _, last_dog = table.by_face((1, 1, 1), (0, 1, 0))
+    assert np.all(last_dog[rows.index("11111")] == 0)
+    assert np.all(last_dog[rows.index("2111"), 1:5] == 1)
+    assert np.all(last_dog[rows.index("311"), 1:5] == 1)
+    assert np.all(last_dog[rows.index("32")] == 1) and np.all(last_dog[rows.index("41")] == 1)
+
+
 def test_policy_pictures_are_drawn(solution):
     pytest.importorskip("matplotlib")
     table = solution.policy_table()

@@ -6,7 +6,7 @@ algebra), never typed in, and shown only by :meth:`Exercise.check`.
 
 >>> print(solving_jactus.q1.check("6/11"))      # doctest: +ELLIPSIS
 Right: 6/11 ≈ 0.5455. ...
->>> bool(solving_jactus.q2.check("1/6"))
+>>> bool(solving_jactus.q3.check("1/6"))       # one face, not any of four
 False
 """
 
@@ -103,22 +103,7 @@ solving_jactus = ExerciseSet("solving_jactus", [
             Mistake(Fraction(5, 11), "5/11 is B's chance, not A's."),
         )),
     Exercise(
-        "q2", "A spoils: A keeps 1 2 3 4 on the table and throws the fifth die. What is the "
-              "chance that B finds a pair (two dice alike) rather than five different faces?",
-        spoil_pair_chance,
-        explanation="The thrown die makes a pair when it shows 1, 2, 3 or 4: 4 faces of 6, "
-                    "2/3. Otherwise (5 or 6) the five faces all differ. Either way B finds at "
-                    "most a pair: three alike can never follow a spoil, so a player who "
-                    "spoils hands on dice that are no better than before.",
-        hint="Which faces of the thrown die match one of the four dice left on the table?",
-        mistakes=(
-            Mistake(Fraction(1, 6), "1/6 is the chance of one particular face; any of four "
-                                    "faces makes a pair."),
-            Mistake(Fraction(1, 3), "1/3 is the chance that B finds five different faces "
-                                    "(the die shows 5 or 6)."),
-        )),
-    Exercise(
-        "q3", "The trap in miniature: A may leave with payoff 0.2 or hand over to B; B may "
+        "q2", "The trap in miniature: A may leave with payoff 0.2 or hand over to B; B may "
               "leave with payoff 0.8 (for A) or hand back. Value iteration starts every "
               "position at 0 and sweeps the Bellman equations again and again. Which value "
               "for A does it settle at?",
@@ -137,6 +122,21 @@ solving_jactus = ExerciseSet("solving_jactus", [
                                     "draw), but value iteration from 0 does not find it."),
             Mistake(Fraction(4, 5), "0.8 is where value iteration settles when it starts "
                                     "from 1."),
+        )),
+    Exercise(
+        "q3", "A spoils: A keeps 1 2 3 4 on the table and throws the fifth die. What is the "
+              "chance that B finds a pair (two dice alike) rather than five different faces?",
+        spoil_pair_chance,
+        explanation="The thrown die makes a pair when it shows 1, 2, 3 or 4: 4 faces of 6, "
+                    "2/3. Otherwise (5 or 6) the five faces all differ. Either way B finds at "
+                    "most a pair: three alike can never follow a spoil, so a player who "
+                    "spoils hands on dice that are no better than before.",
+        hint="Which faces of the thrown die match one of the four dice left on the table?",
+        mistakes=(
+            Mistake(Fraction(1, 6), "1/6 is the chance of one particular face; any of four "
+                                    "faces makes a pair."),
+            Mistake(Fraction(1, 3), "1/3 is the chance that B finds five different faces "
+                                    "(the die shows 5 or 6)."),
         )),
     Exercise(
         "q4", "Use the solver (sol.value_for, or the widget's best-move hint): at the start "
