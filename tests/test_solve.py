@@ -104,6 +104,7 @@ def test_a_graph_that_is_not_a_game_is_refused():
 # --- Jactus: the certificate and the Bellman equations ----------------------------------
 def test_the_solution_is_certified(solution):
     assert solution.gap <= 1e-9
+    assert solution.residual <= 1e-12
     assert solution.meta["positions"] == len(solution.raws) > 40_000
     assert solution.meta["seconds"] < 120          # measured under load; 60 s quiet
 
