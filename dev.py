@@ -44,12 +44,20 @@ def ensure_venv() -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
 
 
+#: The extras an install of each extra brings too (pyproject.toml: test includes lab).
+COVERS = {"lab": ("lab",), "test": ("test", "lab")}
+
+
 def ensure_installed(extra: str) -> None:
     ensure_venv()
-    stamp = VENV / f".installed-{extra}"
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if stamp.exists() and stamp.read_text() == digest:
-        return
+    # An install is up to date when this extra, or one that includes it, was installed
+    # from this pyproject.toml (so `lab` after `test` installs nothing again).
+    for done, covered in COVERS.items():
+        stamp = VENV / f".installed-{done}"
+        if extra in covered and stamp.exists() and stamp.read_text() == digest:
+            return
+    stamp = VENV / f".installed-{extra}"
     say(f"installing janus_widgets[{extra}] into .venv (first run takes a few minutes)")
     run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
     run(PYTHON, "-m", "pip", "install", "--quiet", "-e", f".[{extra}]", cwd=ROOT)

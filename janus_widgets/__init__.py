@@ -6,6 +6,8 @@ True
 >>> state = jw.new("jactus", players=3, seed=42)
 >>> state.current_player
 0
+>>> jw.new("jinns", ruleset="newer edition", seed=1).variant.placement
+'random'
 """
 
 from __future__ import annotations
@@ -22,9 +24,12 @@ __all__ = ["games", "new", "load", "widget", "Record", "Replay", "CHANCE", "TERM
            "IllegalMoveError", "InvalidMoveError", "RecordError", "VariantError"]
 
 
-def new(game: str, variant: Any = None, *, seed: int | None = None, **options: Any) -> Any:
-    """Start a game by name: ``new("jinns", players=4, seed=1)``."""
-    return games.get(game).new(variant, seed=seed, **options)
+def new(game: str, variant: Any = None, *, seed: int | None = None,
+        ruleset: str | None = None, **options: Any) -> Any:
+    """Start a game by name: ``new("jinns", players=4, seed=1)``; ``ruleset`` names one of
+    the game's rulesets (``games.get(game).rulesets()``), ``options`` change it further:
+    ``new("jactus", ruleset="points", players=3)``."""
+    return games.get(game).new(variant, seed=seed, ruleset=ruleset, **options)
 
 
 def load(path: str) -> Record:

@@ -4,9 +4,15 @@
     python -m janus_widgets rules jinns
     python -m janus_widgets simulate jinns --players 4 --games 500 --bots greedy,random
     python -m janus_widgets simulate jactus --set dog_throws=other --json
+    python -m janus_widgets rules jactus --ruleset points
+    python -m janus_widgets simulate jactus --ruleset "other edition" --players 3
+    python -m janus_widgets lessons --edition student --out class/ [--student-id ada]
+    python -m janus_widgets worksheet roman-dice --out roman.html [--answers] [--pdf]
 
 ``--bots`` gives one bot per seat, repeated round the table (random, greedy,
-mcts or mcts:N; optimal for 2-player Jactus: ``--bots optimal,greedy --rotate``). ``--set NAME=VALUE`` changes a variant option (repeatable).
+mcts or mcts:N; optimal for 2-player Jactus: ``--bots optimal,greedy --rotate``).
+``--ruleset NAME`` starts from one of the game's named rulesets (``rules GAME`` lists
+them); ``--set NAME=VALUE`` changes a variant option (repeatable) on top of it.
 """
 
 from __future__ import annotations
@@ -44,8 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list the games: name, title and what each is "
                                  "(their options: rules GAME)")
-    rules = sub.add_parser("rules", help="print a game's variant options and rule IDs")
+    rules = sub.add_parser("rules", help="print a game's rulesets, variant options and "
+                                          "rule IDs")
     rules.add_argument("game", choices=games.names())
+    rules.add_argument("--ruleset", help="show the options of this ruleset (default: "
+                                         "rulebook)")
     sim = sub.add_parser("simulate", help="play many seeded games and print the metrics")
     sim.add_argument("game", choices=games.names())
     sim.add_argument("--players", type=int, help="number of players")
@@ -54,6 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="comma-separated bots per seat: random, greedy, mcts, mcts:N, "
                           "optimal (2-player Jactus)")
     sim.add_argument("--seed", type=int, default=0, help="seed of the whole run")
+    sim.add_argument("--ruleset", help="start from this named ruleset (see: rules GAME)")
     sim.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                      help="change a variant option (repeatable)")
     sim.add_argument("--processes", type=int, default=1, help="local processes to use")
@@ -61,7 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--rotate", action="store_true",
                      help="move the bots one seat on each game (compare bots, not seats)")
     sim.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    _add_lesson_commands(sub)
     args = parser.parse_args(argv)
+    if args.command in ("lessons", "worksheet"):
+        return _lesson_command(args)
 
     if args.command == "games":
         for game in games.all_games():
@@ -69,9 +82,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "rules":
         game = games.get(args.game)
+        try:
+            chosen = game.ruleset(args.ruleset if args.ruleset is not None else "rulebook")
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         print(f"{game.title}: rules in seeds/{game.name}.md (IDs {game.rule_prefix}-n)")
+        print("Rulesets (--ruleset NAME):")
+        width = max(len(r.name) for r in game.rulesets())
+        for ruleset in game.rulesets():
+            mark = "*" if ruleset is chosen else " "
+            print(f" {mark}{ruleset.name:{width}}  {ruleset.note} (source: {ruleset.source})")
+        print(f"Options of the {chosen.name!r} ruleset (--set NAME=VALUE):")
+        variant = chosen.variant(game.Variant)
         for spec in game.Variant.options():
-            print(f"  {spec.rule:6} {spec.name}={spec.default!r}: {spec.doc}")
+            value = getattr(variant, spec.name)
+            differs = f" (rulebook: {spec.default!r})" if value != spec.default else ""
+            print(f"  {spec.rule:6} {spec.name}={value!r}{differs}: {spec.doc}")
         return 0
 
     from .analysis.tournament import run_tournament
@@ -80,14 +107,55 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = _options(args.set)
         if args.players is not None:
             options["players"] = args.players
-        result = run_tournament(args.game, bots=bots, games=args.games, seed=args.seed,
+        variant = games.get(args.game).variant(ruleset=args.ruleset, **options)
+        result = run_tournament(args.game, variant, bots=bots, games=args.games,
+                                seed=args.seed,
                                 max_plies=args.max_plies, processes=args.processes,
-                                rotate_seats=args.rotate, progress=not args.json,
-                                **options)
+                                rotate_seats=args.rotate, progress=not args.json)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(result.to_json() if args.json else result)
+    return 0
+
+
+def _add_lesson_commands(sub: argparse._SubParsersAction) -> None:
+    lessons = sub.add_parser("lessons", help="write every lesson notebook in the student or "
+                                             "the teacher edition")
+    lessons.add_argument("--edition", required=True, choices=("student", "teacher"),
+                         help="student: no teacher notes, answers or outputs; teacher: all")
+    lessons.add_argument("--out", required=True, help="folder to write the notebooks to")
+    lessons.add_argument("--student-id", help="give this student numbers of their own")
+    lessons.add_argument("--source", help="folder of the lesson notebooks (default: the "
+                                          "project's notebooks/)")
+    sheet = sub.add_parser("worksheet", help="a printable worksheet (or answer key) of a "
+                                             "lesson's exercises")
+    sheet.add_argument("lesson", help="the lesson's file stem, e.g. roman-dice")
+    sheet.add_argument("--out", required=True, help="the .html file to write")
+    sheet.add_argument("--answers", action="store_true", help="the answer key")
+    sheet.add_argument("--pdf", action="store_true", help="also print it to PDF (Chromium)")
+    sheet.add_argument("--student-id", help="this student's own numbers")
+    sheet.add_argument("--source", help="folder of the lesson notebooks")
+
+
+def _lesson_command(args: argparse.Namespace) -> int:
+    from .analysis import lessons
+    try:
+        if args.command == "lessons":
+            written = lessons.build_editions(args.edition, args.out,
+                                             student=args.student_id, folder=args.source)
+            print(f"{len(written)} lessons, {args.edition} edition, written to {args.out}")
+            for path in written:
+                print(f"  {path.name}")
+            return 0
+        files = lessons.write_worksheet(args.lesson, args.out, answers=args.answers,
+                                        student=args.student_id, pdf=args.pdf,
+                                        folder=args.source)
+    except (ValueError, FileNotFoundError, RuntimeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for path in files:
+        print(f"wrote {path}")
     return 0
 
 

@@ -102,7 +102,41 @@ def test_jinns_canvas_in_jupyterlab(lab, page):
     assert kernel(page, "print(game.state.num_players, game.index)").split() == ["4", "0"]
     wait_pixel(page, *badge_d, rgb(INK))                   # seat D's badge is drawn
     eventually(lambda: check_ring(page, kernel_piles(page)))   # an empty ring again
+    # The Ruleset menu above the options (issue 15): choosing "newer edition" starts it at
+    # once (no move yet), keeps the 4 players and shows its options below; an option
+    # changed by hand then shows "custom".
+    menu = widget.locator(".janus-ruleset select")
+    assert selected(menu) == "rulebook"
+    assert "runs of four" in widget.locator(".janus-ruleset").inner_text()   # its note
+    placement = option_select(page, widget, "placement")
+    assert selected(placement) == "runs"
+    shown = picture(page)
+    menu.select_option(label="newer edition")
+    wait_picture_change(page, shown)                       # a random placement: chance
+    assert kernel(page, "v = game.state.variant; print(v.placement, v.shared_towers, "
+                        "v.players, game.index)").split() == ["random", "zero", "4", "0"]
+    eventually(lambda: _is(selected(placement), "random"))
+    assert "newer edition ruleset, players=4" in widget.locator("h3").first.inner_text()
+    option_select(page, widget, "distance").select_option(label="height")
+    eventually(lambda: _is(selected(menu), "custom"))
+    assert kernel(page, "print(game.state.variant.distance, game.ruleset_control.value)"
+                  ).split() == ["height", "custom"]
     assert not page.errors, page.errors
+
+
+def selected(select) -> str:
+    """The label shown by a <select>."""
+    return select.evaluate("s => s.options[s.selectedIndex].text")
+
+
+def option_select(page, widget, label: str):
+    """The <select> of the variant option labelled ``label``."""
+    return widget.locator(".widget-dropdown").filter(
+        has=page.locator("label", has_text=re.compile(rf"^{label}$"))).locator("select")
+
+
+def _is(got, wanted) -> None:
+    assert got == wanted, (got, wanted)
 
 
 def _centre(box: tuple[float, float, float, float]) -> tuple[float, float]:

@@ -232,6 +232,18 @@ def test_janus_and_the_card_game_default_to_their_rules_bound():
     assert jos.load("janus", max_game_length=10**6).max_game_length() == 2620
 
 
+def test_the_rules_bound_follows_the_issue_15_options():
+    # agreement='joint': a proposal can lapse and be made again, an agree in every turn.
+    joint = jos.load("janus-cards", ruleset="joint agreement")
+    assert joint.max_game_length() == 2 * (22 + 23 * 40)
+    g = random_os_game(joint, 4)
+    assert jos.to_state(g).is_over and not g.cut_off
+    # idle_rounds=0: no longest game by the rules, so a cap must be given.
+    with pytest.raises(ValueError, match="has no longest game by its rules"):
+        jos.load("janus", idle_rounds=0)
+    assert jos.load("janus", idle_rounds=0, max_game_length=500).max_game_length() == 500
+
+
 @pytest.mark.parametrize("name", ["janus", "janus-cards", "jinns"])
 def test_finished_games_return_zero_sum_results_of_the_engine(name):
     g = jos.load(name, max_game_length=0 if name != "jinns" else 1000)

@@ -160,12 +160,84 @@ def test_JA11_supply_first():
     refused(state, "dog@B", "JA-11")
 
 
+# Option steal (JA-10): 2 players, the dog cards are gone (B holds both) but the supply
+# still holds its Venus card and its coin; A throws five 3s.
+DOGS_GONE = {"dice": (3,) * 5, "phase": "claim", "to_move": 0,
+             "holdings": ((0, 0, 0), (0, 2, 0))}
+
+
+def test_JA10_steal_kind_empty_a_dog_is_taken_once_the_dogs_are_gone():
+    state = position(**DOGS_GONE)
+    assert state.variant.steal == "kind-empty" and tuple(state.supply) == (1, 0, 1)
+    assert moves(state) == ["dog@B", "pass"]
+    after = state.play("dog@B")
+    assert after.holdings == ((0, 1, 0), (0, 1, 0))
+
+
+def test_JA10_steal_centre_empty_not_while_the_centre_holds_anything():
+    state = position(JactusVariant(steal="centre-empty"), **DOGS_GONE)
+    assert moves(state) == ["pass"]                      # the claim is impossible
+    err = refused(state, "dog@B", "JA-10")
+    assert "only once the centre is empty" in err.reason and "Venus 1" in err.reason
+    assert "only once the centre is empty" in refused(state, "dog", "JA-10").reason
+    after = state.play("pass")
+    assert after.holdings == ((0, 0, 0), (0, 2, 0)) and after.current_player == 0
+
+
+def test_JA10_steal_centre_empty_once_the_centre_is_empty():
+    # Every piece is out (A: the Venus, B: both dogs and the coin): both readings agree.
+    spec = {"dice": (3,) * 5, "phase": "claim", "to_move": 0,
+            "holdings": ((1, 0, 0), (0, 2, 1))}
+    for steal in ("kind-empty", "centre-empty"):
+        state = position(JactusVariant(steal=steal), **spec)
+        assert tuple(state.supply) == (0, 0, 0)
+        assert moves(state) == ["dog@B", "pass"], steal
+        assert state.explain("dog@B").rule == "JA-10"
+
+
 # --- JA-12 / JA-13: end of round, the opening throw --------------------------------
 def test_JA12_scorer_opens_the_next_round():
     state = jactus.new(seed=0).play("r*").play("=44444").play("dog")
     assert state.holdings[0].dogs == 1
     assert moves(state) == ["r*"] and state.current_player == 0
     refused(state, "r4", "JA-5")
+
+
+def test_JA12_after_decline_same_the_thrower_opens_after_a_pass():
+    state = position(JactusVariant(players=3), dice=(5,) * 5, phase="claim", to_move=1)
+    assert "B then opens the next round" in state.explain("pass").reason
+    after = state.play("pass")
+    assert after.current_player == 1 and moves(after) == ["r*"]
+    assert after.play("r*").throw_can_score                 # JA-13 as usual
+
+
+def test_JA12_after_decline_next_the_next_player_opens():
+    variant = JactusVariant(players=3, after_decline="next")
+    state = position(variant, dice=(5,) * 5, phase="claim", to_move=1)
+    assert "C then opens the next round" in state.explain("pass").reason
+    after = state.play("pass")
+    assert after.current_player == 2 and moves(after) == ["r*"]
+    assert after.play("r*").throw_can_score
+    # ... but a claim still has the claimer open the next round.
+    claimed = state.play("dog")
+    assert claimed.current_player == 1 and claimed.holdings[1].dogs == 1
+    # The last seat's decline passes the round to A.
+    last = position(variant, dice=(5,) * 5, phase="claim", to_move=2).play("pass")
+    assert last.current_player == 0
+
+
+def test_JA12_after_decline_next_also_after_an_impossible_claim():
+    state = position(JactusVariant(after_decline="next", steal="centre-empty"), **DOGS_GONE)
+    assert moves(state) == ["pass"]
+    assert state.play("pass").current_player == 1
+
+
+def test_JA12_JA13_after_decline_next_with_an_opening_throw_that_does_not_score():
+    variant = JactusVariant(after_decline="next", opening_throw_scores=False)
+    state = position(variant, dice=(5,) * 5, phase="claim", to_move=0).play("pass")
+    opening = state.play("r*", player=1)
+    assert not opening.throw_can_score                      # JA-13 applies to B's opening
+    assert opening.play("=22222").current_player == 0       # five 2s pass the dice on
 
 
 def test_JA13_opening_throw_scores_by_default():

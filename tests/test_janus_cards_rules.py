@@ -352,6 +352,48 @@ def test_JC14_a_trio_after_agreeing_belongs_to_nobody():
     assert "for nobody" in after.history_for(None)[-1]
 
 
+THREE_HANDS = {"hands": [["s/m"], ["h/c"], ["l/b"]], "pile": ["t/r"]}
+JOINT = JanusCardsVariant(players=3, agreement="joint")
+
+
+def test_JC14_agreement_binding_an_agreement_stands_until_everyone_has_agreed():
+    state = position(**THREE_HANDS).play_line(["agree", "x1", "x1"])   # B does not agree
+    assert state.agreed == (0,) and state.current_player == 2
+    state = state.play_line(["agree", "dP"])                            # C agrees
+    assert state.current_player == 0 and "agree" not in moves(state)   # A agreed for good
+    state = state.play_line(["dP", "agree"])                            # B agrees last
+    assert state.is_over and state.end_reason == "agreed"
+
+
+def test_JC14_agreement_joint_everyone_in_turn_ends_the_game():
+    state = position(JOINT, **THREE_HANDS)
+    assert "a turn without agreeing ends the proposal" in state.explain("agree").reason
+    state = state.play_line(["agree", "x1", "agree", "x1", "agree"])
+    assert state.is_over and state.end_reason == "agreed"
+
+
+def test_JC14_agreement_joint_a_turn_without_agreeing_ends_the_proposal():
+    state = position(JOINT, **THREE_HANDS).play_line(["agree", "x1"])
+    assert state.agreed == (0,)
+    state = state.play("x1")                                  # B plays on without agreeing
+    assert state.agreed == () and not state.is_over
+    state = state.play_line(["agree", "dP", "agree", "dP"])   # C, then A, propose anew
+    assert state.agreed == (0, 2) and state.current_player == 1
+    assert "agree" in moves(state)
+    over = state.play("agree")                                # ... and B agrees: C, A, B
+    assert over.is_over and over.end_reason == "agreed"
+
+
+def test_JC14_agreement_joint_a_trio_after_agreeing_is_its_makers():
+    hands = {"hands": [["s/m", "s/h"], ["k/s", "f/b"], ["c/l"]], "pile": ["t/r"]}
+    binding = position(agreed=(0,), **hands).play("dB1")
+    assert binding.trios == ((None, "sun"),)
+    joint = position(JOINT, agreed=(0,), **hands).play("dB1")
+    assert joint.trios == ((0, "sun"),) and joint.trio_counts == (1, 0, 0)
+    assert "for A" in joint.history_for(None)[-1]
+    assert joint.agreed == (0,)                               # A's proposal still stands
+
+
 # --- JC-15 / JC-17: proven end, nothing left -------------------------------------------
 def test_JC15_the_game_ends_when_no_symbol_is_on_three_cards():
     v = JanusCardsVariant(players=2, symbols=3)

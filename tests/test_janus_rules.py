@@ -541,6 +541,145 @@ def test_JB20_paying_a_toll_resets_the_idle_count():
     assert not paid.play("c9").is_over
 
 
+def test_JB20_idle_rounds_0_turns_the_idle_end_off():
+    wander = {"tiles": {"j1": "Y1*"}, "fill": False, "columns": ("a10", "c10")}
+    ends = position(idle_rounds=1, **wander).play_line(["a9", "c9"])
+    assert ends.is_over and ends.end_reason == "idle"
+    state = position(idle_rounds=0, **wander)
+    state = state.play_line(["a9", "c9", "a10", "c10"] * 30)   # 120 turns, nothing removed
+    assert not state.is_over and state.idle_turns == 120
+    assert "idle" not in janus.board()._subline(state)          # no "n of 0 idle turns"
+
+
+# --- JB-12 (option stuck): a column its tile takes nowhere ---------------------------------
+STUCK = {"tiles": {"a10": "R1/J", "e5": "Y1*"}, "fill": False, "columns": ("a10", "e5")}
+
+
+def test_JB12_stuck_forfeit_a_column_on_a_dead_tile_forfeits_every_turn():
+    state = position(**STUCK)
+    assert moves(state) == ["pass"]
+    exp = state.explain("pass")
+    assert exp.legal and exp.rule == "JB-12"
+    assert "never will" in exp.reason and "stuck='forfeit'" in exp.reason
+    later = state.play_line(["pass", "e6"])                     # B moves, A's turn again
+    assert later.current_player == 0 and moves(later) == ["pass"]
+    assert later.tile_at("a10").code == "R1/J"                  # JB-12: the tile stays
+
+
+def test_JB12_stuck_step_the_column_steps_one_field_instead():
+    state = position(stuck="step", **STUCK)
+    assert moves(state) == ["a9", "b9", "b10"]                  # the three neighbours
+    exp = state.explain("b9")
+    assert exp.legal and exp.rule == "JB-12" and "stuck='step'" in exp.reason
+    assert "leads off the board" in exp.reason
+    far = refused(state, "c8", "JB-12")
+    assert "not next to it" in far.reason
+    refused(state, "pass", "JB-12")                               # it can move now
+    after = state.play("b9")
+    assert after.tile_at("a10") is None                           # JB-13: the tile left goes
+    assert [h.code for h in after.heads[0]] == ["R1/J"]           # ... a head, to A
+    assert "A takes the red Janus head" in state.parse("b9").description
+
+
+def test_JB12_stuck_step_keeps_the_one_column_per_field_rule():
+    state = position(stuck="step", tiles={"a10": "R1/J", "b9": "Y1*", "e5": "G1+"},
+                     fill=False, columns=("a10", "b9"))
+    assert moves(state) == ["a9", "b10"]
+    refused(state, "b9", "JB-9")
+
+
+def test_JB12_a_column_other_columns_block_is_not_stuck_for_good():
+    # Only a2 is on the board for the R1| on a1 ... and B stands there: A must pass,
+    # under either reading, since B will move on.
+    for stuck in ("forfeit", "step"):
+        state = position(stuck=stuck, tiles={"a1": "R1|", "a2": "G1+", "e5": "Y1*"},
+                         fill=False, columns=("a1", "a2"))
+        assert moves(state) == ["pass"], stuck
+
+
+def test_JB12_stuck_step_with_blocking_empty_fields():
+    # The B2| on a5 reaches a3 or a7 only over a4 or a6, both empty for good when
+    # empty_fields='block': stuck for good.
+    spec = {"tiles": {"a5": "B2|", "e5": "Y1*"}, "fill": False, "columns": ("a5", "e5"),
+            "empty_fields": "block"}
+    assert moves(position(**spec)) == ["pass"]
+    assert "stays empty" in position(**spec).explain("pass").reason
+    assert moves(position(stuck="step", **spec)) == ["a4", "b4", "b5", "a6", "b6"]
+    # With empty fields counted the same tile reaches a3 and a7 as usual.
+    assert moves(position(stuck="step", tiles={"a5": "B2|", "e5": "Y1*"}, fill=False,
+                          columns=("a5", "e5"))) == ["a3", "a7"]
+
+
+# --- JB-16 (option toll_fields): which fields pay ------------------------------------------
+def crossing(**options):
+    """The issue's example: B's column on c2 (a blue 3, vertical) moving to c5 crosses c3
+    and c4 of A's square c3-d4."""
+    return position(tiles={"c2": "B3|"}, columns=("a1", "c2"), to_move=1,
+                    owners={"c3": "A"}, empty=("c3", "c4", "d3", "d4"), **options)
+
+
+def test_JB16_toll_fields_landing_crossing_a_square_costs_nothing():
+    state = crossing()
+    assert state.variant.toll_fields == "landing"
+    after = state.play("c5")
+    assert after.tolls == (0, 0) and after.coins == (14, 15)
+    assert "toll" not in state.parse("c5").description
+
+
+def test_JB16_toll_fields_entered_every_field_crossed_pays():
+    state = crossing(toll_fields="entered")
+    after = state.play("c5")
+    assert after.tolls == (2, 0) and after.coins == (14, 13)
+    assert state.parse("c5").description.endswith("; B pays A 2 tolls.")
+    assert after.idle_turns == 0
+
+
+def test_JB16_toll_fields_entered_counts_the_landing_field_once_and_own_squares_free():
+    # B's blue 2 on c2 crosses c3 and lands on c4, both in A's square c3-d4.
+    onto = {"tiles": {"c2": "B2|"}, "columns": ("a1", "c2"), "to_move": 1,
+            "owners": {"c3": "A"}, "empty": ("c3", "c4", "d3", "d4")}
+    assert position(**onto).play("c4").tolls == (1, 0)
+    assert position(toll_fields="entered", **onto).play("c4").tolls == (2, 0)
+    # B's blue 3 crosses A's c3 and c4 and lands on c5 in B's own square: only A is paid.
+    home = {"tiles": {"c2": "B3|"}, "columns": ("a1", "c2"), "to_move": 1,
+            "owners": {"c3": "A", "c5": "B"},
+            "empty": ("c3", "c4", "d3", "d4", "c5", "c6", "d5", "d6")}
+    assert position(**home).play("c5").tolls == (0, 0)
+    assert position(toll_fields="entered", **home).play("c5").tolls == (2, 0)
+
+
+def test_JB16_toll_fields_entered_tolls_to_two_owners_in_the_order_crossed():
+    state = position(JanusVariant(players=3, toll_fields="entered"), tiles={"a1": "R5|"},
+                     columns=("a1", "j10", "j1"), owners={"a3": "B", "a5": "C"},
+                     empty=("a3", "a4", "b3", "b4", "a5", "b5", "a6", "b6"))
+    after = state.play("a6")                    # a2 free; a3, a4 (B's); a5, a6 (C's)
+    assert after.tolls == (0, 2, 2) and after.coins[0] == 11
+    assert state.parse("a6").description.endswith("; A pays B 2 tolls, and A pays C 2 "
+                                                  "tolls.")
+    landing = position(JanusVariant(players=3), tiles={"a1": "R5|"},
+                       columns=("a1", "j10", "j1"), owners={"a3": "B", "a5": "C"},
+                       empty=("a3", "a4", "b3", "b4", "a5", "b5", "a6", "b6"))
+    assert landing.play("a6").tolls == (0, 0, 1)
+
+
+def test_JB16_JB17_toll_fields_entered_when_the_coins_run_out_on_the_way():
+    # coins=2: B has 1 coin left (the other went to A as a toll, or to A's circle).
+    spec = {"tiles": {"c2": "B3|"}, "columns": ("a1", "c2"), "to_move": 1,
+            "owners": {"c3": "A"}, "empty": ("c3", "c4", "d3", "d4"), "coins": (1, 1)}
+    waived = position(JanusVariant(coins=2, toll_fields="entered"), tolls=(1, 0), **spec)
+    assert waived.parse("c5").description.endswith(
+        "; B pays A a toll, and B has no coin left for A's toll.")
+    over = waived.play("c5")
+    assert over.tolls == (2, 0) and over.coins == (1, 0)
+    assert over.is_over and over.end_reason == "no-coins"         # JB-18
+    paid = position(JanusVariant(coins=2, toll_fields="entered",
+                                 toll_shortfall="from-tolls"), tolls=(0, 1), **spec)
+    assert paid.parse("c5").description.endswith(
+        "; B pays A a toll, and B pays A a toll with a toll coin received earlier.")
+    after = paid.play("c5")
+    assert after.tolls == (2, 0) and after.coins == (1, 0)
+
+
 def test_JB21_score_counts_squares_and_tolls_not_coins_and_ties_share():
     state = position(tiles={"e5": "R1-"}, columns=("e5", "a1"), fill=False,
                      owners={"a3": "B"}, tolls=(1, 0), coins=(14, 14))
@@ -688,8 +827,9 @@ def test_action_numbers_are_fixed():
     ({"players": 5}, "players"), ({"players": 1}, "players"), ({"players": "2"}, "players"),
     ({"corner_order": "random"}, "corner_order"), ({"coins": 0}, "coins"),
     ({"distances": "1-6"}, "distances"), ({"pass_columns": "no"}, "pass_columns"),
-    ({"empty_fields": "skip"}, "empty_fields"), ({"idle_rounds": 0}, "idle_rounds"),
-    ({"toll_shortfall": "debt"}, "toll_shortfall"), ({"chain": True}, "chain")])
+    ({"empty_fields": "skip"}, "empty_fields"), ({"idle_rounds": -1}, "idle_rounds"),
+    ({"toll_shortfall": "debt"}, "toll_shortfall"), ({"chain": True}, "chain"),
+    ({"toll_fields": "crossed"}, "toll_fields"), ({"stuck": "wait"}, "stuck")])
 def test_bad_variant_values_name_the_field(options, field):
     with pytest.raises(ValueError) as err:
         janus.new(seed=0, **options)

@@ -473,8 +473,8 @@ SHUTTLE = {0: "B4Y1", 1: "G4", 2: "B3"}    # B has no move; A's yellow 1 shuttle
 SHUTTLE_LINE = ["0.1+", "pass", "1.1-", "pass"]
 
 
-def test_JI20_a_shuttle_ends_at_the_third_occurrence():
-    state = position(piles=SHUTTLE)
+def test_JI20_a_shuttle_ends_at_the_third_occurrence_with_limit_3():
+    state = position(JinnsVariant(repetition_limit=3), piles=SHUTTLE)
     assert state.repetitions == 1
     state = state.play_line(SHUTTLE_LINE)
     assert state.repetitions == 2 and not state.is_over
@@ -487,7 +487,22 @@ def test_JI20_a_shuttle_ends_at_the_third_occurrence():
     assert "occurred 3 times" in str(state)
 
 
-@pytest.mark.parametrize("limit,plies", [(2, 4), (4, 12), (5, 16)])
+def test_JI20_by_default_a_shuttle_ends_at_the_tenth_occurrence():
+    """The default limit is 10, chosen from the measurement in seeds/jinns.md."""
+    state = position(piles=SHUTTLE)
+    assert JinnsVariant().repetition_limit == 10
+    state = state.play_line(SHUTTLE_LINE * 8)
+    assert state.repetitions == 9 and not state.is_over
+    state = state.play_line(SHUTTLE_LINE[:3])
+    assert not state.is_over
+    state = state.play("pass")                         # the start position, 10th time
+    assert state.is_over and state.end_reason == "repetition" and state.repetitions == 10
+    assert state.scores() == (2.0, 7.0) and state.winners() == (1,)
+    assert "occurred 10 times" in str(state)
+
+
+@pytest.mark.parametrize("limit,plies", [(2, 4), (3, 8), (4, 12), (5, 16), (10, 36),
+                                         (20, 76)])
 def test_JI20_the_limit_is_an_option(limit, plies):
     state = position(JinnsVariant(repetition_limit=limit), piles=SHUTTLE)
     for ply in range(plies):

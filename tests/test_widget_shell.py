@@ -109,6 +109,75 @@ def test_variant_change_without_moves_starts_at_once(widget):
     assert widget.confirm_box.layout.display == "none"
 
 
+def test_the_ruleset_menu_sits_above_the_options_and_starts_a_ruleset(widget):
+    game_tab = widget.tabs.children[0]
+    assert game_tab.children[0] is widget.ruleset_control
+    menu = widget.ruleset_control.menu
+    assert list(menu.options) == ["rulebook", "other edition", "points", "custom"]
+    assert menu.value == "rulebook" and "rulebook ruleset" in widget.heading.value
+    widget.set_variant(players=3)
+    assert menu.value == "rulebook"                       # the players stay the table's
+    menu.value = "points"                                 # no move yet: at once
+    assert widget.state.variant.scoring == "points" and widget.state.num_players == 3
+    assert widget.variant_controls["scoring"].value == "points"
+    assert "points ruleset, players=3" in widget.heading.value
+    assert "Venus 6, dog 2, coin 5" in widget.ruleset_control.about.value
+    assert "New game: points ruleset, players=3." in status(widget)
+
+
+def test_an_option_changed_by_hand_shows_custom(widget):
+    menu = widget.ruleset_control.menu
+    widget.variant_controls["supply"].value = "full"
+    assert menu.value == "custom" and widget.state.variant.supply == "full"
+    assert "supply=full" in widget.ruleset_control.about.value
+    assert "custom: supply=full" in widget.heading.value
+    widget.variant_controls["supply"].value = "by-players"   # back to a ruleset's options
+    assert menu.value == "rulebook"
+    widget.variant_controls["dog_throws"].value = "other"
+    assert menu.value == "other edition"                     # options that are a ruleset
+    menu.value = "custom"                                    # nothing to start: stays
+    assert menu.value == "other edition" and widget.state.variant.dog_throws == "other"
+
+
+def test_a_ruleset_chosen_mid_game_asks_first(widget):
+    widget.play("r*")
+    menu = widget.ruleset_control.menu
+    menu.value = "points"
+    assert widget.confirm_box.layout.display == "flex"
+    assert "scoring=points" in widget.confirm_text.value
+    assert "points ruleset" in widget.confirm_text.value
+    assert widget.state.variant.scoring == "collection"       # nothing changed yet
+    widget.confirm_no.click()
+    assert menu.value == "rulebook" and widget.variant_controls["scoring"].value == \
+        "collection" and widget.index == 2
+    menu.value = "points"
+    widget.confirm_yes.click()
+    assert widget.state.variant.scoring == "points" and widget.index == 0
+    assert widget.previous_games[0].ruleset == "rulebook"
+    widget.restore(0)                                         # the menu follows the game
+    assert menu.value == "rulebook" and widget.state.variant.scoring == "collection"
+
+
+def test_a_loaded_record_shows_its_ruleset(widget):
+    record = games.get("jactus").new(ruleset="other edition", seed=4).play("r*").record()
+    widget.load(record.to_json())
+    assert widget.ruleset_control.menu.value == "other edition"
+    assert widget.variant_controls["dog_throws"].value == "other"
+
+
+def test_set_ruleset_and_a_ruleset_at_the_start():
+    w = GameWidget("jinns", ruleset="newer edition", players=3, seed=2, bot_delay=0)
+    assert w.state.variant.placement == "random" and w.state.num_players == 3
+    assert w.ruleset_control.value == "newer edition"
+    w.set_ruleset("rulebook")
+    assert w.state.variant.placement == "runs" and w.state.num_players == 3
+    assert w.ruleset_control.value == "rulebook" and w.variant_controls["placement"].value \
+        == "runs"
+    with pytest.raises(ValueError, match="no ruleset 'house'"):
+        w.set_ruleset("house")
+    assert w.ruleset_control.value == "rulebook"            # nothing changed
+
+
 def test_set_variant_and_bad_values(widget):
     widget.set_variant(players=5)
     assert widget.state.num_players == 5 and len(widget.seat_boxes) == 5

@@ -17,6 +17,8 @@
 * :mod:`~janus_widgets.analysis.tournament` and :mod:`~janus_widgets.analysis.metrics`:
   seeded tournaments of bots and the game-design metrics;
   :mod:`~janus_widgets.analysis.design_lab` the lab app.
+* :mod:`~janus_widgets.analysis.repetition`: the measurement behind the Jinns
+  repetition limit (JI-20).
 
 >>> from janus_widgets.analysis import jactus_odds
 >>> jactus_odds.probability_within(1)
@@ -29,7 +31,7 @@ import importlib
 from typing import Any
 
 __all__ = ["jactus_odds", "montecarlo", "roman_dice", "exercises", "card_exercises",
-           "checking", "metrics", "tournament", "design_lab"]
+           "checking", "metrics", "tournament", "design_lab", "repetition"]
 
 
 def __getattr__(name: str) -> Any:

@@ -32,9 +32,11 @@ from fractions import Fraction
 from typing import Any
 
 from ..games.janus_cards.tables import SIDE_SYMBOL, SYMBOL_NAMES, deck_size
-from .checking import Exercise, Mistake, Verdict, Within, read_answer
+import numpy as np
 
-__all__ = ["Exercise", "Verdict", "read_answer", "EXERCISES", "SIDES", "DOUBLE", "MOON",
+from .checking import Exercise, ExerciseSet, Mistake, Verdict, Within, read_answer
+
+__all__ = ["Exercise", "Verdict", "read_answer", "EXERCISES", "CARD_LESSON", "SIDES", "DOUBLE", "MOON",
            "FACE_UP", "TRIO_SEEN", "TWO_SUNS", "trio_seen_position", "two_suns_position"]
 
 _SUN, _MOON = SYMBOL_NAMES.index("sun"), SYMBOL_NAMES.index("moon")
@@ -47,18 +49,19 @@ def _sides(symbols: int = 11) -> range:
     return range(2 * deck_size(symbols))
 
 
-def _count_sides(symbol: int) -> Fraction:
-    return Fraction(sum(1 for s in _sides() if SIDE_SYMBOL[s] == symbol))
+def _count_sides(symbol: int, symbols: int = 11) -> Fraction:
+    return Fraction(sum(1 for s in _sides(symbols) if SIDE_SYMBOL[s] == symbol))
 
 
-def _other_side(shown: int, other: int) -> Fraction:
+def _other_side(shown: int, other: int, symbols: int = 11) -> Fraction:
     """P(other side = ``other`` | a random card, random side up, shows ``shown``)."""
-    showing = [s for s in _sides() if SIDE_SYMBOL[s] == shown]
+    showing = [s for s in _sides(symbols) if SIDE_SYMBOL[s] == shown]
     return Fraction(sum(1 for s in showing if SIDE_SYMBOL[s ^ 1] == other), len(showing))
 
 
-def _face_up(symbol: int) -> Fraction:
-    return Fraction(sum(1 for s in _sides() if SIDE_SYMBOL[s] == symbol), len(_sides()))
+def _face_up(symbol: int, symbols: int = 11) -> Fraction:
+    return Fraction(sum(1 for s in _sides(symbols) if SIDE_SYMBOL[s] == symbol),
+                    len(_sides(symbols)))
 
 
 # --- positions whose odds the views compute -------------------------------------------
@@ -77,96 +80,114 @@ def two_suns_position() -> Any:
     return position(hands=[[], ["c/s"], ["h/s"]], pile=["k/f"], remembered={0: ["P1"]})
 
 
-SIDES = Exercise(
-    key="sides", title="1. How many sides show the sun?",
-    question="The box holds 66 cards: every pair of the 11 symbols once, the 11 doubles "
-             "included (sun/sun, moon/moon, …). How many of the 132 card sides show "
-             "a sun?",
-    compute=lambda: _count_sides(_SUN), count=True,
-    explanation="The sun is paired once with each of the 10 other symbols (10 sides) "
-                "and once with itself, on the sun/sun double, which shows it on both "
-                "sides: 10 + 2 = 12. Every symbol is counted the same way, so the 11 "
-                "symbols share the 132 sides equally: 11 × 12 = 132.",
-    mistakes=(
-        Mistake(Fraction(11), "That counts the cards that carry a sun (10 mixed cards "
-                              "and the double). The double shows the sun on both sides, "
-                              "so its card counts twice when you count sides."),
-        Mistake(Fraction(10), "That counts only the mixed cards; the sun/sun double adds "
-                              "two more sun sides."),
-        Mistake(Fraction(22), "That counts both sides of every card with a sun; the "
-                              "mixed cards show another symbol on their other side."),
-        Mistake(Fraction(6), "That would be 66 cards ÷ 11 symbols; but there are 132 "
-                             "sides.")),
-    tolerance=TOLERANCE,
-    hint="Count the cards that pair the sun with another symbol, then the double.")
+def _deck_exercises(n: int) -> list[Exercise]:
+    """The four questions on a deck of ``n`` symbols (the box has 11)."""
+    cards, sides, per = deck_size(n), 2 * deck_size(n), n + 1     # per: sides per symbol
+    box = n == 11
+    deck = (f"The box holds {cards} cards: every pair of the {n} symbols once, the {n} "
+            "doubles included (sun/sun, moon/moon, …)." if box else
+            f"A home-made Janus deck uses {n} symbols (sun, moon, heart, …): every pair of "
+            f"them once, the {n} doubles included, {cards} cards.")
+    return [
+        Exercise(
+            key="sides", title="1. How many sides show the sun?",
+            question=f"{deck} How many of the {sides} card sides show a sun?",
+            compute=lambda: _count_sides(_SUN, n), count=True,
+            explanation=f"The sun is paired once with each of the {n - 1} other symbols "
+                        f"({n - 1} sides) and once with itself, on the sun/sun double, which "
+                        f"shows it on both sides: {n - 1} + 2 = {per}. Every symbol is "
+                        f"counted the same way, so the {n} symbols share the {sides} sides "
+                        f"equally: {n} × {per} = {sides}.",
+            mistakes=(
+                Mistake(Fraction(n), f"That counts the cards that carry a sun ({n - 1} "
+                                     "mixed cards and the double). The double shows the "
+                                     "sun on both sides, so its card counts twice when you "
+                                     "count sides."),
+                Mistake(Fraction(n - 1), "That counts only the mixed cards; the sun/sun "
+                                         "double adds two more sun sides."),
+                Mistake(Fraction(2 * n), "That counts both sides of every card with a "
+                                         "sun; the mixed cards show another symbol on "
+                                         "their other side."),
+                Mistake(Fraction(cards, n), f"That would be {cards} cards ÷ {n} symbols; "
+                                            f"but there are {sides} sides.")),
+            tolerance=TOLERANCE,
+            hint="Count the cards that pair the sun with another symbol, then the double."),
+        Exercise(
+            key="double", title="2. The other side of a sun",
+            question=(("" if box else f"{deck} ") + "A card is taken at random and laid "
+                      "down either way up with even chance. It shows a sun. What is the "
+                      "probability that its other side is a sun too?"),
+            compute=lambda: _other_side(_SUN, _SUN, n),
+            explanation=f"Every one of the {per} sun sides is equally likely to be the one "
+                        "you see. Two of them are on the sun/sun double, and behind each is "
+                        f"a sun: 2/{per}. As in Bertrand's box, the double is twice as "
+                        "likely as a mixed card to be showing a sun, because it shows one "
+                        "whichever way it lies.",
+            mistakes=(
+                Mistake(Fraction(1, n), f"That counts cards, not sides. Of the {n} cards "
+                                        "with a sun only one is the double, but the double "
+                                        "shows a sun whichever way up it lies, so it is "
+                                        "twice as likely to be the card in front of you: "
+                                        f"count the {per} sun sides instead."),
+                Mistake(Fraction(1, per), "That counts the double's sun sides once; it has "
+                                          "two, and behind each of them is a sun."),
+                Mistake(Fraction(1, cards), "That is the chance that a card drawn blind is "
+                                            "the sun/sun double; but you have already seen "
+                                            "a sun, which rules out the cards without one."),
+                Mistake(Fraction(1, 2), "That would be right if 'sun' and 'not sun' were "
+                                        f"equally likely; they are not: 2 of the {per} sun "
+                                        f"sides hide a sun, {n - 1} hide another symbol."),
+                Mistake(Fraction(0), "That would mean that no card has a sun on both "
+                                     "sides; the sun/sun double does.")),
+            tolerance=TOLERANCE,
+            hint=f"List the {per} sides that show a sun, and what is behind each."),
+        Exercise(
+            key="moon", title="3. The other side is a moon",
+            question="The same card shows a sun. What is the probability that its other "
+                     "side is a moon?",
+            compute=lambda: _other_side(_SUN, _MOON, n),
+            explanation=f"Of the {per} sun sides, exactly one has a moon behind it (the "
+                        f"sun/moon card): 1/{per}. The {n - 1} other symbols share the "
+                        f"rest: moon, heart, … each 1/{per}, and sun 2/{per} because of the "
+                        f"double; together {per}/{per}.",
+            mistakes=(
+                Mistake(Fraction(1, n), f"That counts cards: {n} cards carry a sun and one "
+                                        "of them is sun/moon. But the double shows a sun "
+                                        "twice as often as a mixed card, so count sides: "
+                                        f"1 of {per}."),
+                Mistake(Fraction(1, n - 1), "That leaves the double out; it is one of the "
+                                            "cards that can be showing you a sun (with two "
+                                            f"of the {per} sun sides)."),
+                Mistake(Fraction(2, per), "That is the chance of a sun behind the sun (the "
+                                          "double's two sides); a moon is behind only one "
+                                          "sun side.")),
+            tolerance=TOLERANCE,
+            hint=f"Of the {per} sides showing a sun, how many have a moon behind them?"),
+        Exercise(
+            key="face", title="4. The next card turns up",
+            question="Nobody has seen the cards of a freshly shuffled pile. The top card is "
+                     "turned up. What is the probability that its face-up side is a sun?",
+            compute=lambda: _face_up(_SUN, n),
+            explanation=f"Every one of the {sides} sides is equally likely to face up, and "
+                        f"{per} of them are suns: {per}/{sides}. Here counting cards or "
+                        f"sides gives the same, because every symbol is on {per} sides: the "
+                        f"{n} symbols are equally likely.",
+            mistakes=(
+                Mistake(Fraction(2, per), "That is the chance of a sun behind a sun you "
+                                          "have already seen. Here nothing is seen yet: "
+                                          f"count the sun sides among all {sides} sides."),
+                Mistake(Fraction(per, cards), f"That divides the {per} sun sides by the "
+                                              f"{cards} cards; a card has two sides, and "
+                                              f"only one faces up: {per} of {sides}."),
+                Mistake(Fraction(1, per), f"That divides by the {per} sides of one symbol; "
+                                          f"divide the {per} sun sides by all {sides} "
+                                          "sides.")),
+            tolerance=TOLERANCE,
+            hint=f"How many of the {sides} sides show a sun?"),
+    ]
 
-DOUBLE = Exercise(
-    key="double", title="2. The other side of a sun",
-    question="A card is taken at random and laid down either way up with even chance. "
-             "It shows a sun. What is the probability that its other side is a sun too?",
-    compute=lambda: _other_side(_SUN, _SUN),
-    explanation="Every one of the 12 sun sides is equally likely to be the one you see. "
-                "Two of them are on the sun/sun double, and behind each is a sun: 2/12 "
-                "= 1/6. As in Bertrand's box, the double is twice as likely as a mixed "
-                "card to be showing a sun, because it shows one whichever way it lies.",
-    mistakes=(
-        Mistake(Fraction(1, 11), "That counts cards, not sides. Of the 11 cards with a "
-                                 "sun only one is the double, but the double shows a sun "
-                                 "whichever way up it lies, so it is twice as likely to "
-                                 "be the card in front of you: count the 12 sun sides "
-                                 "instead."),
-        Mistake(Fraction(1, 12), "That counts the double's sun sides once; it has two, "
-                                 "and behind each of them is a sun."),
-        Mistake(Fraction(1, 66), "That is the chance that a card drawn blind is the "
-                                 "sun/sun double; but you have already seen a sun, which "
-                                 "rules out the 55 cards without one."),
-        Mistake(Fraction(1, 2), "That would be right if 'sun' and 'not sun' were equally "
-                                "likely; they are not: 2 of the 12 sun sides hide a sun, "
-                                "10 hide another symbol."),
-        Mistake(Fraction(0), "That would mean that no card has a sun on both sides; the "
-                             "sun/sun double does.")),
-    tolerance=TOLERANCE,
-    hint="List the 12 sides that show a sun, and what is behind each.")
 
-MOON = Exercise(
-    key="moon", title="3. The other side is a moon",
-    question="The same card shows a sun. What is the probability that its other side "
-             "is a moon?",
-    compute=lambda: _other_side(_SUN, _MOON),
-    explanation="Of the 12 sun sides, exactly one has a moon behind it (the sun/moon "
-                "card): 1/12. The 11 other symbols share the rest: moon, heart, … each "
-                "1/12, and sun 2/12 because of the double; together 12/12.",
-    mistakes=(
-        Mistake(Fraction(1, 11), "That counts cards: 11 cards carry a sun and one of "
-                                 "them is sun/moon. But the double shows a sun twice as "
-                                 "often as a mixed card, so count sides: 1 of 12."),
-        Mistake(Fraction(1, 10), "That leaves the double out; it is one of the cards "
-                                 "that can be showing you a sun (with two of the 12 sun "
-                                 "sides)."),
-        Mistake(Fraction(1, 6), "That is the chance of a sun behind the sun (the "
-                                "double's two sides); a moon is behind only one sun "
-                                "side.")),
-    tolerance=TOLERANCE,
-    hint="Of the 12 sides showing a sun, how many have a moon behind them?")
-
-FACE_UP = Exercise(
-    key="face", title="4. The next card turns up",
-    question="Nobody has seen the cards of a freshly shuffled pile. The top card is "
-             "turned up. What is the probability that its face-up side is a sun?",
-    compute=lambda: _face_up(_SUN),
-    explanation="Every one of the 132 sides is equally likely to face up, and 12 of them "
-                "are suns: 12/132 = 1/11. Here counting cards or sides gives the same, "
-                "because every symbol is on 12 sides: the 11 symbols are equally likely.",
-    mistakes=(
-        Mistake(Fraction(1, 6), "That is the chance of a sun behind a sun you have "
-                                "already seen. Here nothing is seen yet: count the sun "
-                                "sides among all 132 sides."),
-        Mistake(Fraction(2, 11), "That divides the 12 sun sides by the 66 cards; a card "
-                                 "has two sides, and only one faces up: 12 of 132."),
-        Mistake(Fraction(1, 12), "That divides by the 12 sides of one symbol; divide the "
-                                 "12 sun sides by all 132 sides.")),
-    tolerance=TOLERANCE,
-    hint="How many of the 132 sides show a sun?")
+SIDES, DOUBLE, MOON, FACE_UP = _deck_exercises(11)
 
 TRIO_SEEN = Exercise(
     key="trio", title="5. After seeing a trio",
@@ -220,3 +241,15 @@ TWO_SUNS = Exercise(
 #: The exercises by key, in the order of the lesson.
 EXERCISES: dict[str, Exercise] = {e.key: e for e in (SIDES, DOUBLE, MOON, FACE_UP,
                                                       TRIO_SEEN, TWO_SUNS)}
+
+
+def _card_lesson(rng: np.random.Generator | None) -> list[Exercise]:
+    """The lesson's exercises; a student's first four are on a deck of their own size
+    (the last two read positions of the box's deck)."""
+    if rng is None:
+        return list(EXERCISES.values())
+    return _deck_exercises(int(rng.integers(6, 11))) + [TRIO_SEEN, TWO_SUNS]
+
+
+#: The card-game lesson's exercises as one set (``exercise_sets()["janus-cards"]``).
+CARD_LESSON = ExerciseSet("janus-cards", build=_card_lesson)

@@ -30,6 +30,7 @@ Not quite: 1 is a common mistake. That is heads or tails.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import math
 import re
@@ -43,7 +44,7 @@ from typing import Any, Protocol
 import numpy as np
 
 __all__ = ["Verdict", "Mistake", "Tolerance", "SignificantFigures", "Within", "Exercise",
-           "ExerciseSet", "read_answer"]
+           "ExerciseSet", "read_answer", "significant_figures"]
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,17 @@ class SignificantFigures:
 
     figures: int = 3
 
+    def precise_enough(self, answer: Any) -> bool:
+        """Whether a decimal answer is written with at least :attr:`figures`
+        significant figures (``"0.046"`` has two, ``"0.0460"`` three).
+
+        >>> rule = SignificantFigures(3)
+        >>> rule.precise_enough("0.046"), rule.precise_enough("0.0460"), rule.precise_enough(0.0772)
+        (False, True, True)
+        """
+        written = significant_figures(answer)
+        return written is None or written >= self.figures
+
     def allows(self, given: Fraction, target: Fraction) -> bool:
         if target == 0:
             margin = Fraction(1, 10 ** 9)
@@ -139,10 +151,42 @@ _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _THOUSANDS = re.compile(r"(?<![\d.,])[1-9]\d{0,2}(?:,\d{3})+(?![\d,])")
 
 
+def significant_figures(answer: Any) -> int | None:
+    """How many significant figures a decimal answer is written with, or ``None``
+    for an exact answer (a fraction, odds, a whole number) and for what is not a number.
+
+    Leading zeros do not count, trailing zeros after the point do; a float counts
+    as Python writes it (its shortest form).
+
+    >>> significant_figures("0.046"), significant_figures("0.04603"), significant_figures("4.60%")
+    (2, 4, 3)
+    >>> significant_figures(0.5), significant_figures("1/6"), significant_figures("1.2e-3")
+    (1, None, 2)
+    """
+    if isinstance(answer, (bool, np.bool_)):
+        return None
+    if isinstance(answer, (float, np.floating)):
+        text = repr(float(answer))
+    elif isinstance(answer, Decimal):
+        text = str(answer)
+    elif isinstance(answer, str):
+        text = re.sub(r"\s", "", answer).replace("−", "-").rstrip("%")
+        text = _THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), text).replace(",", ".")
+    else:
+        return None
+    m = re.fullmatch(r"[-+]?(\d*)\.(\d*)(?:[eE][-+]?\d+)?|[-+]?(\d+)[eE][-+]?\d+", text)
+    if m is None:
+        return None
+    digits = (m.group(1) or "") + (m.group(2) or "") if m.group(3) is None else m.group(3)
+    digits = digits.lstrip("0")
+    return len(digits) if digits else 1
+
+
 def read_answer(answer: Any) -> tuple[Fraction, bool]:
     """Read an answer as ``(value, exact)``; ``exact`` is False for decimals.
 
-    Exact: a ``Fraction``, an integer, ``"a/b"``, ``"a in b"`` or a whole number
+    Exact: a ``Fraction``, an integer, ``"a/b"``, ``"a in b"``, ``"a:b"`` (read as
+    ``a in b``, the way a chance is often written: ``"1:1296"``) or a whole number
     as text. Decimal: a float, a ``Decimal``, ``"0.167"``, ``"16.7%"``. A comma
     between groups of three digits separates thousands (``"1,296"``); any other
     comma is a decimal comma (``"0,167"``). Raises ``ValueError`` if the answer is
@@ -154,6 +198,8 @@ def read_answer(answer: Any) -> tuple[Fraction, bool]:
     (True, (Fraction(1, 2), False))
     >>> read_answer(" 2 / 13 "), read_answer("12,5%"), read_answer("1 in 1,296")
     ((Fraction(2, 13), True), (Fraction(1, 8), False), (Fraction(1, 1296), True))
+    >>> read_answer("1:1296"), read_answer("1 : 6")
+    ((Fraction(1, 1296), True), (Fraction(1, 6), True))
     """
     if isinstance(answer, (bool, np.bool_)):
         raise ValueError("give a number, not True/False")
@@ -176,7 +222,8 @@ def read_answer(answer: Any) -> tuple[Fraction, bool]:
         raise ValueError("the answer is empty")
     text = _THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), text).replace(",", ".")
     exact = "." not in text and "e" not in text.lower()
-    for between, what in (("in", "'1 in 0' is not a chance"), ("/", "it divides by zero")):
+    for between, what in (("in", "'1 in 0' is not a chance"), (":", "'1:0' is not a chance"),
+                          ("/", "it divides by zero")):
         m = re.fullmatch(rf"({_NUMBER}){between}({_NUMBER})", text, re.IGNORECASE)
         if m:
             a, b = Fraction(m.group(1)), Fraction(m.group(2))
@@ -242,10 +289,18 @@ class Exercise:
                     "as 37.5% or odds such as 3 in 8")
             return Verdict(False, f"Could not read that: {exc}. Write {form}.")
         right, rule = self.answer, self.tolerance
-        shown = _show(given) if exact else f"{float(given):.6g}"
+        if exact:
+            shown = _show(given)
+        else:   # a decimal as it was written ("0.0460" keeps its zero)
+            shown = answer.strip() if isinstance(answer, str) else f"{float(given):.6g}"
         if given == right:
             return Verdict(True, f"Right: {_show(right)}. {self.explanation}".strip(), given)
         if not exact and rule.allows(given, right):
+            if isinstance(rule, SignificantFigures) and not rule.precise_enough(answer):
+                written = significant_figures(answer)
+                return Verdict(False, f"Close, but {shown} has only {written} significant "
+                                      f"figure{'s' if written != 1 else ''}: give at least "
+                                      f"{rule.figures}, or the exact fraction.", given)
             return Verdict(True, f"Right: {_show(right)}; {shown} is right {rule}. "
                                  f"{self.explanation}".strip(), given)
         for mistake in self.mistakes:
@@ -313,13 +368,71 @@ class Exercise:
         return panel
 
 
-class ExerciseSet:
-    """The exercises of one lesson, as attributes ``q1``, ``q2``, … in order."""
+#: Builds a lesson's exercises: ``build(None)`` gives the numbers printed for the whole
+#: class, ``build(rng)`` a student's own numbers drawn from ``rng``.
+Builder = Callable[[np.random.Generator | None], list[Exercise]]
 
-    def __init__(self, name: str, exercises: list[Exercise]) -> None:
+
+def student_rng(lesson: str, student: str) -> np.random.Generator:
+    """The generator that draws ``student``'s numbers for ``lesson``: the same id gives
+    the same numbers on every machine, another id (almost surely) others.
+
+    >>> a, b = student_rng("roman-dice", "ada"), student_rng("roman-dice", "ada")
+    >>> int(a.integers(10**9)) == int(b.integers(10**9))
+    True
+    """
+    if not isinstance(student, str) or not student.strip():
+        raise ValueError(f"a student id is non-empty text, not {student!r}")
+    digest = hashlib.sha256(f"janus_widgets:{lesson}:{student.strip()}".encode()).digest()
+    return np.random.default_rng(int.from_bytes(digest[:8], "big"))
+
+
+class ExerciseSet:
+    """The exercises of one lesson, as attributes ``q1``, ``q2``, … in order.
+
+    Made from a list, or from a :data:`Builder` so that every student can get numbers
+    of their own (:meth:`for_student`); the checker of a student's set accepts that
+    student's answers.
+
+    >>> def build(rng):
+    ...     n = 6 if rng is None else int(rng.integers(4, 13))
+    ...     return [Exercise("q1", f"A fair die with {n} faces: the chance of a 1?",
+    ...                      lambda: Fraction(1, n))]
+    >>> lesson = ExerciseSet("demo", build=build)
+    >>> lesson.q1.question, lesson.q1.answer, lesson.student
+    ('A fair die with 6 faces: the chance of a 1?', Fraction(1, 6), None)
+    >>> mine = lesson.for_student("ada")
+    >>> mine.student, mine.q1.answer == lesson.for_student("ada").q1.answer
+    ('ada', True)
+    """
+
+    def __init__(self, name: str, exercises: list[Exercise] | None = None, *,
+                 build: Builder | None = None, student: str | None = None) -> None:
+        if (exercises is None) == (build is None):
+            raise TypeError("give an ExerciseSet either its exercises or a build function")
+        if build is not None:
+            exercises = build(None if student is None else student_rng(name, student))
+        elif student is not None:
+            raise TypeError("only a set made with build= has numbers per student")
         self.name = name
+        self.student = None if student is None else student.strip()
+        self._build = build
         self._exercises = {e.key: e for e in exercises}
 
+    def for_student(self, student: str | None) -> ExerciseSet:
+        """This lesson's exercises with ``student``'s own numbers (``None``: the
+        class's). A set without a build function has the same numbers for everyone."""
+        if student is None:
+            return self if self.student is None else ExerciseSet(self.name,
+                                                                 build=self._build)
+        if self._build is None:
+            return self
+        return ExerciseSet(self.name, build=self._build, student=student)
+
+    @property
+    def varies(self) -> bool:
+        """Whether students get numbers of their own."""
+        return self._build is not None
     def __getattr__(self, key: str) -> Exercise:
         try:
             return self.__dict__["_exercises"][key]
@@ -337,4 +450,31 @@ class ExerciseSet:
         return [*super().__dir__(), *self._exercises]
 
     def __repr__(self) -> str:
-        return f"ExerciseSet({self.name!r}, {list(self._exercises)})"
+        who = f", student={self.student!r}" if self.student else ""
+        return f"ExerciseSet({self.name!r}, {list(self._exercises)}{who})"
+
+
+#: Each lesson's exercises: the notebook's file stem → where its ExerciseSet lives.
+LESSON_EXERCISES: dict[str, str] = {
+    "jactus-odds": "janus_widgets.analysis.exercises:jactus_odds",
+    "jactus-strategy": "janus_widgets.analysis.exercises:jactus_strategy",
+    "roman-dice": "janus_widgets.analysis.exercises:roman_dice",
+    "janus-cards": "janus_widgets.analysis.card_exercises:CARD_LESSON",
+}
+
+
+def exercise_sets(student: str | None = None) -> dict[str, ExerciseSet]:
+    """Every lesson's :class:`ExerciseSet` by the lesson notebook's file stem, with
+    ``student``'s own numbers where the lesson has them.
+
+    >>> sets = exercise_sets()
+    >>> "roman-dice" in sets and sets["roman-dice"].q1.key
+    'q1'
+    """
+    import importlib
+    out = {}
+    for stem, where in LESSON_EXERCISES.items():
+        module, _, attribute = where.partition(":")
+        lesson = getattr(importlib.import_module(module), attribute)
+        out[stem] = lesson.for_student(student)
+    return out

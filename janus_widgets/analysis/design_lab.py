@@ -9,6 +9,12 @@ the same seeds and shows the metrics side by side with their plots.
 >>> lab.choose("distance", "height")
 >>> [row["variant"] for row in lab.run(show=False).table()]
 ['rulebook', 'distance=height']
+
+The "change" menu also offers the game's other rulesets, a whole reading at once:
+
+>>> lab.choose("ruleset", "newer edition")
+>>> [row["variant"] for row in lab.run(show=False).table()]
+['rulebook', 'newer edition']
 """
 
 from __future__ import annotations
@@ -22,7 +28,10 @@ from ..core.bots import bot_names
 from ..widgets.controls import variant_control
 from .tournament import VariantComparison, compare_variants
 
-__all__ = ["DesignLab"]
+__all__ = ["DesignLab", "RULESET"]
+
+#: The "change" menu's entry for a whole ruleset instead of one option.
+RULESET = "ruleset"
 
 
 class DesignLab(W.VBox):
@@ -63,9 +72,15 @@ class DesignLab(W.VBox):
         """The chosen game."""
         return registry.get(self.game_box.value)
 
+    def _other_rulesets(self) -> list[str]:
+        return [r.name for r in self.game.rulesets()[1:]]
+
     def _game_changed(self) -> None:
         specs = [s for s in self.game.Variant.options() if s.widget]
-        self.option_box.options = [(f"{s.name} ({s.rule})", s.name) for s in specs]
+        options = [(f"{s.name} ({s.rule})", s.name) for s in specs]
+        if self._other_rulesets():
+            options.append(("ruleset (a whole reading)", RULESET))
+        self.option_box.options = options
         self.option_box.value = specs[0].name
         self._option_changed()
 
@@ -73,13 +88,19 @@ class DesignLab(W.VBox):
         name = self.option_box.value
         if name is None:
             return
-        spec = next(s for s in self.game.Variant.options() if s.name == name)
-        self.value_control = variant_control(spec, spec.default, width="360px")
+        if name == RULESET:
+            names = self._other_rulesets()
+            self.value_control = W.Dropdown(options=names, value=names[0],
+                                            layout=W.Layout(width="360px"))
+        else:
+            spec = next(s for s in self.game.Variant.options() if s.name == name)
+            self.value_control = variant_control(spec, spec.default, width="360px")
         self.value_control.description = "to"
         self.value_holder.children = [self.value_control]
 
     def choose(self, option: str, value: Any, game: str | None = None) -> None:
-        """Set the game (optional), the option to change and its new value."""
+        """Set the game (optional), the option to change and its new value (or
+        ``"ruleset"`` and the name of one of the game's other rulesets)."""
         if game is not None:
             self.game_box.value = game
         names = [v for _, v in self.option_box.options]
@@ -87,15 +108,21 @@ class DesignLab(W.VBox):
             raise ValueError(f"{self.game.title} has no option {option!r}; the options "
                              f"are: {', '.join(names)}")
         self.option_box.value = option
-        self.game.variant(**{option: value})  # a bad value is refused here, clearly
+        if option == RULESET:
+            value = self.game.ruleset(value).name   # an unknown name is refused, clearly
+        else:
+            self.game.variant(**{option: value})  # a bad value is refused here, clearly
         self.value_control.value = value
 
     def run(self, show: bool = True) -> VariantComparison:
         """Play both variants and (with ``show``) display the table and the plots."""
         game = self.game
         option, value = self.option_box.value, self.value_control.value
-        changed = game.variant(**{option: value})
-        label = f"{option}={value}" if changed != game.Variant() else "rulebook (again)"
+        if option == RULESET:
+            changed, label = game.variant(ruleset=value), str(value)
+        else:
+            changed = game.variant(**{option: value})
+            label = f"{option}={value}" if changed != game.Variant() else "rulebook (again)"
         variants = {"rulebook": game.Variant(), label: changed}
         kwargs = dict(bots=[self.bots_box.value], n=self.games_box.value,
                       seed=self.seed_box.value, processes=self.processes)

@@ -26,16 +26,38 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
+
 from . import jactus_odds as odds
 from . import roman_dice as roman
 from .checking import Exercise, ExerciseSet, Mistake, Verdict, read_answer
 
-__all__ = ["Verdict", "Mistake", "Exercise", "ExerciseSet", "jactus_odds", "roman_dice",
-           "read_answer"]
+__all__ = ["Verdict", "Mistake", "Exercise", "ExerciseSet", "jactus_odds",
+           "jactus_strategy", "roman_dice", "read_answer"]
+
+_FACE_WORDS = {1: "1s", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s"}
+
+
+_COUNT_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four"}
+
+
+def _pick(rng: np.random.Generator | None, default: int, choices: tuple[int, ...]) -> int:
+    """The class's number (``rng`` is None) or, for a student, one of the other
+    ``choices`` (so a student's numbers are never the ones shown to the class)."""
+    if rng is None:
+        return default
+    return int(rng.choice([c for c in choices if c != default]))
 
 # --- the Jactus odds lesson ------------------------------------------------------------
 
-jactus_odds = ExerciseSet("jactus_odds", [
+def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
+    """One throw and the Markov chain (lesson ``jactus-odds``)."""
+    kept = _pick(rng, 3, (1, 2, 3))            # dice that stay on the table (q2)
+    face = _pick(rng, 4, (1, 2, 3, 4, 5, 6))
+    thrown = 5 - kept
+    within = _pick(rng, 3, (2, 3, 4, 5, 6))    # throws allowed (q4)
+    fk = _FACE_WORDS[face]
+    return [
     Exercise(
         "q1", "Five dice are thrown at once. What is the chance that they show five of "
               "a kind (any face)?",
@@ -55,19 +77,23 @@ jactus_odds = ExerciseSet("jactus_odds", [
                                     "already match; at the start all five must match."),
         )),
     Exercise(
-        "q2", "Three 4s stay on the table; you throw the other two dice. What is the "
-              "chance of five 4s?",
-        lambda: odds.throw_chance((4, 4, 4), "five-of-a-kind"),
-        explanation="Both dice must show 4, independently: 1/6 × 1/6.",
-        hint="Both thrown dice must show a 4. Independent events: multiply.",
+        "q2", (f"One {face} stays" if kept == 1 else f"{_COUNT_WORDS[kept]} {fk} stay")
+              + f" on the table; you throw the other {thrown} dice. What is the chance of "
+              f"five {fk}?",
+        lambda: odds.throw_chance((face,) * kept, "five-of-a-kind"),
+        explanation=f"Each of the {thrown} thrown dice must show {face}, independently: "
+                    f"multiply {thrown} chances of 1/6.",
+        hint=f"Every thrown die must show a {face}. Independent events: multiply.",
         mistakes=(
-            Mistake(Fraction(1, 3), "Adding 1/6 + 1/6 gives the chance of 'one or the "
-                                    "other' (and even that counts the double 4 twice); "
-                                    "both dice must show 4, so multiply."),
-            Mistake(Fraction(11, 36), "11/36 is the chance that at least one of the two "
-                                      "dice shows a 4; both must."),
-            Mistake(Fraction(1, 216), "1/216 is for three dice to throw; here two dice "
-                                      "are thrown."),
+            Mistake(Fraction(thrown, 6), f"Adding 1/6 {thrown} times gives the chance of "
+                                         "'one or the other' (and even that counts some "
+                                         f"throws twice); every die must show {face}, so "
+                                         "multiply."),
+            Mistake(1 - Fraction(5, 6) ** thrown,
+                    f"That is the chance that at least one of the {thrown} dice shows a "
+                    f"{face}; all of them must."),
+            Mistake(Fraction(1, 6) ** (thrown + 1),
+                    f"That is for {thrown + 1} dice to throw; here {thrown} are thrown."),
         )),
     Exercise(
         "q3", "Venus (JA-8): five sixes. What is the chance of Venus with one throw of "
@@ -82,24 +108,24 @@ jactus_odds = ExerciseSet("jactus_odds", [
                                          "five sixes; do not multiply by 5."),
         )),
     Exercise(
-        "q4", "A player throws up to three times, each time keeping the largest group of "
-              "equal dice and throwing the rest. What is the chance of five of a kind "
-              "within the three throws? (Give at least 3 significant figures.)",
-        lambda: odds.probability_within(3, "five-of-a-kind", "keep-largest"),
-        explanation="Follow the chain for three throws from 'nothing kept' and read the "
-                    "'scored' column.",
-        hint="Use the chain: start in 'nothing kept', multiply by the transition matrix "
-             "three times, and read the 'scored' column.",
+        "q4", f"A player throws up to {within} times, each time keeping the largest group "
+              "of equal dice and throwing the rest. What is the chance of five of a kind "
+              f"within the {within} throws? (Give at least 3 significant figures.)",
+        lambda: odds.probability_within(within, "five-of-a-kind", "keep-largest"),
+        explanation=f"Follow the chain for {within} throws from 'nothing kept' and read "
+                    "the 'scored' column.",
+        hint=f"Use the chain: start in 'nothing kept', multiply by the transition matrix "
+             f"{within} times, and read the 'scored' column.",
         mistakes=(
-            Mistake(lambda: odds.probability_within(3, "five-of-a-kind", "reroll-all"),
-                    "That is 1 - (1295/1296)^3: rethrowing all five dice every time. "
-                    "Keeping the largest group does about twenty times better."),
-            Mistake(Fraction(3, 1296), "Adding three one-throw chances assumes all five "
-                                       "dice are rethrown each time (and adding is only "
-                                       "an approximation even then)."),
-            Mistake(lambda: odds.throws_distribution(3)[2],
-                    "That is the chance that the third throw is the first to score; "
-                    "'within three throws' also counts the first and the second."),
+            Mistake(lambda: odds.probability_within(within, "five-of-a-kind", "reroll-all"),
+                    f"That is 1 - (1295/1296)^{within}: rethrowing all five dice every "
+                    "time. Keeping the largest group does far better."),
+            Mistake(Fraction(within, 1296), f"Adding {within} one-throw chances assumes "
+                                            "all five dice are rethrown each time (and "
+                                            "adding is only an approximation even then)."),
+            Mistake(lambda: odds.throws_distribution(within)[within - 1],
+                    f"That is the chance that throw {within} is the first to score; "
+                    f"'within {within} throws' also counts the earlier ones."),
         )),
     Exercise(
         "q5", "Keeping the largest group every time, how many throws does it take on "
@@ -116,8 +142,24 @@ jactus_odds = ExerciseSet("jactus_odds", [
             Mistake(Fraction(1295), "That counts the throws that miss; the throw that "
                                     "scores counts too."),
         )),
+    ]
+
+
+jactus_odds = ExerciseSet("jactus-odds", build=_jactus_odds)
+
+
+# --- strategy and the next player (the second Jactus lesson) --------------------
+
+def _jactus_strategy(rng: np.random.Generator | None) -> list[Exercise]:
+    """Strategy and the next player (lesson ``jactus-strategy``)."""
+    face = _pick(rng, 4, (1, 2, 3, 4, 5, 6))
+    other = 2 if face != 2 else 3              # the odd die out
+    tries = _pick(rng, 2, (2, 3, 4, 5, 6))     # throws of the fifth die (q2)
+    players = _pick(rng, 2, (2, 3, 4, 5, 6))   # players in the round (q3)
+    fk = _FACE_WORDS[face]
+    return [
     Exercise(
-        "q6", "The dice show 4 4 4 4 2. You pick up the 2 and throw it. What is the "
+        "q1", "The dice show 4 4 4 4 2. You pick up the 2 and throw it. What is the "
               "chance that you miss AND the next player then scores with their one throw "
               "(playing their best pick-up)?",
         lambda: next(p.leaves for p in odds.pickups((2, 4, 4, 4, 4)) if p.picked == (2,)),
@@ -134,42 +176,62 @@ jactus_odds = ExerciseSet("jactus_odds", [
                                      "cannot happen: a scoring throw ends the round."),
         )),
     Exercise(
-        "q7", "Four 4s lie on the table and you may throw the fifth die twice (keeping "
-              "the 4s). What is the chance of five 4s within the two throws?",
-        lambda: odds.probability_within(2, "five-of-a-kind", "keep-largest",
-                                        start=(2, 4, 4, 4, 4)),
-        explanation="You fail only if both throws miss: 1 - (5/6)^2 = 11/36.",
-        hint="Work out the chance of missing twice, and take it from 1.",
+        "q2", f"Four {fk} lie on the table and you may throw the fifth die {tries} times "
+              f"(keeping the {fk}). What is the chance of five {fk} within the {tries} "
+              "throws?",
+        lambda: odds.probability_within(tries, "five-of-a-kind", "keep-largest",
+                                        start=(other,) + (face,) * 4),
+        explanation=f"You fail only if all {tries} throws miss: 1 - (5/6)^{tries}.",
+        hint=f"Work out the chance of missing {tries} times in a row, and take it from 1.",
         mistakes=(
-            Mistake(Fraction(1, 3), "Adding 1/6 + 1/6 counts 'a 4 both times' twice; "
-                                    "use 1 - (chance of missing twice)."),
-            Mistake(Fraction(5, 36), "5/36 is missing first and scoring second; scoring "
-                                     "at the first throw counts too."),
-            Mistake(Fraction(1, 36), "1/36 is a 4 both times; one 4 is enough."),
+            Mistake(Fraction(tries, 6), f"Adding 1/6 {tries} times counts the runs with "
+                                        f"several {fk} more than once; use 1 - (chance of "
+                                        "missing every time)."),
+            Mistake(Fraction(5, 6) ** (tries - 1) * Fraction(1, 6),
+                    "That is missing every time and scoring only at the last throw; "
+                    "scoring earlier counts too."),
+            Mistake(Fraction(1, 6) ** tries, f"That is a {face} every time; one is enough."),
         )),
     Exercise(
-        "q8", "Two players, four 4s on the table, your turn. You and the other player "
-              "always keep the four 4s and throw the fifth die. What is the chance that "
-              "YOU score the round?",
-        lambda: next(r.round_chance for r in odds.round_pickups((2, 4, 4, 4, 4), players=2)
-                     if r.pickup.kept == (4, 4, 4, 4)),
-        explanation="You score on your 1st, 3rd, 5th … throw: 1/6 + (5/6)^2 (1/6) + … "
-                    "= (1/6) / (1 - 25/36) = 6/11.",
-        hint="Add up the chances of scoring on your first throw, on your second (both "
-             "missed once), … : a geometric series.",
+        "q3", f"{players} players, four {fk} on the table, your turn. Everybody always "
+              f"keeps the four {fk} and throws the fifth die. What is the chance that YOU "
+              "score the round?",
+        lambda: next(r.round_chance for r in odds.round_pickups((other,) + (face,) * 4,
+                                                                players=players)
+                     if r.pickup.kept == (face,) * 4),
+        explanation=f"You score on throws 1, {players + 1}, {2 * players + 1}, …: "
+                    f"1/6 + (5/6)^{players} (1/6) + … = (1/6) / (1 - (5/6)^{players}).",
+        hint="Add up the chances of scoring on your first throw, on your second (every "
+             "player missed once), … : a geometric series.",
         mistakes=(
-            Mistake(Fraction(1, 6), "1/6 is only your first throw; if both of you miss, "
+            Mistake(Fraction(1, 6), "1/6 is only your first throw; if everybody misses, "
                                     "you get another go."),
-            Mistake(Fraction(1, 2), "The player who throws first has the edge: you score "
-                                    "on throws 1, 3, 5 …, the other on 2, 4, 6 …"),
-            Mistake(Fraction(5, 11), "5/11 is the other player's chance."),
+            Mistake(Fraction(1, players), "The player who throws first has the edge: "
+                                          "you throw before the others in every lap."),
+            Mistake(lambda: Fraction(5, 6) * Fraction(1, 6) / (1 - Fraction(5, 6) ** players),
+                    "That is the chance of the player after you."),
         )),
-])
+    ]
+
+
+jactus_strategy = ExerciseSet("jactus-strategy", build=_jactus_strategy)
 
 
 # --- the Roman dice lesson --------------------------------------------------------------
 
-roman_dice = ExerciseSet("roman_dice", [
+# --- the Roman dice lesson --------------------------------------------------------------
+
+def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
+    """The Roman tali and tesserae (lesson ``roman-dice``)."""
+    # q4: the chances of the faces 1, 3, 4, 6 in tenths (the class: the study's 1 : 4 : 4 : 1)
+    tenths = (1, 4, 4, 1)
+    if rng is not None:
+        splits = [(a, b, c, 10 - a - b - c) for a in range(1, 8) for b in range(1, 8)
+                  for c in range(1, 8) if 10 - a - b - c >= 1 and (a, b, c) != (1, 4, 4)]
+        tenths = splits[int(rng.integers(len(splits)))]
+    weights = dict(zip((1, 3, 4, 6), tenths))
+    one_order = Fraction(tenths[0] * tenths[1] * tenths[2] * tenths[3], 10 ** 4)
+    return [
     Exercise(
         "q1", "Four tali, each landing on 1, 3, 4 or 6 with equal chances (the model). "
               "What is the chance of the Venus throw, all four faces different?",
@@ -209,15 +271,16 @@ roman_dice = ExerciseSet("roman_dice", [
         )),
     Exercise(
         "q4", "Real knucklebones are not fair. Suppose the faces 1, 3, 4, 6 come up "
-              "with chances 1/10, 4/10, 4/10, 1/10. What is the chance of the Venus now?",
-        lambda: roman.tali(weights=roman.KNUCKLEBONE_STUDY_WEIGHTS).odds()["venus"],
-        explanation="Each order of 1, 3, 4, 6 has chance 1/10 × 4/10 × 4/10 × 1/10 = "
-                    "16/10000, and there are 24 orders: 384/10000 = 24/625.",
+              "with chances {}/10, {}/10, {}/10, {}/10. What is the chance of the Venus "
+              "now?".format(*tenths),
+        lambda: roman.tali(weights=weights).odds()["venus"],
+        explanation="Each order of 1, 3, 4, 6 has chance {}/10 × {}/10 × {}/10 × {}/10, "
+                    "and there are 24 orders.".format(*tenths),
         hint="Work out the chance of one order of the four faces, then count the orders.",
         mistakes=(
             Mistake(Fraction(3, 32), "3/32 is for fair tali; with these chances the "
-                                     "narrow faces 1 and 6 are rare."),
-            Mistake(Fraction(16, 10000), "16/10000 is one order; there are 24 orders."),
+                                     "faces do not come up equally often."),
+            Mistake(one_order, "That is one order; there are 24 orders."),
         )),
     Exercise(
         "q5", "A Roman throws three tesserae again and again until the Venus. How many "
@@ -234,4 +297,7 @@ roman_dice = ExerciseSet("roman_dice", [
                                    "sooner than that, but the long waits pull the "
                                    "average up to 1/p = 216."),
         )),
-])
+    ]
+
+
+roman_dice = ExerciseSet("roman-dice", build=_roman_dice)

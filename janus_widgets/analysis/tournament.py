@@ -172,9 +172,9 @@ class TournamentResult:
 
     def __str__(self) -> str:
         from .metrics import format_metrics
-        title = (f"{registry.get(self.game).title}: {len(self.rows)} games, bots "
-                 f"{', '.join(self.bots)}, variant "
-                 f"{registry.get(self.game).variant(self.variant).describe()}")
+        game = registry.get(self.game)
+        title = (f"{game.title}: {len(self.rows)} games, bots {', '.join(self.bots)}, "
+                 f"variant {game.describe_variant(game.variant(self.variant))}")
         return title + "\n" + format_metrics(self.metrics())
 
     def _repr_html_(self) -> str:
@@ -338,14 +338,20 @@ def compare_variants(game: str | Game, variants: Sequence[Any] | dict[str, Any],
                      bots: Sequence[BotSpec] = (), n: int = 200, *, seed: int = 0,
                      **kwargs: Any) -> VariantComparison:
     """Run the same tournament under each variant (a list, or a dict label → variant;
-    a variant may be a dict of options). Same seeds for every variant."""
+    a variant may be a dict of options or the name of one of the game's rulesets, as in
+    ``compare_variants("jactus", ["rulebook", "points"])``). Same seeds for every
+    variant."""
     game_obj = registry.get(game) if isinstance(game, str) else game
+
+    def variant_of(v: Any) -> Any:
+        return game_obj.variant(ruleset=v) if isinstance(v, str) else game_obj.variant(v)
+
     if isinstance(variants, dict):
         labels, chosen = list(variants), list(variants.values())
     else:
         chosen = list(variants)
-        labels = [game_obj.variant(v).describe() for v in chosen]
-    results = [run_tournament(game_obj, game_obj.variant(v), bots=bots, games=n, seed=seed,
+        labels = [v if isinstance(v, str) else game_obj.variant(v).describe() for v in chosen]
+    results = [run_tournament(game_obj, variant_of(v), bots=bots, games=n, seed=seed,
                               **kwargs) for v in chosen]
     return VariantComparison(game_obj.name, labels, results)
 

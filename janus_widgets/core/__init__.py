@@ -7,11 +7,11 @@ from .protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, Move, MoveLi
 from .record import Record
 from .replay import Replay
 from .rng import RandomStream, chance_rng
-from .variant import Variant, option
+from .variant import CUSTOM, Ruleset, Variant, option
 
 __all__ = [
     "CHANCE", "TERMINAL", "Engine", "Explanation", "Game", "Move", "MoveList", "State",
-    "Variant", "option", "Record", "Replay", "RandomStream", "chance_rng",
+    "Variant", "option", "Ruleset", "CUSTOM", "Record", "Replay", "RandomStream", "chance_rng",
     "IllegalMoveError", "InvalidMoveError", "JanusError", "RecordError", "VariantError",
     "seat_name", "seat_index",
 ]

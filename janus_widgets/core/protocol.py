@@ -39,9 +39,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from .errors import IllegalMoveError, InvalidMoveError, format_options
+from .errors import IllegalMoveError, InvalidMoveError, VariantError, format_options
 from .rng import RandomStream, chance_rng, check_seed, fresh_seed
-from .variant import Variant
+from .variant import CUSTOM, Ruleset, Variant, check_rulesets
 
 if TYPE_CHECKING:
     from .record import Record
@@ -678,13 +678,18 @@ class Game(Generic[VariantT]):
     >>> jactus = games.get("jactus")
     >>> jactus.new(players=3, seed=5).num_players
     3
+    >>> [r.name for r in jactus.rulesets()]
+    ['rulebook', 'other edition', 'points']
+    >>> jactus.new(ruleset="points", players=3, seed=5).variant.scoring
+    'points'
     """
 
     def __init__(self, *, name: str, title: str, rule_prefix: str,
                  variant_cls: type[VariantT], engine_cls: type[Engine],
                  state_cls: type[State] = State, draw_module: str | None = None,
                  summary: str = "",
-                 sample_variants: Callable[[], Sequence[VariantT]] | None = None) -> None:
+                 sample_variants: Callable[[], Sequence[VariantT]] | None = None,
+                 rulesets: Sequence[Ruleset] = ()) -> None:
         self.name = name
         self.title = title
         self.rule_prefix = rule_prefix
@@ -695,12 +700,65 @@ class Game(Generic[VariantT]):
         self._draw_module = draw_module
         self._sample_variants = sample_variants
         self._engines: dict[VariantT, Engine] = {}
+        self._rulesets = check_rulesets(variant_cls, rulesets or (
+            Ruleset("rulebook", source="the rulebook", note="The rules as the seeds file "
+                                                            "reads them."),))
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} ({self.title})>"
 
-    def variant(self, variant: VariantT | dict | None = None, **options: Any) -> VariantT:
-        """A validated variant: the defaults, a given one, or either with options changed."""
+    # --- rulesets ------------------------------------------------------------
+    def rulesets(self) -> tuple[Ruleset, ...]:
+        """The game's named rulesets in order, ``"rulebook"`` (the defaults) first."""
+        return self._rulesets
+
+    def ruleset(self, name: str) -> Ruleset:
+        """The ruleset called ``name`` (case, hyphens and underscores are forgiven);
+        an unknown name raises :class:`VariantError` listing the names."""
+        def plain(text: str) -> str:
+            return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+
+        if isinstance(name, str):
+            for ruleset in self._rulesets:
+                if plain(ruleset.name) == plain(name):
+                    return ruleset
+        names = ", ".join(repr(r.name) for r in self._rulesets)
+        raise VariantError(f"{self.title} has no ruleset {name!r}: choose one of {names}",
+                           field="ruleset", value=name, allowed=names)
+
+    def ruleset_of(self, variant: VariantT) -> str:
+        """The name of the ruleset ``variant`` plays by, or ``"custom"``."""
+        for ruleset in self._rulesets:
+            if ruleset.matches(variant):
+                return ruleset.name
+        return CUSTOM
+
+    def describe_variant(self, variant: VariantT) -> str:
+        """A short text naming the ruleset and the set-up (or the changed options).
+
+        >>> from janus_widgets import games
+        >>> jactus = games.get("jactus")
+        >>> jactus.describe_variant(jactus.variant(ruleset="points", players=3))
+        'points ruleset, players=3'
+        >>> jactus.describe_variant(jactus.variant(supply="full"))
+        'custom: supply=full'
+        """
+        name = self.ruleset_of(variant)
+        if name == CUSTOM:
+            return f"{CUSTOM}: {variant.describe()}"
+        default = self.Variant()
+        setup = [f"{s.name}={getattr(variant, s.name)}" for s in variant.options()
+                 if s.setup and getattr(variant, s.name) != getattr(default, s.name)]
+        return ", ".join([f"{name} ruleset"] + setup)
+
+    def variant(self, variant: VariantT | dict | None = None, *, ruleset: str | None = None,
+                **options: Any) -> VariantT:
+        """A validated variant: the defaults, a given one or a named ruleset, with
+        ``options`` changed."""
+        if ruleset is not None:
+            if variant is not None:
+                raise TypeError("give a variant or a ruleset, not both")
+            return self.ruleset(ruleset).variant(self.Variant, **options)
         if variant is None:
             base = self.Variant()
         elif isinstance(variant, self.Variant):
@@ -722,9 +780,10 @@ class Game(Generic[VariantT]):
         return eng
 
     def new(self, variant: VariantT | dict | None = None, *, seed: int | None = None,
-            **options: Any) -> State:
-        """The start state. ``seed`` drives chance (a fresh one is drawn and kept if None)."""
-        eng = self.engine(self.variant(variant, **options))
+            ruleset: str | None = None, **options: Any) -> State:
+        """The start state. ``seed`` drives chance (a fresh one is drawn and kept if None);
+        ``ruleset`` starts from a named ruleset (see :meth:`rulesets`)."""
+        eng = self.engine(self.variant(variant, ruleset=ruleset, **options))
         seed = fresh_seed() if seed is None else check_seed(seed)
         return self.State(eng, eng.initial(), seed=seed)
 

@@ -1,8 +1,10 @@
 """Game records: JSON files that replay exactly, on any machine.
 
-A record holds a format version, the game, the variant, the seed and every
-move in its notation, chance outcomes included, so replaying never depends on
-a random generator. Loading checks everything and names the first bad move by
+A record holds a format version, the game, the variant (every option) and the
+name of the ruleset it follows (``"custom"`` if none), the seed and every move in
+its notation, chance outcomes included, so replaying never depends on a random
+generator. A record without a ruleset name (written before rulesets existed) loads
+all the same: the name is worked out from its options. Loading checks everything and names the first bad move by
 its index; a record is parsed as JSON only, never unpickled or evaluated.
 
 Branches explored in a :class:`~janus_widgets.core.replay.Replay` are kept in
@@ -16,6 +18,8 @@ own moves from there.
 ['r*', '=11235']
 >>> Record.from_json(rec.to_json()).final_state() == state
 True
+>>> rec.ruleset, games.get("jactus").new(ruleset="points", seed=3).record().ruleset
+('rulebook', 'points')
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalMoveError, InvalidMoveError, RecordError, VariantError
+from .variant import CUSTOM
 
 if TYPE_CHECKING:
     from .protocol import Game, State
@@ -61,6 +66,8 @@ class Record:
     branches: tuple[Branch, ...] = ()
     result: Mapping[str, Any] | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+    #: The ruleset the variant follows (``"custom"``: none); None only if not stated.
+    ruleset: str | None = None
 
     # --- making ------------------------------------------------------------
     @classmethod
@@ -74,7 +81,8 @@ class Record:
                 "(it was built with from_raw); records replay from the start only")
         return cls(game=state.game.name, variant=state.variant.to_dict(),
                    seed=state.seed, moves=[m.notation for m in state.history],
-                   branches=tuple(branches), result=_result(state), meta=dict(meta or {}))
+                   branches=tuple(branches), result=_result(state), meta=dict(meta or {}),
+                   ruleset=state.game.ruleset_of(state.variant))
 
     # --- JSON ----------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -83,6 +91,8 @@ class Record:
             "format": FORMAT, "version": VERSION, "game": self.game,
             "variant": dict(self.variant), "seed": self.seed, "moves": list(self.moves),
         }
+        if self.ruleset is not None:
+            out["ruleset"] = self.ruleset
         if self.branches:
             out["branches"] = [{"parent": b.parent, "at": b.at, "moves": list(b.moves)}
                                for b in self.branches]
@@ -162,7 +172,7 @@ class Record:
             raise RecordError(f"record version {version!r} is not supported; this "
                               f"janus_widgets reads version {VERSION}")
         allowed = {"format", "version", "game", "variant", "seed", "moves", "branches",
-                   "result", "meta"}
+                   "result", "meta", "ruleset"}
         extra = sorted(set(data) - allowed)
         if extra:
             raise RecordError(f"unknown record field {extra[0]!r}; the fields are "
@@ -174,9 +184,10 @@ class Record:
         game = games.get(name)
         variant = data.get("variant", {})
         try:
-            game.variant(variant)
+            variant_obj = game.variant(variant)
         except VariantError as exc:
             raise RecordError(f"record variant: {exc}") from None
+        ruleset = _ruleset(game, variant_obj, data.get("ruleset"))
         seed = data.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise RecordError(f"record seed {seed!r} is not a whole number from 0 to "
@@ -205,7 +216,7 @@ class Record:
         if not isinstance(meta, dict):
             raise RecordError("record 'meta' must be an object")
         return cls(game=name, variant=dict(variant), seed=seed, moves=tuple(moves),
-                   branches=tuple(branches), result=result, meta=meta)
+                   branches=tuple(branches), result=result, meta=meta, ruleset=ruleset)
 
     # --- replaying -----------------------------------------------------------
     @property
@@ -268,6 +279,23 @@ def _result(state: State) -> dict[str, Any]:
     return {"ply": state.ply, "over": state.is_over,
             "winners": list(state.winners()),
             "scores": [float(s) for s in state.scores()]}
+
+
+def _ruleset(game: Game, variant: Any, stated: Any) -> str:
+    """The record's ruleset name: the one stated, checked against the game's rulesets and
+    the record's options, or (an older record) the one its options follow."""
+    follows = game.ruleset_of(variant)
+    if stated is None:
+        return follows
+    if stated != CUSTOM:
+        try:
+            stated = game.ruleset(stated).name
+        except VariantError as exc:
+            raise RecordError(f"record ruleset: {exc} (or {CUSTOM!r})") from None
+    if stated != follows:
+        raise RecordError(f"the record names the ruleset {stated!r} but its options are "
+                          f"those of {follows!r}: the ruleset or the options were changed")
+    return stated
 
 
 def _string_list(value: Any, what: str) -> list[str]:

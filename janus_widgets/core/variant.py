@@ -9,7 +9,7 @@ the field, the value and what is allowed.
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True)
 ... class Demo(Variant):
-...     players: int = option(2, doc="Number of players.", choices=(2, 3, 4))
+...     players: int = option(2, doc="Number of players.", choices=(2, 3, 4), setup=True)
 ...     fast: bool = option(False, doc="Skip the slow part.")
 >>> Demo(players=3)
 Demo(players=3, fast=False)
@@ -19,6 +19,16 @@ Traceback (most recent call last):
 janus_widgets.core.errors.VariantError: Demo option players=7 is not allowed: choose one of 2, 3, 4.
 >>> Demo.from_dict({"players": 4}).to_dict()
 {'players': 4, 'fast': False}
+
+A :class:`Ruleset` names a whole reading of the rules: a rulebook, another edition,
+a house rule. Its options are the ones it changes from the defaults; options marked
+``setup`` (the number of players) are chosen at the table and left open.
+
+>>> quick = Ruleset("quick", {"fast": True}, source="a house rule", note="Skip it.")
+>>> quick.variant(Demo, players=3)
+Demo(players=3, fast=True)
+>>> quick.matches(Demo(players=3, fast=True)), quick.matches(Demo())
+(True, False)
 """
 
 from __future__ import annotations
@@ -26,11 +36,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
 from .errors import VariantError
 
-__all__ = ["Variant", "option", "OptionSpec"]
+__all__ = ["Variant", "option", "OptionSpec", "Ruleset", "CUSTOM", "check_rulesets"]
 
 V = TypeVar("V", bound="Variant")
 
@@ -43,7 +54,7 @@ def option(default: Any, *, doc: str, choices: Sequence[Any] | None = None,
            check: Callable[[Any], Any] | None = None,
            from_json: Callable[[Any], Any] | None = None,
            to_json: Callable[[Any], Any] | None = None,
-           widget: bool = True) -> Any:
+           widget: bool = True, setup: bool = False) -> Any:
     """Declare a variant field.
 
     ``choices`` lists the allowed values; otherwise ``minimum``/``maximum``
@@ -51,13 +62,15 @@ def option(default: Any, *, doc: str, choices: Sequence[Any] | None = None,
     ``ValueError`` with the reason). ``from_json``/``to_json`` convert values
     that JSON cannot hold as they are (tuples of tuples, for example).
     ``widget=False`` keeps a field out of the generated controls (a table that
-    only code changes, such as a tile set).
+    only code changes, such as a tile set). ``setup=True`` marks a choice made at the
+    table rather than a reading of the rules (the number of players): every
+    :class:`Ruleset` leaves it open.
     """
     meta = {
         "doc": doc, "choices": tuple(choices) if choices is not None else None,
         "minimum": minimum, "maximum": maximum, "rule": rule, "label": label,
         "check": check, "from_json": from_json, "to_json": to_json,
-        "widget": widget,
+        "widget": widget, "setup": setup,
     }
     return field(default=default, metadata=meta)
 
@@ -76,6 +89,7 @@ class OptionSpec:
     rule: str
     label: str
     widget: bool
+    setup: bool = False
 
     def allowed(self) -> str:
         """A phrase saying what values are allowed."""
@@ -123,7 +137,7 @@ class Variant:
                 kind=type(f.default), choices=meta["choices"],
                 minimum=meta["minimum"], maximum=meta["maximum"],
                 rule=meta["rule"], label=meta["label"] or f.name.replace("_", " "),
-                widget=meta["widget"]))
+                widget=meta["widget"], setup=meta.get("setup", False)))
         return specs
 
     def replace(self: V, **changes: Any) -> V:
@@ -235,3 +249,69 @@ def _check_value(variant: Variant, spec: OptionSpec, value: Any) -> Any:
     if spec.maximum is not None and value > spec.maximum:
         raise fail()
     return value
+
+
+#: The name shown for a variant that follows none of its game's rulesets.
+CUSTOM = "custom"
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A named reading of a game's rules: a rulebook, another edition, a house rule.
+
+    ``options`` are the variant options it sets (the ones it changes from the
+    defaults; the game's ``"rulebook"`` ruleset sets none), ``source`` says which
+    rulebook, edition or summary it follows and ``note`` sums it up in a line.
+    """
+
+    name: str
+    options: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    source: str = ""
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+
+    def __repr__(self) -> str:
+        return f"Ruleset({self.name!r}, {dict(self.options)!r})"
+
+    def variant(self, cls: type[V], **overrides: Any) -> V:
+        """The variant of ``cls`` this ruleset gives, with ``overrides`` on top."""
+        unknown = (set(self.options) | set(overrides)) - {s.name for s in cls.options()}
+        if unknown:
+            raise _unknown_error(cls, sorted(unknown)[0])
+        return cls(**{**self.options, **overrides})
+
+    def matches(self, variant: Variant) -> bool:
+        """Whether ``variant`` plays by this ruleset (set-up options may be anything)."""
+        setup = {s.name: getattr(variant, s.name) for s in variant.options() if s.setup}
+        return variant == self.variant(type(variant), **setup)
+
+
+def check_rulesets(cls: type[Variant], rulesets: Sequence[Ruleset]) -> tuple[Ruleset, ...]:
+    """Check a game's rulesets: ``"rulebook"`` first with the defaults, names distinct,
+    options valid and not set-up options, no two alike. Returns them as a tuple."""
+    rulesets = tuple(rulesets)
+    title = cls.game_title
+    if not rulesets or rulesets[0].name != "rulebook" or rulesets[0].options:
+        raise ValueError(f"{title}: the first ruleset must be 'rulebook' with the default "
+                         "options")
+    names = [r.name for r in rulesets]
+    if len(set(names)) != len(names) or CUSTOM in names:
+        raise ValueError(f"{title}: ruleset names must be distinct and not {CUSTOM!r}: "
+                         f"{names}")
+    setup = {s.name for s in cls.options() if s.setup}
+    seen: dict[Variant, str] = {}
+    for ruleset in rulesets:
+        if not ruleset.source or not ruleset.note:
+            raise ValueError(f"{title} ruleset {ruleset.name!r} needs a source and a note")
+        fixed = setup & set(ruleset.options)
+        if fixed:
+            raise ValueError(f"{title} ruleset {ruleset.name!r} sets {sorted(fixed)[0]}, "
+                             "a set-up option that every ruleset leaves open")
+        variant = ruleset.variant(cls)
+        if variant in seen:
+            raise ValueError(f"{title} rulesets {seen[variant]!r} and {ruleset.name!r} are "
+                             "the same rules")
+        seen[variant] = ruleset.name
+    return rulesets

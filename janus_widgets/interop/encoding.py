@@ -258,7 +258,7 @@ class JanusEncoder(Encoder):
                 c = eng.colour[t]
                 out["heads"][p, c] += 1.0 / self._colour_heads[c]
         out["left"][0] = left / 100.0
-        out["idle"][0] = idle / eng.idle_limit
+        out["idle"][0] = idle / eng.idle_limit if eng.idle_limit else 0.0
         out["passes"][0] = passes / n
         out["phase"][phase] = 1.0
         self._seats(out, seat, eng.current(raw))

@@ -103,19 +103,24 @@ def openspiel_name(game: str | Game) -> str:
 
 
 # --- what differs per game ----------------------------------------------------------------
-def _janus_bound(engine: Engine) -> int:
+def _janus_bound(engine: Engine) -> int | None:
     # JB-20: every decision either makes progress (a tile removed: at most 100; a coin paid
     # from the hand: at most players × coins) or counts towards the idle limit, which ends
     # the game when reached.
+    # With idle_rounds=0 there is no such limit, and no longest game.
     from ..games.janus.components import FIELDS
+    if not engine.idle_limit:
+        return None
     return (FIELDS + engine.num_players * engine.start_coins + 1) * engine.idle_limit
 
 
 def _cards_bound(engine: Engine) -> int:
     # JC-16: at most stall_limit turns without a trio, at most deck // 3 trios; one
-    # draw or discard per turn, plus one agree per seat (JC-14).
+    # draw or discard per turn, plus one agree per seat (JC-14) -- or, with
+    # agreement='joint', where a proposal can lapse and be made again, one per turn.
     trios = engine.deck // 3
-    return trios + (trios + 1) * engine.stall_limit + engine.num_players
+    turns = trios + (trios + 1) * engine.stall_limit
+    return 2 * turns if engine.joint else turns + engine.num_players
 
 
 def _cards_chance(engine: Engine) -> int:
@@ -148,7 +153,7 @@ class _Spec:
 
     chance_base: int | None          # engine outcome = base + OpenSpiel outcome; None: Janus
     max_chance: Callable[[Engine], int]
-    bound: Callable[[Engine], int] | None   # the longest game the rules allow (decisions)
+    bound: Callable[[Engine], int | None] | None   # the longest game the rules allow
     default_cap: int                 # default max_game_length (0: the rules' bound)
     perfect: bool
     #: Table options: option name -> (read the compact text, write it).

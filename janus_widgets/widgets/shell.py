@@ -40,7 +40,7 @@ from ..core.record import Record
 from ..core.replay import Replay
 from ..core.rng import RandomStream, fresh_seed
 from .canvas import Painter
-from .controls import variant_control
+from .controls import RulesetControl, variant_control
 from .drawing import LAYERS, Click, Drawing
 
 __all__ = ["GameWidget"]
@@ -103,7 +103,7 @@ class GameWidget(W.VBox):
         self._bot_labels: dict[int, str] = {}
         self._message = ""
         self._message_kind = "info"
-        self._pending_variant: dict[str, Any] | None = None
+        self._pending_variant: Any = None       # a Variant waiting for the confirm box
 
         start = self.game.new(variant, seed=seed, **options)
         self.replay = Replay(start)
@@ -200,7 +200,11 @@ class GameWidget(W.VBox):
         self.new_button = W.Button(description="New game", icon="refresh",
                                    tooltip="Start a new game with this seed and variant")
         self.new_button.on_click(self._guard(lambda _: self._new_from_box()))
-        game_tab = W.VBox(rows + [W.HBox([self.seed_box, self.new_button])])
+        # The Ruleset menu above the options; choosing one sets them all (a new game).
+        self.ruleset_control = RulesetControl(self.game, self.state.variant)
+        self.ruleset_control.on_choose(self._guard(self._propose_variant))
+        game_tab = W.VBox([self.ruleset_control] + rows
+                          + [W.HBox([self.seed_box, self.new_button])])
 
         n = self.state.num_players
         self.viewpoint_box = W.Dropdown(options=self._viewpoint_options(n),
@@ -674,6 +678,13 @@ class GameWidget(W.VBox):
         new_variant = self.game.variant(base, **options)
         return self.new_game(seed=self.state.seed, variant=new_variant)
 
+    def set_ruleset(self, name: str) -> State:
+        """Start a new game under one of the game's named rulesets, keeping the number of
+        players (the Ruleset menu's method). ``set_ruleset("points")``."""
+        variant = self.state.variant
+        setup = {s.name: getattr(variant, s.name) for s in variant.options() if s.setup}
+        return self.set_variant(self.game.variant(ruleset=name, **setup))
+
     def new_game(self, seed: int | None = None, variant: Any = None) -> State:
         """Start a new game (same variant unless given); the current one is kept."""
         self._stop_ticks()
@@ -696,6 +707,7 @@ class GameWidget(W.VBox):
         with self._quiet():
             for name, control in self.variant_controls.items():
                 control.value = getattr(self.state.variant, name)
+            self.ruleset_control.show(self.state.variant)
             self.seed_box.value = self.state.seed
         self._build_seat_boxes()
         self._selection = self._fresh_selection()
@@ -729,22 +741,32 @@ class GameWidget(W.VBox):
             return
         wanted = {n: c.value for n, c in self.variant_controls.items()}
         try:
-            self.game.variant(self.state.variant, **wanted)
+            variant = self.game.variant(self.state.variant, **wanted)
         except ValueError as exc:
             self._say(str(exc), "error")
             with self._quiet():
                 change["owner"].value = change["old"]
             return
+        self._propose_variant(variant)
+
+    def _propose_variant(self, variant: Any) -> None:
+        """Show ``variant`` in the controls and start it: at once if nothing has been
+        played yet, else after the confirm box (an option by hand or a ruleset)."""
+        with self._quiet():
+            for name, control in self.variant_controls.items():
+                control.value = getattr(variant, name)
+            self.ruleset_control.show(variant)
         moves = sum(len(line) for line in self.replay.lines)
         if moves == 0:
-            self.set_variant(**wanted)
-            self._say(f"New game: {self.state.variant.describe()}.")
+            self.set_variant(variant)
+            self._say(f"New game: {self.game.describe_variant(self.state.variant)}.")
             return
-        self._pending_variant = wanted
-        changed = ", ".join(f"{k}={v}" for k, v in wanted.items()
-                            if getattr(self.state.variant, k) != v)
+        self._pending_variant = variant
+        now = self.state.variant.to_dict()
+        changed = ", ".join(f"{k}={v}" for k, v in variant.to_dict().items() if now[k] != v)
         self.confirm_text.value = (
-            f"Start a new game with <b>{html.escape(changed)}</b>? This game ({moves} "
+            f"Start a new game with <b>{html.escape(changed)}</b> "
+            f"({html.escape(self.game.describe_variant(variant))})? This game ({moves} "
             "moves) is kept under Save / load → earlier.")
         self.confirm_box.layout.display = "flex"
 
@@ -755,12 +777,13 @@ class GameWidget(W.VBox):
         if pending is None:
             return
         if yes:
-            self.set_variant(**pending)
-            self._say(f"New game: {self.state.variant.describe()}.")
+            self.set_variant(pending)
+            self._say(f"New game: {self.game.describe_variant(self.state.variant)}.")
         else:
             with self._quiet():
                 for name, control in self.variant_controls.items():
                     control.value = getattr(self.state.variant, name)
+                self.ruleset_control.show(self.state.variant)
             self._say("Variant unchanged; the game goes on.")
 
     def _new_from_box(self) -> None:
@@ -898,8 +921,9 @@ class GameWidget(W.VBox):
         with self._quiet():
             self.slider.max = replay.length
             self.slider.value = replay.index
+            rules = self.game.describe_variant(state.variant)
             self.heading.value = (f"<h3 style='margin:0'>{html.escape(self.game.title)}"
-                                f" <small>— {html.escape(state.variant.describe())}, seed "
+                                f" <small>— {html.escape(rules)}, seed "
                                 f"{state.seed}</small></h3>")
             # The options list: legal moves, or the chance outcomes.
             if state.is_over:

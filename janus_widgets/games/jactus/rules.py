@@ -33,9 +33,9 @@ from ...core.errors import InvalidMoveError
 from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, State, seat_index,
                               seat_name)
 from ...core.rng import RandomStream
-from ...core.variant import Variant, option
+from ...core.variant import Ruleset, Variant, option
 
-__all__ = ["GAME", "JactusVariant", "JactusEngine", "JactusState", "Holding",
+__all__ = ["GAME", "RULESETS", "JactusVariant", "JactusEngine", "JactusState", "Holding",
            "MULTISETS", "ROLL_ALL", "PASS", "VENUS", "DOG", "COIN"]
 
 # --- the action numbering (documented in seeds/jactus.md) -------------------
@@ -152,7 +152,7 @@ class JactusVariant(Variant):
     game_title = "Jactus"
 
     players: int = option(2, doc="Number of players, seats A, B, … in turn order.",
-                          choices=(2, 3, 4, 5, 6), rule="JA-2")
+                          choices=(2, 3, 4, 5, 6), rule="JA-2", setup=True)
     supply: str = option("by-players", choices=("by-players", "full"), rule="JA-3",
                          doc="Pieces in play: the rulebook's table by player count, or "
                              "all 3 Venus cards, 6 dog cards and 4 coins.")
@@ -168,6 +168,15 @@ class JactusVariant(Variant):
                               "wins; 'points': Venus 6, dog 2, coin 5, first to the target.")
     points_target: int = option(12, minimum=2, maximum=60, rule="JA-16",
                                 doc="Points needed to win when scoring='points'.")
+    # --- open readings of the rulebook (issue 15) ---
+    steal: str = option(
+        "kind-empty", choices=("kind-empty", "centre-empty"), rule="JA-10",
+        doc="When a claim takes the piece from another player: 'kind-empty', once the "
+            "centre has none of that kind; 'centre-empty', only once the centre is empty.")
+    after_decline: str = option(
+        "same", choices=("same", "next"), rule="JA-12",
+        doc="Who opens the next round after a scoring throw that claims nothing (declined "
+            "or impossible): the 'same' player, or the 'next' one.")
     spoil: bool = option(True, rule="JA-19",
                          doc="Whether a pick-up may leave dice of two different faces, so "
                              "that the throw cannot score ('spoiling'); False refuses it.")
@@ -211,6 +220,8 @@ class JactusEngine(Engine[JactusVariant]):
         self.target = variant.points_target
         self.opening_scores = variant.opening_throw_scores
         self.any_dogs = variant.dog_throws == "any"
+        self.steal_when_centre_empty = variant.steal == "centre-empty"
+        self.decline_passes_on = variant.after_decline == "next"
         self.picks = PICKS if variant.spoil else SCORING_PICKS
 
     # --- lean path -------------------------------------------------------
@@ -252,10 +263,11 @@ class JactusEngine(Engine[JactusVariant]):
         _, seat, _, holds, supply, face = raw
         out = []
         n = self.num_players
+        may_take = not self.steal_when_centre_empty or not any(supply)   # JA-10
         for kind in self._kinds(face):
             if supply[kind] > 0:
                 out.append(CLAIM_BASE + 7 * kind)
-            else:
+            elif may_take:
                 for step in range(1, n):
                     other = (seat + step) % n
                     if holds[other][kind] > 0:
@@ -287,7 +299,9 @@ class JactusEngine(Engine[JactusVariant]):
         if phase == OPEN:
             return (THROW, seat, (), holds, supply, self.opening_scores or not aux)
         # CLAIM
-        if action == PASS:
+        if action == PASS:                                        # JA-12
+            if self.decline_passes_on:
+                seat = (seat + 1) % self.num_players
             return (OPEN, seat, dice, holds, supply, True)
         rel = action - CLAIM_BASE
         kind, source = divmod(rel, 7)
@@ -484,7 +498,10 @@ class JactusEngine(Engine[JactusVariant]):
                 return no("JA-12", "the scoring throw ended the round: claim a piece "
                                    "or pass first; then the next round opens.")
             if action == PASS:
-                return yes("JA-9", "claiming is optional.")
+                opener = seat_name((seat + 1) % self.num_players if self.decline_passes_on
+                                   else seat)
+                return yes("JA-9", f"claiming is optional; {opener} then opens the next "
+                                   "round (JA-12).")
             kind, source = divmod(action - CLAIM_BASE, 7)
             allowed = self._kinds(aux)
             if kind not in allowed:
@@ -500,6 +517,11 @@ class JactusEngine(Engine[JactusVariant]):
                                        "supply has one.")
                 holders = [seat_name(p) for p in range(self.num_players)
                            if p != seat and holds[p][kind] > 0]
+                if holders and self.steal_when_centre_empty and any(supply):
+                    return no("JA-10", f"the supply has no {KIND_TITLES[kind]} left; with "
+                                       "steal='centre-empty' one is taken from a player "
+                                       "only once the centre is empty, and it still holds "
+                                       f"{_holding_text(supply)}.")
                 if holders:
                     return no("JA-10", f"the supply has no {KIND_TITLES[kind]} left: take "
                                        f"one from {' or '.join(holders)} "
@@ -515,6 +537,11 @@ class JactusEngine(Engine[JactusVariant]):
                                    f"from there ({KIND_NAMES[kind]}).")
             if victim == seat:
                 return no("JA-10", "you cannot take a piece from yourself.")
+            if self.steal_when_centre_empty and any(supply):
+                return no("JA-10", f"the supply has no {KIND_TITLES[kind]} left but still "
+                                   f"holds {_holding_text(supply)}; a piece is taken from a "
+                                   "player only once the centre is empty "
+                                   "(steal='centre-empty').")
             if holds[victim][kind] == 0:
                 return no("JA-10", f"player {seat_name(victim)} holds no "
                                    f"{KIND_TITLES[kind]}.")
@@ -649,7 +676,31 @@ def _sample_variants() -> list[JactusVariant]:
             JactusVariant(dog_throws="other"), JactusVariant(opening_throw_scores=False),
             JactusVariant(supply="full", players=2),
             JactusVariant(scoring="points", players=3),
+            JactusVariant(players=3, steal="centre-empty"),
+            JactusVariant(players=4, after_decline="next", opening_throw_scores=False),
             JactusVariant(spoil=False), JactusVariant(spoil=False, players=4)]
+
+
+#: The named rulesets (see "Rulesets" in seeds/jactus.md and ../shared/FACTS.md).
+RULESETS = (
+    Ruleset("rulebook", {},
+            source="the Jactus rulebook, as seeds/jactus.md reads it",
+            note="Five 1s allow a coin or a dog, five 6s a Venus or a dog; first to hold a "
+                 "Venus, two dogs and a coin wins."),
+    Ruleset("other edition", {"dog_throws": "other"},
+            source="another edition's rules text: a dog is five of 'any other number' "
+                   "(FACTS.md)",
+            note="Only five 2s, 3s, 4s or 5s allow a dog; five 1s are a coin, five 6s a "
+                 "Venus."),
+    Ruleset("points", {"scoring": "points"},
+            source="the published points variant (FACTS.md)",
+            note="Venus 6, dog 2, coin 5 points; the first to 12 points wins."),
+    Ruleset("no spoiling", {"spoil": False},
+            source="a house rule (JA-19), the design experiment of the lesson "
+                   "notebooks/solving-jactus.ipynb",
+            note="A pick-up must leave dice all of one face, or none, so every throw can "
+                 "score; optimal 2-player play then always ends."),
+)
 
 
 GAME: Game[JactusVariant] = Game(
@@ -658,4 +709,4 @@ GAME: Game[JactusVariant] = Game(
     draw_module="janus_widgets.games.jactus.draw",
     summary="Five shared dice: throw five of a kind to claim Venus cards, dog cards and "
             "Roman coins; the first to hold a Venus, two dogs and a coin wins.",
-    sample_variants=_sample_variants)
+    sample_variants=_sample_variants, rulesets=RULESETS)

@@ -455,7 +455,7 @@ def _subline(state: JanusState) -> str:
     idle = raw[9]
     limit = state.engine.idle_limit
     bits = [f"{left} tile{'s' if left != 1 else ''} left"]
-    if idle:
+    if idle and limit:
         bits.append(f"{idle} of {limit} idle turns (JB-20)")
     last = state.last_move
     if last is not None and not state.engine.is_chance_action(last.action):

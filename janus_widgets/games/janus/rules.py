@@ -43,14 +43,14 @@ from ...core.errors import InvalidMoveError, VariantError
 from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, State, seat_index,
                               seat_name)
 from ...core.rng import RandomStream
-from ...core.variant import Variant, option
+from ...core.variant import Ruleset, Variant, option
 from .components import (COLOURS, CORNERS, DEFAULT_SQUARES, DISTANCE_PRESETS, FIELDS, SIZE,
                          SQUARES, Tile, check_squares, check_tiles, direction_name,
                          field_name, parse_field, square_fields, square_name, square_of,
                          squares_from_json, squares_to_json, standard_tiles, tiles_from_json,
                          tiles_to_json)
 
-__all__ = ["GAME", "JanusVariant", "JanusEngine", "JanusState", "position", "PASS",
+__all__ = ["GAME", "RULESETS", "JanusVariant", "JanusEngine", "JanusState", "position", "PASS",
            "SHUFFLE_BASE", "NUM_ACTIONS", "shuffle_action", "shuffle_order"]
 
 # --- the action numbering (documented in seeds/janus.md) ----------------------
@@ -162,7 +162,7 @@ class JanusVariant(Variant):
     game_title = "Janus"
 
     players: int = option(2, doc="Number of players, seats A, B, … in turn order.",
-                          choices=(2, 3, 4), rule="JB-3")
+                          choices=(2, 3, 4), rule="JB-3", setup=True)
     corner_order: str = option(
         "clockwise", choices=("clockwise", "anticlockwise", "opposite"), rule="JB-5",
         doc="Starting corners of three or four players after A's marked corner a1: "
@@ -197,9 +197,20 @@ class JanusVariant(Variant):
         "waived", choices=("waived", "from-tolls"), rule="JB-17",
         doc="A toll due from a player with no coins left: 'waived', or paid with a toll "
             "coin that player received earlier.")
-    idle_rounds: int = option(10, minimum=1, maximum=100, rule="JB-20",
+    idle_rounds: int = option(10, minimum=0, maximum=100, rule="JB-20",
                               doc="Rounds without a tile removed or a coin paid after "
-                                  "which the game ends.")
+                                  "which the game ends; 0 turns this end off (columns on "
+                                  "empty fields may then wander for ever).")
+    # --- open readings of the rulebook (issue 15) ---
+    toll_fields: str = option(
+        "landing", choices=("landing", "entered"), rule="JB-16",
+        doc="Which fields of another player's square cost a toll: 'landing', the field a "
+            "move ends on; 'entered', every field the column comes to on its way as well.")
+    stuck: str = option(
+        "forfeit", choices=("forfeit", "step"), rule="JB-12",
+        doc="A column whose tile can never take it anywhere (every direction leaves the "
+            "board): 'forfeit' every turn; 'step' one field in any direction instead, as "
+            "from an empty field.")
 
     def check(self) -> None:
         if self.tiles is not None and self.distances != "1-5":
@@ -261,7 +272,10 @@ class JanusEngine(Engine[JanusVariant]):
         self.bonus_optional = variant.bonus_optional
         self.chain = variant.chain_bonus
         self.from_tolls = variant.toll_shortfall == "from-tolls"
+        #: Turns without progress that end the game (JB-20; 0: never).
         self.idle_limit = variant.idle_rounds * self.num_players
+        self.toll_entered = variant.toll_fields == "entered"
+        self.step_stuck = variant.stuck == "step"
         self.start_coins = variant.coins
 
     # --- lean path -------------------------------------------------------
@@ -282,8 +296,8 @@ class JanusEngine(Engine[JanusVariant]):
         cols = raw[3]
         f = cols[raw[1]]
         t = board[f]
-        if t < 0:
-            return tuple([d for d in NEIGH[f] if d not in cols])
+        if t < 0 or (self.step_stuck and self._dead(board, f, t)):
+            return tuple([d for d in NEIGH[f] if d not in cols])    # JB-11, JB-12
         if self.free_ways:
             return tuple([d for d in self.targets[t][f] if d not in cols])
         out = []
@@ -296,6 +310,42 @@ class JanusEngine(Engine[JanusVariant]):
                 continue
             out.append(d)
         return tuple(out)
+
+    def _dead(self, board: tuple, f: int, t: int) -> bool:
+        """Whether tile ``t`` on field ``f`` can never take the column anywhere (JB-12):
+        every direction leaves the board (JB-8) or, with empty_fields='block', crosses
+        a field that is empty for good. Other columns only block for a while."""
+        rays = self.rays[t][f]
+        if not rays:
+            return True
+        return self.block_empty and all(any(board[b] < 0 for b in between)
+                                        for _, between in rays)
+
+    def _dead_words(self, f: int, t: int) -> str:
+        """Why a tile takes its column nowhere, for explanations (see :meth:`_dead`)."""
+        where = f"every direction of the {self.table[t].describe()} on {field_name(f)}"
+        if not self.rays[t][f]:
+            return f"{where} leads off the board (JB-8)"
+        return f"{where} crosses a field that stays empty (empty_fields='block')"
+
+    def tolls_due(self, raw: tuple, action: int) -> list[int]:
+        """The owners a move to field ``action`` owes a toll, one entry per field (JB-16):
+        the landing field, and with toll_fields='entered' each field crossed first."""
+        seat, cols, owners = raw[1], raw[3], raw[5]
+        f = cols[seat]
+        due = []
+        if self.toll_entered:
+            line = _line_between(f, action)
+            if line is not None:
+                (dr, dc), k = line
+                for j in range(1, k):
+                    o = owners[SQ[f + j * (dr * SIZE + dc)]]
+                    if o >= 0 and o != seat:
+                        due.append(o)
+        o = owners[SQ[action]]
+        if o >= 0 and o != seat:
+            due.append(o)
+        return due
 
     def actions(self, raw: tuple) -> tuple[int, ...]:
         phase = raw[0]
@@ -339,7 +389,7 @@ class JanusEngine(Engine[JanusVariant]):
                 if passes >= n:
                     return (OVER, seat, board, cols, coins, owners, heads, tolls, left,
                             idle, passes, STUCK)
-            if idle >= self.idle_limit:
+            if self.idle_limit and idle >= self.idle_limit:
                 return (OVER, seat, board, cols, coins, owners, heads, tolls, left, idle,
                         passes, IDLE)
             return (MOVE, (seat + 1) % n, board, cols, coins, owners, heads, tolls, left,
@@ -359,8 +409,12 @@ class JanusEngine(Engine[JanusVariant]):
             if board[a] < 0 and board[b] < 0 and board[c] < 0 and board[d] < 0:
                 owners = owners[:s] + (seat,) + owners[s + 1:]   # JB-15
                 coins = coins[:seat] + (coins[seat] - 1,) + coins[seat + 1:]
-        owner = owners[SQ[action]]
-        if owner >= 0 and owner != seat:                # JB-16: toll
+        if self.toll_entered:
+            due = self.tolls_due((phase, seat, board, raw[3], coins, owners), action)
+        else:
+            owner = owners[SQ[action]]
+            due = (owner,) if owner >= 0 and owner != seat else ()
+        for owner in due:                               # JB-16: tolls
             if coins[seat] > 0:
                 progress = True
                 coins = coins[:seat] + (coins[seat] - 1,) + coins[seat + 1:]
@@ -379,7 +433,7 @@ class JanusEngine(Engine[JanusVariant]):
             return (OVER, seat, board, cols, coins, owners, heads, tolls, left, 0, 0,
                     NO_COINS)
         idle = 0 if progress else idle + 1
-        if idle >= self.idle_limit:
+        if self.idle_limit and idle >= self.idle_limit:
             return (OVER, seat, board, cols, coins, owners, heads, tolls, left, idle, 0,
                     IDLE)
         landed = board[action]
@@ -490,16 +544,28 @@ class JanusEngine(Engine[JanusVariant]):
             if all(board[x] < 0 or x == f for x in SQF[s]):
                 gains.append(f"{who} wins the square {square_name(s)} "
                              f"(worth {self.values[s]})")
-        owner = raw[5][SQ[action]]
-        if owner >= 0 and owner != seat:
+        due = self.tolls_due(raw, action)
+        if due:
             coins = raw[4][seat] - (1 if gains and gains[-1].startswith(who + " wins") else 0)
-            if coins > 0:
-                gains.append(f"{who} pays {seat_name(owner)} a toll")
-            elif self.from_tolls and raw[7][seat] > 0:
-                gains.append(f"{who} pays {seat_name(owner)} a toll with a toll coin "
-                             "received earlier")
-            else:
-                gains.append(f"{who} has no coin left for {seat_name(owner)}'s toll")
+            spare = raw[7][seat] if self.from_tolls else 0
+            ways: dict[tuple[int, str], int] = {}
+            for owner in due:                           # JB-16, then JB-17 per toll
+                how = "coin" if coins > 0 else "toll coin" if spare > 0 else "none"
+                coins -= how == "coin"
+                spare -= how == "toll coin"
+                ways[owner, how] = ways.get((owner, how), 0) + 1
+            for (owner, how), k in ways.items():
+                name = seat_name(owner)
+                tolls = "a toll" if k == 1 else f"{k} tolls"
+                if how == "coin":
+                    gains.append(f"{who} pays {name} {tolls}")
+                elif how == "toll coin":
+                    gains.append(f"{who} pays {name} {tolls} with "
+                                 + ("a toll coin" if k == 1 else "toll coins")
+                                 + " received earlier")
+                else:
+                    gains.append(f"{who} has no coin left for {name}'s toll" if k == 1 else
+                                 f"{who} has no coin left for {k} of {name}'s tolls")
         tail = ("; " + ", and ".join(gains)) if gains else ""
         return f"{who} moves {way}, {onto}{tail}."
 
@@ -536,6 +602,10 @@ class JanusEngine(Engine[JanusVariant]):
                 return no("JB-14", "the second move must be made (bonus_optional=False): "
                                    + ", ".join(field_name(d) for d in dests) + ".")
             if not dests:
+                if t >= 0 and self._dead(board, f, t):
+                    return yes("JB-12", f"{who}'s column on {field_name(f)} has no legal "
+                                        f"move and never will: {self._dead_words(f, t)}, so "
+                                        "the turn is forfeited (stuck='forfeit').")
                 return yes("JB-12", f"{who}'s column on {field_name(f)} has no legal move "
                                     "(every target is off the board (JB-8) or taken), so "
                                     "the turn is forfeited.")
@@ -554,6 +624,13 @@ class JanusEngine(Engine[JanusVariant]):
                                    f"any direction; {name} is not next to it.")
             rule_ok = ("JB-11", f"from an empty field the column steps one field in any "
                                 f"direction; {name} is free.")
+        elif self.step_stuck and self._dead(board, f, t):
+            why = self._dead_words(f, t)
+            if line is None or line[1] != 1:
+                return no("JB-12", f"{why}, so the column steps exactly one field, in any "
+                                   f"direction (stuck='step'); {name} is not next to it.")
+            rule_ok = ("JB-12", f"{why}, so the column steps one field in any direction "
+                                f"(stuck='step'); {name} is free.")
         else:
             tile = self.table[t]
             what = f"the {tile.describe()} on {field_name(f)}"
@@ -689,11 +766,12 @@ class JanusEngine(Engine[JanusVariant]):
             if end == STUCK:
                 assert passes >= n
             if end == IDLE:
-                assert idle >= self.idle_limit
+                assert self.idle_limit and idle >= self.idle_limit
         elif phase != SHUFFLE:
             assert left > 0, "JB-18: the game ends when all tiles are gone"
             assert all(c > 0 for c in coins), "JB-18: the game ends when coins run out"
-            assert idle < self.idle_limit, "JB-20: the idle limit ends the game"
+            assert not self.idle_limit or idle < self.idle_limit, \
+                "JB-20: the idle limit ends the game"
 
     def check_transition(self, before: tuple, after: tuple) -> None:
         if before[0] == SHUFFLE:
@@ -922,7 +1000,25 @@ def _sample_variants() -> list[JanusVariant]:
             JanusVariant(pass_columns=False, empty_fields="block", distances="2-4"),
             JanusVariant(players=3, chain_bonus=True, bonus_optional=False),
             JanusVariant(players=4, coins=3, toll_shortfall="from-tolls"),
-            JanusVariant(idle_rounds=1, distances="1-4")]
+            JanusVariant(idle_rounds=1, distances="1-4"),
+            JanusVariant(players=3, toll_fields="entered", coins=4,
+                         toll_shortfall="from-tolls"),
+            JanusVariant(stuck="step"),
+            JanusVariant(players=4, stuck="step", empty_fields="block")]
+
+
+#: The named rulesets (JB-16; see "Rulesets" in seeds/janus.md).
+RULESETS = (
+    Ruleset("rulebook", {},
+            source="the Janus rulebook (Rudi Hoffmann; Spear 1975, Franckh-Kosmos 1988), "
+                   "as seeds/janus.md reads it",
+            note="A toll is due for each field of another player's square a move lands on."),
+    Ruleset("tolls on every field", {"toll_fields": "entered"},
+            source="summaries of the 1988 Kosmos edition, which charge 1 coin per field "
+                   "crossed",
+            note="A toll is due for every field of another player's square the column "
+                 "comes to, crossed or landed on."),
+)
 
 
 GAME: Game[JanusVariant] = Game(
@@ -932,4 +1028,4 @@ GAME: Game[JanusVariant] = Game(
     summary="Move your column as the tile under it says, remove the tiles you leave, "
             "win squares by taking their last tile and collect tolls; Janus heads earn "
             "second moves.",
-    sample_variants=_sample_variants)
+    sample_variants=_sample_variants, rulesets=RULESETS)

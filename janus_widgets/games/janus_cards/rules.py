@@ -29,7 +29,7 @@ from ...core.errors import InvalidMoveError, VariantError
 from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, State, seat_index,
                               seat_name)
 from ...core.rng import RandomStream
-from ...core.variant import Variant, option
+from ...core.variant import Ruleset, Variant, option
 from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, DEAL, DISCARD1_BASE, DRAW_PP,
                      END_REASONS, HAND_LIMIT, MAX_SYMBOLS, NUM_ACTIONS, OVER,
                      PHASE_NAMES, PILE, PLAY, REVEAL, SIDE_SYMBOL, SYMBOL_CODES,
@@ -38,7 +38,7 @@ from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, D
                      symbol_index)
 from .views import CardsView, build_view, determinize, informative
 
-__all__ = ["GAME", "JanusCardsVariant", "CardsEngine", "CardsState", "CardsView",
+__all__ = ["GAME", "RULESETS", "JanusCardsVariant", "CardsEngine", "CardsState", "CardsView",
            "position"]
 
 AGREED, PROVEN, STALLED, EXHAUSTED = 1, 2, 3, 4
@@ -65,7 +65,7 @@ class JanusCardsVariant(Variant):
 
     game_title = "Janus (1993) card game"
 
-    players: int = option(4, choices=(2, 3, 4, 5, 6), rule="JC-2",
+    players: int = option(4, choices=(2, 3, 4, 5, 6), rule="JC-2", setup=True,
                           doc="Number of players, seats A, B, … in turn order (the box says "
                               "3–6; 2 suits the smallest decks).")
     symbols: int = option(11, minimum=3, maximum=MAX_SYMBOLS, rule="JC-1",
@@ -86,6 +86,12 @@ class JanusCardsVariant(Variant):
     stall_rounds: int = option(10, minimum=1, maximum=1000, rule="JC-16",
                                doc="Rounds in a row without a new trio after which the game "
                                    "ends (every player taking one turn is a round).")
+    # --- open readings of the rulebook (issue 15) ---
+    agreement: str = option(
+        "binding", choices=("binding", "joint"), rule="JC-14",
+        doc="'binding': a player who has agreed to end owns no trio laid later; 'joint': "
+            "agreeing is a proposal that costs nothing, and the game ends when every player "
+            "agrees in turn, one after the other.")
 
     def check(self) -> None:
         most = _max_players(self.symbols)
@@ -137,6 +143,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
         self.two_one = variant.two_from_one_player
         self.auto_end = variant.auto_end
         self.stall_limit = variant.stall_rounds * n
+        self.joint = variant.agreement == "joint"
         self.others = tuple(tuple(w for w in range(n) if w != p) for p in range(n))
         self.everyone = (1 << n) - 1
         self._cache: dict[tuple, tuple[int, ...]] = {}
@@ -341,7 +348,8 @@ class CardsEngine(Engine[JanusCardsVariant]):
                         if self._news(triple, known, turn):
                             facts = self._add_fact(facts, triple, known)
                 cards = (mine[laid[0]], mine[laid[1]], mine[laid[2]])
-                trios = trios + ((-1 if agreed >> turn & 1 else turn, trio, cards),)
+                owner = -1 if agreed >> turn & 1 and not self.joint else turn   # JC-14
+                trios = trios + ((owner, trio, cards),)
                 mask = 0
                 for s in cards:
                     mask |= 3 << (s & ~1)
@@ -355,6 +363,8 @@ class CardsEngine(Engine[JanusCardsVariant]):
                     if self._news(triple, known, turn):
                         facts = self._add_fact(facts, triple, known)
         hands[turn] = tuple(mine)
+        if self.joint and not agreed >> turn & 1:
+            agreed = 0            # JC-14: a turn without agreeing ends the proposal
         stall = 0 if formed else stall + 1
         reason = 0
         if formed:
@@ -580,6 +590,11 @@ class CardsEngine(Engine[JanusCardsVariant]):
         mine = len(hands[turn])
         if action == AGREE:
             if legal:
+                if self.joint:
+                    return yes("JC-14", "you may agree that no more trios can be formed; the "
+                                        "game ends when every player agrees in turn, and a "
+                                        "turn without agreeing ends the proposal "
+                                        "(agreement='joint').")
                 return yes("JC-14", "you may agree that no more trios can be formed; the "
                                     "game ends when every player has agreed.")
             return no("JC-14", "you have already agreed to end the game.")
@@ -897,7 +912,21 @@ def _sample_variants() -> list[JanusCardsVariant]:
             JanusCardsVariant(players=4, symbols=4, stall_rounds=3),
             JanusCardsVariant(players=3, symbols=5, two_from_pile=True,
                               two_from_one_player=True),
-            JanusCardsVariant(players=4, symbols=6, auto_end=False, stall_rounds=2)]
+            JanusCardsVariant(players=4, symbols=6, auto_end=False, stall_rounds=2),
+            JanusCardsVariant(players=3, symbols=5, agreement="joint")]
+
+
+#: The named rulesets (JC-14; see "Rulesets" in seeds/janus-cards.md).
+RULESETS = (
+    Ruleset("rulebook", {},
+            source="the Janus (1993) rulebook (Lothar Hannappel, Amigo), as "
+                   "seeds/janus-cards.md reads it",
+            note="Agreeing to end binds: a player who has agreed owns no trio laid later."),
+    Ruleset("joint agreement", {"agreement": "joint"},
+            source="the same rulebook's end, read as one decision of the whole table",
+            note="Agreeing is a proposal that costs nothing; the game ends when every player "
+                 "agrees in turn."),
+)
 
 
 GAME: Game[JanusCardsVariant] = Game(
@@ -906,4 +935,4 @@ GAME: Game[JanusCardsVariant] = Game(
     draw_module="janus_widgets.games.janus_cards.draw",
     summary="Double-sided cards: you see the side of other players' cards that they "
             "cannot; draw them to collect trios of one symbol. Most trios wins.",
-    sample_variants=_sample_variants)
+    sample_variants=_sample_variants, rulesets=RULESETS)

@@ -31,9 +31,9 @@ from ...core.errors import InvalidMoveError
 from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, Move, MoveList,
                               State, seat_name)
 from ...core.rng import RandomStream
-from ...core.variant import Variant, option
+from ...core.variant import Ruleset, Variant, option
 
-__all__ = ["GAME", "JinnsVariant", "JinnsEngine", "JinnsState", "Pawn", "position",
+__all__ = ["GAME", "RULESETS", "JinnsVariant", "JinnsEngine", "JinnsState", "Pawn", "position",
            "move_action", "place_action", "chance_action", "take_off_action",
            "PASS", "KEEP_TOP", "KEEP_BOTTOM", "LEAVE", "NUM_ACTIONS", "CELLS", "COLOURS"]
 
@@ -197,7 +197,7 @@ class JinnsVariant(Variant):
 
     game_title = "Jinns of the Lake"
 
-    players: int = option(2, choices=(2, 3, 4), rule="JI-2",
+    players: int = option(2, choices=(2, 3, 4), rule="JI-2", setup=True,
                           doc="Number of players: 2 (A yellow and red, B blue and green), "
                               "3 (A yellow, B blue, C red, green shared) or 4 (A yellow, "
                               "B blue, C red, D green; yellow-red and blue-green allied).")
@@ -217,7 +217,7 @@ class JinnsVariant(Variant):
                                 doc="3 players: a taken-off tower topped by the shared green "
                                     "scores for its completer as usual, or scores zero (newer "
                                     "edition).")
-    repetition_limit: int = option(3, choices=(0, 2, 3, 4, 5), rule="JI-20",
+    repetition_limit: int = option(10, choices=(0, 2, 3, 4, 5, 10, 20), rule="JI-20",
                                    doc="The game ends when the same position occurs this many "
                                        "times; 0 turns the rule off (games may then never "
                                        "end).")
@@ -1228,7 +1228,21 @@ def _sample_variants() -> list[JinnsVariant]:
             JinnsVariant(players=4, take_three="any-turn"),
             JinnsVariant(players=3, shared_towers="zero", placement="random"),
             JinnsVariant(players=4, distance="height", placement="random"),
-            JinnsVariant(repetition_limit=0)]
+            JinnsVariant(repetition_limit=0), JinnsVariant(repetition_limit=20)]
+
+
+#: The named rulesets (see "Rulesets" in seeds/jinns.md and ../shared/FACTS.md).
+RULESETS = (
+    Ruleset("rulebook", {},
+            source="the French rulebook of Les Djinns du Lac (Claude Leroy, Cosmoludo), "
+                   "with the publisher's 3-player variant, as seeds/jinns.md reads them",
+            note="The players place runs of four pawns; with 3 players a green-topped tower "
+                 "scores for its completer."),
+    Ruleset("newer edition", {"placement": "random", "shared_towers": "zero"},
+            source="the publisher's newer edition (FACTS.md)",
+            note="The pawns are placed at random; with 3 players a tower topped by the "
+                 "shared green scores nothing."),
+)
 
 
 GAME: Game[JinnsVariant] = Game(
@@ -1237,4 +1251,4 @@ GAME: Game[JinnsVariant] = Game(
     draw_module="janus_widgets.games.jinns.draw",
     summary="Jinns of strength 1 to 4 hop round a ring of 32 cells onto the n-th occupied "
             "cell, piling up into towers; score height times the strength on top.",
-    sample_variants=_sample_variants)
+    sample_variants=_sample_variants, rulesets=RULESETS)

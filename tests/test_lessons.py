@@ -1,0 +1,181 @@
+"""Lesson editions, worksheets and the exercises per student (issue 17, items 3–5 and 7)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+
+from janus_widgets.__main__ import main  # noqa: E402
+from janus_widgets.analysis import lessons  # noqa: E402
+from janus_widgets.analysis.checking import (SignificantFigures, exercise_sets,  # noqa: E402
+                                             read_answer, significant_figures)
+from janus_widgets.analysis.exercises import jactus_odds, roman_dice  # noqa: E402
+
+v4 = nbformat.v4
+
+
+def lesson_folder(tmp_path: Path) -> Path:
+    """A folder with one lesson (roman-dice: it has exercises) and one non-lesson."""
+    folder = tmp_path / "src"
+    folder.mkdir()
+    nb = v4.new_notebook(metadata={"janus_widgets": {"lesson": {
+        "game": None, "minutes": 40, "level": "ages 14-16"}}})
+    nb.cells = [
+        v4.new_markdown_cell("# Roman dice\n\nLearning goals: …"),
+        v4.new_code_cell("STUDENT_ID = None  # set per student by the editions",
+                         metadata={"tags": ["parameters"]}),
+        v4.new_markdown_cell("Teacher: the answer is 3/32.", metadata={"tags": ["teacher"]}),
+        v4.new_code_cell("x = 1", outputs=[v4.new_output("stream", text="3/32\n")],
+                         execution_count=4),
+        v4.new_code_cell("print(ex.q1.solution())", metadata={"tags": ["answer"]}),
+    ]
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {}}
+    nbformat.write(nb, folder / "roman-dice.ipynb")
+    nbformat.write(v4.new_notebook(cells=[v4.new_markdown_cell("# Tour")]),
+                   folder / "tour.ipynb")
+    (folder / "voila.json").write_text("{}")
+    return folder
+
+
+def test_the_student_edition_leaves_out_teacher_cells_answers_and_outputs(tmp_path):
+    src = lesson_folder(tmp_path)
+    written = lessons.build_editions("student", tmp_path / "out", folder=src)
+    assert [p.name for p in written] == ["roman-dice.ipynb"]        # the tour is no lesson
+    nb = nbformat.read(written[0], as_version=4)
+    text = json.dumps(nb)
+    assert "3/32" not in text and "solution()" not in text
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
+    assert "widgets" not in nb.metadata
+    assert nb.metadata["janus_widgets"]["edition"] == "student"
+    assert (tmp_path / "out" / "voila.json").exists()
+    assert "Roman dice" in (tmp_path / "out" / "README.md").read_text()
+
+
+def test_the_teacher_edition_keeps_everything_and_takes_a_student_id(tmp_path):
+    src = lesson_folder(tmp_path)
+    [path] = lessons.build_editions("teacher", tmp_path / "out", folder=src, student="ada")
+    nb = nbformat.read(path, as_version=4)
+    tags = [t for c in nb.cells for t in c.metadata.get("tags", [])]
+    assert {"teacher", "answer", "parameters"} <= set(tags)
+    assert "STUDENT_ID = 'ada'" in nb.cells[1].source
+    assert nb.metadata["janus_widgets"]["student"] == "ada"
+
+
+@pytest.mark.parametrize("bad", ["", "  ", "a b", "x;import os", 7])
+def test_a_bad_student_id_is_refused_and_nothing_is_written(tmp_path, bad):
+    src = lesson_folder(tmp_path)
+    with pytest.raises(ValueError, match="student id"):
+        lessons.build_editions("student", tmp_path / "out", folder=src, student=bad)
+    assert not (tmp_path / "out" / "roman-dice.ipynb").exists()
+
+
+def test_the_command_line_builds_editions_and_reports_errors(tmp_path, capsys):
+    src = lesson_folder(tmp_path)
+    assert main(["lessons", "--edition", "student", "--out", str(tmp_path / "s"),
+                 "--source", str(src)]) == 0
+    assert "1 lessons, student edition" in capsys.readouterr().out
+    assert main(["lessons", "--edition", "student", "--out", str(tmp_path / "s"),
+                 "--source", str(tmp_path / "nowhere")]) == 2
+    assert "no notebooks folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["lessons", "--edition", "pupil", "--out", str(tmp_path / "s")])
+
+
+def answers_of(exercise_set) -> list[str]:
+    return [form for forms in lessons.answer_texts(exercise_set).values() for form in forms]
+
+
+def test_a_worksheet_holds_no_answer_and_the_key_holds_every_answer(tmp_path, capsys):
+    src = lesson_folder(tmp_path)
+    sheet, key = tmp_path / "sheet.html", tmp_path / "key.html"
+    assert main(["worksheet", "roman-dice", "--out", str(sheet), "--source", str(src)]) == 0
+    assert main(["worksheet", "roman-dice", "--out", str(key), "--answers",
+                 "--source", str(src)]) == 0
+    sheet_text, key_text = sheet.read_text(), key.read_text()
+    for exercise in roman_dice:
+        assert exercise.question in sheet_text and exercise.question in key_text
+        assert exercise.explanation in key_text and exercise.explanation not in sheet_text
+    # the whole numbers (216 throws) are in the questions' wording too: fractions only
+    for form in answers_of(roman_dice):
+        if "/" in form:
+            assert form not in sheet_text, form
+            assert form in key_text
+    assert main(["worksheet", "roman-dice", "--out", str(tmp_path / "x.txt"),
+                 "--source", str(src)]) == 2
+    assert "ending in .html" in capsys.readouterr().err
+    assert main(["worksheet", "nothing", "--out", str(sheet), "--source", str(src)]) == 2
+    assert "there is no lesson 'nothing'" in capsys.readouterr().err
+
+
+def test_a_students_worksheet_has_their_numbers(tmp_path):
+    src = lesson_folder(tmp_path)
+    mine = lessons.worksheet_html("roman-dice", answers=True, student="ada", folder=src)
+    theirs = lessons.worksheet_html("roman-dice", answers=True, student="bo", folder=src)
+    assert "ada" in mine and "bo" in theirs
+    assert roman_dice.for_student("ada").q4.question in mine
+    assert roman_dice.for_student("ada").q4.question != roman_dice.for_student("bo").q4.question
+
+
+def test_the_worksheet_prints_to_pdf(tmp_path):
+    src = lesson_folder(tmp_path)
+    files = lessons.write_worksheet("roman-dice", tmp_path / "w.html", pdf=True, folder=src)
+    assert files[1].suffix == ".pdf" and files[1].read_bytes()[:5] == b"%PDF-"
+
+
+# --- exercises per student ---------------------------------------------------------------
+def test_every_lesson_stem_maps_to_its_exercise_set():
+    sets = exercise_sets()
+    assert {"jactus-odds", "jactus-strategy", "roman-dice", "janus-cards"} <= set(sets)
+    assert all(s.student is None and len(s) for s in sets.values())
+
+
+def test_each_student_gets_numbers_the_checker_accepts_for_them_only():
+    ada, bo = exercise_sets("ada"), exercise_sets("bo")
+    assert exercise_sets("ada")["roman-dice"].q4.answer == ada["roman-dice"].q4.answer
+    for stem, lesson_set in exercise_sets().items():
+        assert lesson_set.varies, stem
+        mine, theirs = ada[stem], bo[stem]
+        differ = [e.key for e in mine if e.answer != getattr(theirs, e.key).answer]
+        assert differ, f"{stem}: ada and bo have the same numbers"
+        for key in differ:
+            assert getattr(mine, key).check(getattr(mine, key).answer)
+            assert not getattr(theirs, key).check(getattr(mine, key).answer)
+        # a student's numbers are never the class's (so the class's page is no key)
+        assert any(e.answer != getattr(lesson_set, e.key).answer for e in mine)
+
+
+def test_every_students_exercises_compute_and_explain_their_mistakes():
+    for who in ("ada", "bo", "cy", "17", "x@school.org"):
+        for stem, lesson_set in exercise_sets(who).items():
+            for exercise in lesson_set:
+                right = exercise.answer
+                assert exercise.check(right), (stem, exercise.key)
+                for mistake in exercise.mistakes:
+                    assert mistake.resolve() != right, (who, stem, exercise.key)
+
+
+# --- the checker (item 7) -------------------------------------------------------------
+@pytest.mark.parametrize("text, figures", [
+    ("0.046", 2), ("0.0460", 3), ("0.04603", 4), ("4.6%", 2), ("4.60 %", 3), ("11.09", 4),
+    ("1,5", 2), ("2e-3", 1), ("0.000772", 3), ("1/6", None), ("12", None), ("abc", None)])
+def test_significant_figures_are_counted_as_written(text, figures):
+    assert significant_figures(text) == figures
+
+
+def test_a_decimal_must_carry_the_significant_figures_asked_for():
+    q4 = jactus_odds.q4                            # 0.046 03…, asked to 3 figures
+    assert not q4.check("0.046") and "only 2 significant figures" in q4.check("0.046").message
+    assert not q4.check(0.046)
+    assert q4.check("0.0460") and q4.check("4.60%") and q4.check(0.04603)
+    assert SignificantFigures(3).precise_enough("0.000772")
+
+
+@pytest.mark.parametrize("text", ["1:1296", "1 : 1296", "1 in 1296", "1 in 1,296"])
+def test_odds_written_with_a_colon_or_in_are_read(text):
+    assert read_answer(text) == (Fraction(1, 1296), True)
+    assert jactus_odds.q1.check(text)
