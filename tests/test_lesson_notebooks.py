@@ -112,16 +112,17 @@ assert "whatever optimal moves" in end_panel.result.value
 """,
         # exercises: a common mistake, then the right answer; one found with the solver
         """
-box = solving_jactus.q1.widget()
+box = exercises.q1.widget()
 box.answer_box.value = "1/2"
 box.check_button.click()
 assert "throws first" in box.verdict.value, box.verdict.value
 box.answer_box.value = "6/11"
 box.check_button.click()
 assert "Right" in box.verdict.value
-mine = sol.value_for(exercise_position((6, 6, 6, 6, 2)), 1)
-assert solving_jactus.q4.check(f"{mine:.3f}").correct
-assert not solving_jactus.q4.check("1/6").correct
+from janus_widgets.analysis.solving_lesson import SOLVER_POSITIONS
+mine = sol.value_for(exercise_position(*SOLVER_POSITIONS[0]), 1)
+assert exercises.q4.check(f"{mine:.3f}").correct
+assert not exercises.q4.check("1/6").correct
 """,
         # the game: the solver plays B, the hint follows the position
         """

@@ -460,6 +460,7 @@ LESSON_EXERCISES: dict[str, str] = {
     "jactus-strategy": "janus_widgets.analysis.exercises:jactus_strategy",
     "roman-dice": "janus_widgets.analysis.exercises:roman_dice",
     "janus-cards": "janus_widgets.analysis.card_exercises:CARD_LESSON",
+    "solving-jactus": "janus_widgets.analysis.solving_lesson:solving_jactus",
 }
 
 

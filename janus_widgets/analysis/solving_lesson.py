@@ -18,31 +18,35 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from .checking import Exercise, ExerciseSet, Mistake, SignificantFigures
+from .checking import Exercise, ExerciseSet, Mistake, Within
+from .exercises import _pick
 from .jactus_odds import solve_exact
 from .solve import CHANCE_NODE, TERMINAL_NODE, GameGraph, cached_solution
 
 __all__ = ["race_graph", "race_value", "cycle_graph", "spoil_pair_chance", "solving_jactus",
-           "predict_and_measure", "exercise_position"]
+           "predict_and_measure", "exercise_position", "SOLVER_POSITIONS",
+           "NO_SPOIL_POSITIONS"]
 
 
-def race_graph() -> GameGraph:
-    """*First six wins*: A and B take turns throwing one die, A first; the first six
-    wins. Nodes: 0 A throws, 1 B throws, 2 A has won, 3 B has won."""
+def race_graph(faces: int = 6) -> GameGraph:
+    """*First six wins* (with a die of ``faces`` faces, the first to throw the top face
+    wins): A and B take turns, A first. Nodes: 0 A throws, 1 B throws, 2 A has won,
+    3 B has won."""
+    hit = 1 / faces
     return GameGraph.from_edges([CHANCE_NODE, CHANCE_NODE, TERMINAL_NODE, TERMINAL_NODE],
                                 {0: [2, 1], 1: [3, 0]}, {2: 1.0, 3: 0.0},
-                                probs={0: [1 / 6, 5 / 6], 1: [1 / 6, 5 / 6]})
+                                probs={0: [hit, 1 - hit], 1: [hit, 1 - hit]})
 
 
-def race_value() -> Fraction:
+def race_value(faces: int = 6) -> Fraction:
     """A's chance in *first six wins*, exactly: the two equations
     ``a = 1/6 + 5/6·b`` and ``b = 5/6·a`` solved with fractions.
 
-    >>> race_value()
-    Fraction(6, 11)
+    >>> race_value(), race_value(20)
+    (Fraction(6, 11), Fraction(20, 39))
     """
-    six, other = Fraction(1, 6), Fraction(5, 6)
-    (a,), _ = solve_exact([[1, -other], [-other, 1]], [[six], [0]])
+    hit, miss = Fraction(1, faces), Fraction(faces - 1, faces)
+    (a,), _ = solve_exact([[1, -miss], [-miss, 1]], [[hit], [0]])
     return a
 
 
@@ -66,62 +70,106 @@ def spoil_pair_chance() -> Fraction:
                 if max(Counter(thrown.play(move).dice).values()) == 2), Fraction(0))
 
 
-def exercise_position(dice: Sequence[int], *, spoil: bool = True) -> Any:
-    """The start of the game with B to pick up ``dice`` (A's opening throw showed them)."""
+NOTHING = (0, 0, 0)
+
+
+def exercise_position(dice: Sequence[int], holdings: tuple[tuple[int, int, int], ...] = (
+        NOTHING, NOTHING), *, spoil: bool = True) -> Any:
+    """B to pick up ``dice`` with A and B holding ``holdings`` (Venus cards, dogs, coins;
+    the rest in the middle); at the start of the game by default."""
     from ..games.jactus.rules import JactusVariant, position
-    return position(JactusVariant(spoil=spoil), dice=tuple(dice), to_move=1)
+    return position(JactusVariant(spoil=spoil), dice=tuple(dice), to_move=1,
+                    holdings=tuple(holdings))
 
 
-def _b_value(dice: Sequence[int], spoil: bool = True) -> Fraction:
+def _b_value(dice: Sequence[int], holdings: Any, spoil: bool = True) -> Fraction:
     solution = cached_solution(None if spoil else {"spoil": False})
-    return Fraction(solution.value_for(exercise_position(dice, spoil=spoil), 1))
+    return Fraction(solution.value_for(exercise_position(dice, holdings, spoil=spoil), 1))
 
 
-def _limit(start: float) -> Fraction:
+def _limit(out_a: float, out_b: float) -> Fraction:
     from .solve import value_iteration
-    return Fraction(float(value_iteration(cycle_graph(), start, 50)[-1][0])
+    return Fraction(float(value_iteration(cycle_graph(out_a, out_b), 0.0, 50)[-1][0])
                     ).limit_denominator(1000)
 
 
-solving_jactus = ExerciseSet("solving_jactus", [
+def _pieces(held: tuple[int, int, int]) -> str:
+    names = (["the Venus card"] if held[0] else []) + (
+        ["two dog cards" if held[1] == 2 else "a dog card"] if held[1] else []) + (
+        ["the coin"] if held[2] else [])
+    return " and ".join(names) or "nothing"
+
+
+def _situation(holdings: Any) -> str:
+    a, b = holdings
+    if a == b == NOTHING:
+        return "At the start of the game A's opening throw shows"
+    return f"A holds {_pieces(a)}, B holds {_pieces(b)}, and A's throw has left"
+
+
+#: The positions of exercises 4 and 5 (dice, holdings of A and B): the class's first,
+#: then the ones students draw (their values differ to three significant figures).
+SOLVER_POSITIONS = [((6, 6, 6, 6, 2), (NOTHING, NOTHING)),
+                    ((6, 6, 6, 6, 2), ((1, 0, 0), NOTHING)),
+                    ((6, 6, 6, 2, 3), ((1, 0, 0), NOTHING)),
+                    ((1, 1, 1, 1, 5), ((0, 0, 1), (1, 0, 0))),
+                    ((6, 6, 6, 6, 2), (NOTHING, (0, 0, 1))),
+                    ((6, 6, 6, 2, 3), (NOTHING, (0, 0, 1))),
+                    ((6, 6, 6, 6, 2), (NOTHING, (0, 1, 0)))]
+NO_SPOIL_POSITIONS = [((1, 2, 3, 4, 5), (NOTHING, NOTHING))] + [
+    p for p in SOLVER_POSITIONS[1:6]] + [((6, 6, 6, 2, 3), (NOTHING, (0, 1, 0)))]
+
+
+def _solving_jactus(rng: Any) -> list[Exercise]:
+    """The exercises of ``solving-jactus``; ``rng`` draws a student's own numbers."""
+    faces = _pick(rng, 6, (4, 6, 8, 10, 12, 20))
+    out_a = _pick(rng, 20, (10, 20, 25, 30, 40)) / 100
+    out_b = _pick(rng, 80, (60, 70, 75, 80, 90)) / 100
+    q4 = SOLVER_POSITIONS[_pick(rng, 0, tuple(range(len(SOLVER_POSITIONS))))]
+    q5 = NO_SPOIL_POSITIONS[_pick(rng, 0, tuple(range(len(NO_SPOIL_POSITIONS))))]
+    die = "one die" if faces == 6 else f"a die with {faces} faces"
+    top = "six" if faces == 6 else f"{faces}"
+    a_wins = race_value(faces)
+    return [
     Exercise(
-        "q1", "First six wins: A and B take turns throwing one die, A first, and the first "
-              "six wins. What is A's chance of winning?",
-        race_value,
-        explanation="Call A's chance a and B's chance (when B is about to throw) b. A wins "
-                    "at once with 1/6, otherwise it is B's turn: a = 1/6 + 5/6·b; and b = "
-                    "5/6·a, since B must miss before A throws again. So a = 1/6 + 25/36·a, "
-                    "a = 6/11. Backward induction on a cycle: the value of each position is "
-                    "written in terms of the next, and the equations solved together.",
+        "q1", f"First {top} wins: A and B take turns throwing {die}, A first, and the first "
+              f"to throw a {top} wins. What is A's chance of winning?",
+        lambda: race_value(faces),
+        explanation=f"Call A's chance a and B's chance (when B is about to throw) b. A wins "
+                    f"at once with 1/{faces}, otherwise it is B's turn: a = 1/{faces} + "
+                    f"{faces - 1}/{faces}·b; and b = {faces - 1}/{faces}·a, since B must miss "
+                    f"before A throws again. Solved together: a = {a_wins}. Backward induction "
+                    "on a cycle: the value of each position is written in terms of the next, "
+                    "and the equations are solved together.",
         hint="Write A's chance before A's throw in terms of A's chance before B's throw, "
              "and solve the two equations together.",
         mistakes=(
             Mistake(Fraction(1, 2), "Both have the same die, but A throws first: A gets "
                                     "the first chance in every pair of throws."),
-            Mistake(Fraction(1, 6), "1/6 is A's chance on the first throw only; if both miss, "
-                                    "A throws again."),
-            Mistake(Fraction(5, 11), "5/11 is B's chance, not A's."),
+            Mistake(Fraction(1, faces), f"1/{faces} is A's chance on the first throw only; "
+                                        "if both miss, A throws again."),
+            Mistake(1 - a_wins, f"{1 - a_wins} is B's chance, not A's."),
         )),
     Exercise(
-        "q2", "The trap in miniature: A may leave with payoff 0.2 or hand over to B; B may "
-              "leave with payoff 0.8 (for A) or hand back. Value iteration starts every "
-              "position at 0 and sweeps the Bellman equations again and again. Which value "
-              "for A does it settle at?",
-        lambda: _limit(0.0),
-        explanation="From 0: A's best is max(0.2, 0) = 0.2, and B's min(0.8, 0.2) = 0.2, and "
-                    "nothing changes any more. From 1 it settles at 0.8 instead. Every value "
-                    "between 0.2 and 0.8 solves the equations; the game's value is 1/2, the "
-                    "solution in which a cycle both players keep for ever is a draw. Value "
-                    "iteration cannot tell them apart, which is why the solver evaluates "
-                    "strategies exactly instead.",
-        hint="Do two sweeps by hand: A takes the larger of 0.2 and B's value, B the smaller "
-             "of 0.8 and A's value.",
-        tolerance=SignificantFigures(2),
+        "q2", f"The trap in miniature: A may leave with payoff {out_a:g} or hand over to B; B "
+              f"may leave with payoff {out_b:g} (for A) or hand back. Value iteration starts "
+              "every position at 0 and sweeps the Bellman equations again and again. At which "
+              "value for A does it settle?",
+        lambda: _limit(out_a, out_b),
+        explanation=f"From 0: A's best is max({out_a:g}, 0) = {out_a:g}, B's min({out_b:g}, "
+                    f"{out_a:g}) = {out_a:g}, and nothing changes any more. From 1 it settles "
+                    f"at {out_b:g} instead. Every value between {out_a:g} and {out_b:g} solves "
+                    "the equations; the game's value is 1/2, the solution in which a cycle "
+                    "both players keep for ever is a draw. Value iteration cannot tell them "
+                    "apart, which is why the solver evaluates strategies exactly instead.",
+        hint=f"Do two sweeps by hand: A takes the larger of {out_a:g} and B's value, B the "
+             f"smaller of {out_b:g} and A's value.",
+        tolerance=Within(Fraction(1, 1000)),
         mistakes=(
             Mistake(Fraction(1, 2), "1/2 is the game's value (play that never ends is a "
                                     "draw), but value iteration from 0 does not find it."),
-            Mistake(Fraction(4, 5), "0.8 is where value iteration settles when it starts "
-                                    "from 1."),
+            Mistake(Fraction(str(out_b)), f"{out_b:g} is where value iteration settles when "
+                                          "it starts from 1."),
         )),
     Exercise(
         "q3", "A spoils: A keeps 1 2 3 4 on the table and throws the fifth die. What is the "
@@ -139,37 +187,37 @@ solving_jactus = ExerciseSet("solving_jactus", [
                                     "(the die shows 5 or 6)."),
         )),
     Exercise(
-        "q4", "Use the solver (sol.value_for, or the widget's best-move hint): at the start "
-              "of the game A's opening throw shows 6 6 6 6 2 and B is to pick up. What is "
-              "B's payoff under optimal play (a win 1, a draw 1/2)? Give three significant "
-              "figures.",
-        lambda: _b_value((6, 6, 6, 6, 2)),
-        explanation="B keeps the four 6s and throws the 2: one chance in six of a Venus "
-                    "throw now, and a strong lead if it comes; B's payoff is a little above "
-                    "one half, because the rest of the game is long and even.",
-        hint="Build the position with exercise_position((6, 6, 6, 6, 2)) and ask "
-             "sol.value_for(position, 1).",
+        "q4", f"Use the solver (sol.value_for, or the widget's best-move hint). {_situation(q4[1])} "
+              f"{' '.join(map(str, q4[0]))} and B is to pick up. What is B's payoff under "
+              "optimal play (a win 1, a draw 1/2)? Give three significant figures.",
+        lambda: _b_value(*q4),
+        explanation="The solver's value for B, read off after B's best pick-up: B keeps the "
+                    "largest group that can bring a piece it needs and throws the rest.",
+        hint=f"sol.value_for(exercise_position({q4[0]}, {q4[1]}), 1) gives it.",
         mistakes=(
-            Mistake(Fraction(1, 6), "1/6 is the chance of five 6s on this throw, not B's "
-                                    "chance of winning the game."),
-            Mistake(Fraction(7, 12), "That counts the Venus card as a win; one piece is not "
-                                     "the game."),
+            Mistake(Fraction(1, 6), "1/6 is the chance of five of a kind on one throw, not "
+                                    "B's chance of winning the game."),
+            Mistake(Fraction(1, 2), "1/2 would be an even game; this position is not."),
         )),
     Exercise(
-        "q5", "The rule change: with no spoiling (spoil=False), A's opening throw shows "
-              "1 2 3 4 5 and B is to pick up. What is B's payoff under optimal play? Give "
-              "three significant figures (the second solution is sol_no_spoil).",
-        lambda: _b_value((1, 2, 3, 4, 5), spoil=False),
-        explanation="B may no longer keep four different faces: it must keep one die (or "
-                    "none) and try. The payoff stays close to one half, but now the game "
-                    "ends for certain.",
-        hint="exercise_position((1, 2, 3, 4, 5), spoil=False) builds the position; ask "
-             "sol_no_spoil.value_for(position, 1).",
+        "q5", f"The rule change: with no spoiling (spoil=False). {_situation(q5[1])} "
+              f"{' '.join(map(str, q5[0]))} and B is to pick up. What is B's payoff under "
+              "optimal play? Give three significant figures (the second solution is "
+              "sol_no_spoil).",
+        lambda: _b_value(*q5, spoil=False),
+        explanation="B may no longer leave two different faces: it keeps dice of one face "
+                    "(or none) and tries. The solver's value for B after its best pick-up; "
+                    "and now the game ends for certain.",
+        hint=f"sol_no_spoil.value_for(exercise_position({q5[0]}, {q5[1]}, spoil=False), 1) "
+             "gives it.",
         mistakes=(
             Mistake(Fraction(1, 1296), "1/1296 is the chance of five of a kind when one die "
                                        "is kept, not B's payoff in the game."),
         )),
-])
+    ]
+
+
+solving_jactus = ExerciseSet("solving-jactus", build=_solving_jactus)
 
 
 def predict_and_measure(question: str, choices: Sequence[str],
