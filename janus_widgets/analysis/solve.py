@@ -51,6 +51,7 @@ import hashlib
 import json
 import os
 import time
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -72,6 +73,11 @@ __all__ = ["GameGraph", "GraphSolution", "explore", "evaluate", "best_response",
 CHANCE_NODE, TERMINAL_NODE = 2, 3
 #: Strict improvement threshold of strategy and policy iteration (values are in 0..1).
 IMPROVE = 1e-12
+#: Rounds of simultaneous switching before Hoffman-Karp takes over (it may cycle).
+STRATEGY_ROUNDS = 60
+#: Chances of stopping per throw of the stopping games Hoffman-Karp works in, in turn,
+#: until one's solution is certified in the game itself.
+DISCOUNTS = (1e-6, 1e-8, 1e-10, 1e-12)
 #: What the certificate must reach.
 GAP_LIMIT = 1e-9
 #: Moves within this of a position's value count as attaining it (:meth:`best_moves`).
@@ -296,7 +302,7 @@ def explore(engine: Engine, *, limit: int = 2_000_000) -> tuple[GameGraph, list[
 # --- evaluating a pair of strategies ----------------------------------------------------
 def evaluate(graph: GameGraph, choice: np.ndarray, *, stop: np.ndarray | None = None,
              never: float = 0.5, stop_value: float = 0.5,
-             payoff: np.ndarray | None = None) -> np.ndarray:
+             payoff: np.ndarray | None = None, discount: float = 0.0) -> np.ndarray:
     """Seat 0's payoff at every node when both seats play ``choice`` (the edge each
     decision node takes), solved exactly.
 
@@ -304,6 +310,9 @@ def evaluate(graph: GameGraph, choice: np.ndarray, *, stop: np.ndarray | None = 
     under ``choice`` can never reach a terminal are worth ``never`` (½ for the game:
     a cycle the strategies keep is a draw); the rest solve a non-singular sparse system.
     ``payoff`` replaces the terminal payoffs (1 everywhere gives the chance of ending).
+    With ``discount`` ε, every move and every throw first stops the game with chance ε at
+    the value ``never`` (the stopping game the solver falls back on; positions that
+    cannot end are worth ``never`` there too).
 
     >>> g = GameGraph.from_edges([0, 3], {0: [1, 0]}, {1: 1.0})
     >>> evaluate(g, np.array([1, -1])).tolist(), evaluate(g, np.array([0, -1])).tolist()
@@ -320,15 +329,23 @@ def evaluate(graph: GameGraph, choice: np.ndarray, *, stop: np.ndarray | None = 
     # Follow the decision nodes' choices to the chance or terminal node they lead to.
     rep = np.arange(n)
     rep[moving] = graph.succ[choice[moving]]
+    depth = moving.astype(np.int64)          # the moves between a node and its rep
     for _ in range(64):
         nxt = rep[rep]
         if np.array_equal(nxt, rep):
             break
+        depth = np.minimum(depth + depth[rep], 1 << 40)
         rep = nxt
     stuck = moving[rep]                      # a cycle of choices with no chance: never ends
+    go_on = 1.0 - discount                   # chance of no stop, per move and per throw
+    reach = go_on ** depth if discount else np.ones(n)
     live = graph.chance & ~terminal
     edges = graph.chance_edges[live[graph.edge_row[graph.chance_edges]]]
-    rows, cols, probs = graph.edge_row[edges], rep[graph.succ[edges]], graph.prob[edges]
+    succ = graph.succ[edges]
+    rows, cols = graph.edge_row[edges], rep[succ]
+    # An outcome that leads through moves is worth less of its rep (and more of a stop).
+    probs = graph.prob[edges] * reach[succ]
+    stop_share = np.bincount(rows, graph.prob[edges] * (1.0 - reach[succ]), minlength=n)
     fine = ~stuck[cols]
     to_live, to_end = live[cols] & fine, terminal[cols] & fine
     # Only the chance nodes that play can come back to are unknowns of the system; the
@@ -349,10 +366,13 @@ def evaluate(graph: GameGraph, choice: np.ndarray, *, stop: np.ndarray | None = 
     where = np.full(n, -1)
     where[unknown] = np.arange(len(unknown))
     keep = ends[rows]
-    r, c, p = rows[keep], cols[keep], probs[keep]
+    r, c, p = rows[keep], cols[keep], probs[keep] * go_on
     inside = where[c] >= 0
     known = np.where(terminal[c] & ~stuck[c], base[c], never)
-    rhs = np.bincount(where[r[~inside]], p[~inside] * known[~inside], minlength=len(unknown))
+    rhs = np.bincount(where[r[~inside]], p[~inside] * known[~inside],
+                      minlength=len(unknown)).astype(float)
+    if discount:
+        rhs += never * (discount + go_on * stop_share[unknown])
     a = sp.csr_matrix((p[inside], (where[r[inside]], where[c[inside]])),
                       shape=(len(unknown), len(unknown)))
     system = (sp.identity(len(unknown), format="csr") - a).tocsc()
@@ -369,8 +389,10 @@ def evaluate(graph: GameGraph, choice: np.ndarray, *, stop: np.ndarray | None = 
                                                               values[cols[leaf]]),
                             minlength=n)
         leaves = np.unique(rows[leaf])
-        values[leaves] = total[leaves]
-    values[moving] = np.where(stuck[moving], never, values[rep[moving]])
+        values[leaves] = go_on * total[leaves] + never * (discount + go_on
+                                                          * stop_share[leaves])
+    chosen = values[rep[moving]] * reach[moving] + never * (1.0 - reach[moving])
+    values[moving] = np.where(stuck[moving], never, chosen)
     return values
 
 
@@ -449,11 +471,13 @@ class Response:
 
 def best_response(graph: GameGraph, player: int, choice: np.ndarray, *,
                   payoff: np.ndarray | None = None, loop: float = 0.5,
-                  max_iterations: int = 500) -> Response:
+                  values: np.ndarray | None = None, max_iterations: int = 500) -> Response:
     """``player``'s best response to the other seat's choices in ``choice``, solved
     exactly (policy iteration on the model described in the module docstring).
     ``payoff`` (in 0..1) replaces the terminal payoffs and ``loop`` is what play that
-    goes on for ever is worth (½ in the game).
+    goes on for ever is worth (½ in the game). ``values`` (of ``choice`` itself) only
+    warm-starts the iteration: it keeps play going at first only where ``choice`` does
+    the responder no better than ``loop``.
 
     In the example the loop at node 0 is worth more to seat 0 than losing at once:
 
@@ -467,9 +491,9 @@ def best_response(graph: GameGraph, player: int, choice: np.ndarray, *,
     safe = _keep_going_set(graph, player, choice)
     mine = graph.kind == player
     other = graph.decision & ~mine
-    stop = safe.copy()
-    ch = choice.copy()
     half = sign * loop
+    stop = safe.copy() if values is None else safe & (sign * values < half + IMPROVE)
+    ch = choice.copy()
     for iteration in range(1, max_iterations + 1):
         values = evaluate(graph, ch, stop=stop, never=worst, stop_value=loop, payoff=payoff)
         score = sign * values
@@ -512,6 +536,21 @@ class GraphSolution:
     method: str
     #: Chance that play from each node ends (someone wins) under ``choice``.
     ends: np.ndarray = field(repr=False)
+
+
+def _discounted_reply(graph: GameGraph, player: int, choice: np.ndarray, discount: float,
+                      max_iterations: int = 500) -> tuple[np.ndarray, np.ndarray]:
+    """``player``'s best response in the game that stops at ½ with chance ``discount``
+    at every throw: plain policy iteration (in a stopping game it needs no care for
+    cycles). Returns the values and the choices."""
+    ch = choice.copy()
+    for _ in range(max_iterations):
+        values = evaluate(graph, ch, discount=discount)
+        ch, switched = _improve(graph, values, ch, (player,))
+        if not switched:
+            return values, ch
+    raise SolverError(f"the best response did not settle in {max_iterations} steps"
+                      )  # pragma: no cover - policy iteration ends
 
 
 def _improve(graph: GameGraph, values: np.ndarray, choice: np.ndarray,
@@ -619,9 +658,12 @@ def solve_graph(graph: GameGraph, *, method: str = "auto", max_iterations: int =
     ``method="strategy"``: both seats switch to strictly better moves at once until
     neither can. That ends at a solution of the Bellman equations, which need not be the
     value (a seat may gain by keeping a cycle going, a switch no single move shows), so
-    ``"auto"`` (the default) certifies it and, if the gap is above 1e-9, goes on with
-    ``"hoffman-karp"``: seat 0 improves against seat 1's exact best response, and takes
-    its own exact best response when no single switch helps, until certified. Raises
+    ``"auto"`` (the default) certifies it and, if the gap is above 1e-9 — or if switching
+    both seats at once goes round in a cycle, or has not settled after 60 rounds — goes
+    on with ``"hoffman-karp"`` in a stopping game: the game stops at ½ with a small chance
+    ε at every throw, so that seat 0 improving against seat 1's exact best response
+    cannot go round in circles; the strategies it ends with are certified in the game
+    itself, and ε is made smaller (down to 1e-12) until they are. Raises
     :class:`SolverError` if the gap stays above 1e-9.
 
     The cycle both seats may keep is worth ½, not anything between its ways out:
@@ -637,9 +679,11 @@ def solve_graph(graph: GameGraph, *, method: str = "auto", max_iterations: int =
     iterations = 0
     gap = np.inf
     used = []
+    values = None
     if method in ("auto", "strategy"):
         used.append("strategy iteration")
-        for _ in range(max_iterations):
+        seen: set[bytes] = set()
+        for _ in range(max_iterations if method == "strategy" else STRATEGY_ROUNDS):
             iterations += 1
             values = evaluate(graph, choice)
             choice, switched = _improve(graph, values, choice, (0, 1))
@@ -647,23 +691,35 @@ def solve_graph(graph: GameGraph, *, method: str = "auto", max_iterations: int =
                 values = evaluate(graph, choice)
                 gap = exploitability(graph, choice, values)
                 break
+            digest = hashlib.sha1(choice.tobytes()).digest()
+            if digest in seen:          # switching both seats at once went round a cycle
+                break
+            seen.add(digest)
     if gap > GAP_LIMIT and method in ("auto", "hoffman-karp"):
         used.append("Hoffman-Karp")
-        for _ in range(max_iterations):
-            iterations += 1
-            reply = best_response(graph, 1, choice)
-            choice = np.where(graph.kind == 1, reply.choice, choice)
-            values = evaluate(graph, choice)
-            improved, switched = _improve(graph, values, choice, (0,))
-            if switched:
-                choice = improved
-                continue
-            own = best_response(graph, 0, choice)
-            gap = max(0.0, float((own.values - values).max(initial=0.0)),
-                      float((values - reply.values).max(initial=0.0)))
-            if gap <= GAP_LIMIT:     # both best responses are to this very choice
+        # From where strategy iteration stopped, and (should that not be certified) once
+        # more from the first moves: the strategies iteration reaches can depend on
+        # rounding where moves are worth almost the same.
+        for start in (choice, graph.first_choice()):
+            choice = start
+            for discount in DISCOUNTS:
+                # In the game that stops at ½ with a small chance at every throw, seat 0
+                # improving against seat 1's exact best response never goes round in
+                # circles; its strategies are then certified in the game itself.
+                for _ in range(max_iterations):
+                    iterations += 1
+                    _, reply = _discounted_reply(graph, 1, choice, discount)
+                    choice = np.where(graph.kind == 1, reply, choice)
+                    stopping = evaluate(graph, choice, discount=discount)
+                    choice, switched = _improve(graph, stopping, choice, (0,))
+                    if not switched:
+                        break
+                values = evaluate(graph, choice)
+                gap = exploitability(graph, choice, values)
+                if gap <= GAP_LIMIT:
+                    break
+            if gap <= GAP_LIMIT:
                 break
-            choice = np.where(graph.kind == 0, own.choice, choice)
     if gap > GAP_LIMIT:
         raise SolverError(f"the solution could not be certified: gap {gap:.3g} after "
                           f"{iterations} iterations ({', '.join(used)})")
@@ -757,7 +813,7 @@ def solve_jactus(variant: Any = None, *, cache: bool = True,
     if cache and file.exists():
         try:
             return JactusSolution._load(file, variant)
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
             pass                              # unreadable or stale: solve again
     solution = JactusSolution._solve(variant)
     if cache:
@@ -1174,9 +1230,14 @@ class OptimalBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+        self._solutions: dict[Any, JactusSolution] = {}
 
     def __call__(self, view: Any) -> Move:
-        return cached_solution(view.variant).move(view)
+        variant = view.variant
+        solution = self._solutions.get(variant)
+        if solution is None:
+            solution = self._solutions[variant] = cached_solution(variant)
+        return solution.move(view)
 
     def __repr__(self) -> str:
         return "OptimalBot()"
