@@ -16,7 +16,11 @@ brackets them. The value is the solution in which play that goes on for ever is 
 ½. It is computed by **strategy iteration**: each pair of stationary strategies is
 evaluated exactly by a sparse linear solve in which the positions from which the pair's
 play can never end are worth ½ (found by a graph search first, so the system left is
-non-singular), and both players switch to strictly better moves until neither can.
+non-singular), and both players switch to strictly better moves until neither can. That
+can stop at a false solution (a player who would rather keep a cycle going than lose
+sees no single better move) or go round in circles; then Hoffman–Karp iteration finishes
+the job: A improves against B's exact best response and, where no single move helps,
+takes the moves of its own exact best response that keep a cycle going.
 
 The result is **certified**: :attr:`JactusSolution.gap` is its exploitability, the most
 either player could gain, from any position, by a best response to the other's solution
@@ -650,6 +654,57 @@ def end_chance_bounds(graph: GameGraph, values: np.ndarray) -> tuple[np.ndarray,
     return out[0], out[1]
 
 
+def _hoffman_karp(graph: GameGraph, choice: np.ndarray, values: np.ndarray | None,
+                  rounds: int) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """Seat 0 improves against seat 1's exact best response; when no single switch
+    helps, it takes its own best response's moves where they keep a cycle going that
+    it gains by (the gains no single switch shows). Returns the choice, its values, the
+    certified gap and the rounds used."""
+    gap = np.inf
+    for done in range(1, rounds + 1):
+        reply = best_response(graph, 1, choice, values=values)
+        choice = np.where(graph.kind == 1, reply.choice, choice)
+        values = evaluate(graph, choice)
+        improved, switched = _improve(graph, values, choice, (0,))
+        if switched:
+            choice = improved
+            continue
+        own = best_response(graph, 0, choice, values=values)
+        gains = own.values - values
+        gap = max(0.0, float(gains.max(initial=0.0)),
+                  float((values - reply.values).max(initial=0.0)))
+        if gap <= GAP_LIMIT:               # both best responses are to this very choice
+            return choice, values, gap, done
+        better = (graph.kind == 0) & (gains > GAP_LIMIT)
+        if (better & own.keep).any():
+            better &= own.keep
+        choice = np.where(better, own.choice, choice)
+    return choice, values, gap, rounds
+
+
+def _stopping_games(graph: GameGraph, rounds: int
+                    ) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """The last resort: Hoffman-Karp in games that stop at ½ with chance ε at every move
+    and throw (where it cannot go round in circles), ε ever smaller, each result
+    certified in the game itself."""
+    choice, gap, used = graph.first_choice(), np.inf, 0
+    values = evaluate(graph, choice)
+    for discount in DISCOUNTS:
+        for _ in range(rounds):
+            used += 1
+            _, reply = _discounted_reply(graph, 1, choice, discount)
+            choice = np.where(graph.kind == 1, reply, choice)
+            stopping = evaluate(graph, choice, discount=discount)
+            choice, switched = _improve(graph, stopping, choice, (0,))
+            if not switched:
+                break
+        values = evaluate(graph, choice)
+        gap = exploitability(graph, choice, values)
+        if gap <= GAP_LIMIT:
+            break
+    return choice, values, gap, used
+
+
 def solve_graph(graph: GameGraph, *, method: str = "auto", max_iterations: int = 400,
                 choice: np.ndarray | None = None) -> GraphSolution:
     """Solve a :class:`GameGraph`: values with never-ending play worth ½, optimal
@@ -660,10 +715,11 @@ def solve_graph(graph: GameGraph, *, method: str = "auto", max_iterations: int =
     value (a seat may gain by keeping a cycle going, a switch no single move shows), so
     ``"auto"`` (the default) certifies it and, if the gap is above 1e-9 — or if switching
     both seats at once goes round in a cycle, or has not settled after 60 rounds — goes
-    on with ``"hoffman-karp"`` in a stopping game: the game stops at ½ with a small chance
-    ε at every throw, so that seat 0 improving against seat 1's exact best response
-    cannot go round in circles; the strategies it ends with are certified in the game
-    itself, and ε is made smaller (down to 1e-12) until they are. Raises
+    on with ``"hoffman-karp"``: seat 0 improves against seat 1's exact best response and,
+    when no single switch helps, takes its own best response's moves where they keep a
+    cycle going that it gains by. Should that not be certified either, Hoffman-Karp runs
+    in stopping games (the game ends at ½ with chance ε at every move and throw, ε from
+    1e-6 down to 1e-12), each result certified in the game itself. Raises
     :class:`SolverError` if the gap stays above 1e-9.
 
     The cycle both seats may keep is worth ½, not anything between its ways out:
@@ -697,29 +753,12 @@ def solve_graph(graph: GameGraph, *, method: str = "auto", max_iterations: int =
             seen.add(digest)
     if gap > GAP_LIMIT and method in ("auto", "hoffman-karp"):
         used.append("Hoffman-Karp")
-        # From where strategy iteration stopped, and (should that not be certified) once
-        # more from the first moves: the strategies iteration reaches can depend on
-        # rounding where moves are worth almost the same.
-        for start in (choice, graph.first_choice()):
-            choice = start
-            for discount in DISCOUNTS:
-                # In the game that stops at ½ with a small chance at every throw, seat 0
-                # improving against seat 1's exact best response never goes round in
-                # circles; its strategies are then certified in the game itself.
-                for _ in range(max_iterations):
-                    iterations += 1
-                    _, reply = _discounted_reply(graph, 1, choice, discount)
-                    choice = np.where(graph.kind == 1, reply, choice)
-                    stopping = evaluate(graph, choice, discount=discount)
-                    choice, switched = _improve(graph, stopping, choice, (0,))
-                    if not switched:
-                        break
-                values = evaluate(graph, choice)
-                gap = exploitability(graph, choice, values)
-                if gap <= GAP_LIMIT:
-                    break
-            if gap <= GAP_LIMIT:
-                break
+        choice, values, gap, rounds = _hoffman_karp(graph, choice, values, max_iterations)
+        iterations += rounds
+    if gap > GAP_LIMIT and method in ("auto", "hoffman-karp"):
+        used.append("stopping games")
+        choice, values, gap, rounds = _stopping_games(graph, max_iterations)
+        iterations += rounds
     if gap > GAP_LIMIT:
         raise SolverError(f"the solution could not be certified: gap {gap:.3g} after "
                           f"{iterations} iterations ({', '.join(used)})")
