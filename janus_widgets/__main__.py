@@ -10,9 +10,12 @@
     python -m janus_widgets worksheet roman-dice --out roman.html [--answers] [--pdf]
 
 ``--bots`` gives one bot per seat, repeated round the table (random, greedy,
-mcts or mcts:N; optimal for 2-player Jactus: ``--bots optimal,greedy --rotate``).
-``--ruleset NAME`` starts from one of the game's named rulesets (``rules GAME`` lists
-them); ``--set NAME=VALUE`` changes a variant option (repeatable) on top of it.
+mcts or mcts:N; optimal for 2-player Jactus: ``--bots optimal,greedy --rotate``); the
+default, greedy, plays games that end in every game (random Jactus players hardly ever
+finish). ``--ruleset NAME`` starts from one of the game's named rulesets (``rules GAME``
+lists them); ``--set NAME=VALUE`` changes a variant option (repeatable) on top of it. The
+progress bar and any warning (more than 1% of the games hitting the cap) go to stderr,
+the table or the JSON (every metric with its 95% interval) to stdout.
 """
 
 from __future__ import annotations
@@ -23,6 +26,10 @@ import sys
 from collections.abc import Sequence
 
 from . import games
+
+
+#: The bots of ``simulate`` unless --bots says otherwise.
+DEFAULT_BOTS = "greedy"
 
 
 def _value(text: str) -> object:
@@ -59,9 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("game", choices=games.names())
     sim.add_argument("--players", type=int, help="number of players")
     sim.add_argument("--games", type=int, default=200, help="how many games (default 200)")
-    sim.add_argument("--bots", default="random",
+    sim.add_argument("--bots", default=DEFAULT_BOTS,
                      help="comma-separated bots per seat: random, greedy, mcts, mcts:N, "
-                          "optimal (2-player Jactus)")
+                          "optimal (2-player Jactus) "
+                          f"(default {DEFAULT_BOTS}: its games end in every game)")
     sim.add_argument("--seed", type=int, default=0, help="seed of the whole run")
     sim.add_argument("--ruleset", help="start from this named ruleset (see: rules GAME)")
     sim.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
@@ -111,10 +119,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = run_tournament(args.game, variant, bots=bots, games=args.games,
                                 seed=args.seed,
                                 max_plies=args.max_plies, processes=args.processes,
-                                rotate_seats=args.rotate, progress=not args.json)
+                                rotate_seats=args.rotate, progress=True)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    for warning in result.warnings():
+        print(f"warning: {warning}", file=sys.stderr)
     print(result.to_json() if args.json else result)
     return 0
 

@@ -119,6 +119,32 @@ def voila(notebook: Path, log_path: Path) -> Iterator[str]:
         log.close()
 
 
+@contextmanager
+def voila_tree(folder: Path, log_path: Path) -> Iterator[str]:
+    """One Voila server for every notebook of ``folder``; yields the base URL of its
+    pages (``base + "voila/render/NAME.ipynb"``)."""
+    port = free_port()
+    log = open(log_path, "w")
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / "voila-runtime")}
+    proc = subprocess.Popen(
+        [str(BIN / "voila"), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+         "--Voila.port_retries=0"], stdout=log, stderr=subprocess.STDOUT, cwd=folder, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(f"{base}/voila/static/voila.js", proc=proc)
+        yield base + "/"
+    finally:
+        _stop(proc)
+        log.close()
+
+
+def widget_errors(page: Any) -> list[str]:
+    """The "Error displaying widget" messages on a page (a widget's model was gone or
+    failed when its output came to be shown)."""
+    return [line for line in page.inner_text("body").splitlines()
+            if "Error displaying widget" in line]
+
+
 def scratch_notebooks(root: Path, tmp: Path) -> Path:
     work = tmp / "notebooks"
     shutil.copytree(root / "notebooks", work)

@@ -18,7 +18,8 @@ from helpers import notebook_client  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-LESSONS = ["jactus-odds.ipynb", "roman-dice.ipynb", "solving-jactus.ipynb"]
+LESSONS = ["jactus-odds.ipynb", "roman-dice.ipynb", "game-design-lab.ipynb",
+           "solving-jactus.ipynb"]
 
 pytestmark = pytest.mark.notebook
 

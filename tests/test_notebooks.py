@@ -15,7 +15,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 # What a notebook must print, beyond running without an error.
 PRINTS = {
-    "game-design-lab": ["The cluster played the same 800 games as this notebook: True"],
+    "bigger-studies": ["The cluster played the same 800 games as this notebook: True"],
 }
 
 

@@ -15,8 +15,10 @@
   :mod:`~janus_widgets.analysis.card_exercises` those of the card-game lesson;
   :mod:`~janus_widgets.analysis.checking` the checking and answer box they share.
 * :mod:`~janus_widgets.analysis.tournament` and :mod:`~janus_widgets.analysis.metrics`:
-  seeded tournaments of bots and the game-design metrics;
-  :mod:`~janus_widgets.analysis.design_lab` the lab app.
+  seeded tournaments of bots and the game-design metrics (Ludii's, with 95% intervals,
+  and paired differences between variants); :mod:`~janus_widgets.analysis.flaws` the
+  flaw finder; :mod:`~janus_widgets.analysis.design_lab` the lab app;
+  :mod:`~janus_widgets.analysis.design_exercises` the design lesson's exercises.
 * :mod:`~janus_widgets.analysis.repetition`: the measurement behind the Jinns
   repetition limit (JI-20).
 
@@ -31,7 +33,8 @@ import importlib
 from typing import Any
 
 __all__ = ["jactus_odds", "montecarlo", "roman_dice", "exercises", "card_exercises",
-           "checking", "metrics", "tournament", "design_lab", "repetition"]
+           "checking", "metrics", "tournament", "design_lab", "repetition", "flaws",
+           "design_exercises"]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,9 +1,12 @@
-"""The design lab: pick a game, change one rule, run, read the plots.
+"""The design lab: pick a game, change one rule, run, read the table and the plots.
 
 ``DesignLab()`` is a small ipywidgets app (it also runs as a Voila page): a game
 menu, the rule option to change and its new value, the bots, the number of
 games, and a Run button that plays the rulebook variant and the changed one on
-the same seeds and shows the metrics side by side with their plots.
+the same seeds and shows every metric side by side, with the paired difference
+and its mark where its 95% interval excludes 0, the plots, and what the flaw
+finder (:func:`find_flaws`, here for convenience) says about each variant. Its
+progress bar is a widget of the page that stays.
 
 >>> lab = DesignLab("jinns", games=20, bots="greedy")
 >>> lab.choose("distance", "height")
@@ -19,6 +22,7 @@ The "change" menu also offers the game's other rulesets, a whole reading at once
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 import ipywidgets as W
@@ -26,9 +30,10 @@ import ipywidgets as W
 from .. import games as registry
 from ..core.bots import bot_names
 from ..widgets.controls import variant_control
+from .flaws import Flaw, FlawReport, find_flaws
 from .tournament import VariantComparison, compare_variants
 
-__all__ = ["DesignLab", "RULESET"]
+__all__ = ["DesignLab", "RULESET", "find_flaws", "Flaw", "FlawReport"]
 
 #: The "change" menu's entry for a whole ruleset instead of one option.
 RULESET = "ruleset"
@@ -46,14 +51,21 @@ class DesignLab(W.VBox):
                                    value=game, description="game")
         self.option_box = W.Dropdown(description="change")
         self.value_holder = W.Box()
-        bot_choices = [b for b in bot_names() if b != "mcts"] + ["mcts:50"]
+        # Bots that play every game (the lab switches games; "optimal" is Jactus only).
+        bot_choices = [b for b in bot_names() if b != "mcts" and b in bot_names("jinns")
+                       ] + ["mcts:50"]
         self.bots_box = W.Dropdown(options=bot_choices, value=bots, description="bots",
                                    tooltip="The bot playing every seat")
         self.games_box = W.IntSlider(value=games, min=10, max=2000, step=10,
                                      description="games", continuous_update=False)
         self.seed_box = W.IntText(value=seed, description="seed")
         self.run_button = W.Button(description="Run", icon="play", button_style="primary")
+        self.progress = W.IntProgress(value=0, min=0, max=1, description="games",
+                                      layout=W.Layout(width="360px"))
+        self.progress_text = W.HTML()
         self.output = W.Output()
+        #: What the flaw finder said about each variant of the last run.
+        self.flaws: dict[str, FlawReport] = {}
         self.game_box.observe(lambda _: self._game_changed(), names="value")
         self.option_box.observe(lambda _: self._option_changed(), names="value")
         self.run_button.on_click(lambda _: self.run())
@@ -63,6 +75,7 @@ class DesignLab(W.VBox):
             W.HBox([self.game_box, self.bots_box]),
             W.HBox([self.option_box, self.value_holder]),
             W.HBox([self.games_box, self.seed_box, self.run_button]),
+            W.HBox([self.progress, self.progress_text]),
             self.output,
         ]
         self._game_changed()
@@ -114,8 +127,14 @@ class DesignLab(W.VBox):
             self.game.variant(**{option: value})  # a bad value is refused here, clearly
         self.value_control.value = value
 
+    def _report(self, label: str, done: int, total: int) -> None:
+        self.progress.max = max(1, total)
+        self.progress.value = done
+        self.progress_text.value = f"{escape(label)}: {done} of {total} games"
+
     def run(self, show: bool = True) -> VariantComparison:
-        """Play both variants and (with ``show``) display the table and the plots."""
+        """Play both variants, look for flaws in each, and (with ``show``) display the
+        table, the plots and the flaws."""
         game = self.game
         option, value = self.option_box.value, self.value_control.value
         if option == RULESET:
@@ -124,20 +143,41 @@ class DesignLab(W.VBox):
             changed = game.variant(**{option: value})
             label = f"{option}={value}" if changed != game.Variant() else "rulebook (again)"
         variants = {"rulebook": game.Variant(), label: changed}
-        kwargs = dict(bots=[self.bots_box.value], n=self.games_box.value,
-                      seed=self.seed_box.value, processes=self.processes)
-        if not show:
-            self.result = compare_variants(game, variants, progress=False, **kwargs)
-            return self.result
+        bots = [self.bots_box.value]
+        results = []
+        for name, variant in variants.items():
+            results.append(compare_variants(
+                game, {name: variant}, bots=bots, n=self.games_box.value,
+                seed=self.seed_box.value, processes=self.processes,
+                progress=lambda done, total, name=name: self._report(name, done, total)))
+        self.result = VariantComparison(game.name, list(variants),
+                                        [r.results[0] for r in results])
+        self.progress_text.value = "looking for flaws…"
+        self.flaws = {}
+        for name, result in zip(self.result.labels, self.result.results):
+            reuse = result if bots == ["greedy"] else None
+            self.flaws[name] = find_flaws(game, result.variant, games=self.games_box.value,
+                                          seed=self.seed_box.value, tournament=reuse,
+                                          processes=self.processes)
+        self.progress_text.value = f"done: {len(self.result.results)} × " \
+                                   f"{self.games_box.value} games"
+        if show:
+            self.show()
+        return self.result
+
+    def show(self) -> None:
+        """Display the last run in the lab: the table, the plots, the flaws."""
+        from IPython.display import display
+
+        from .metrics import require_matplotlib
+        if self.result is None:
+            return
         self.output.clear_output()
         with self.output:
-            self.result = compare_variants(game, variants, progress=True, **kwargs)
-            from IPython.display import display
-
-            from .metrics import require_matplotlib
             display(self.result)
             plt = require_matplotlib()
             figure = self.result.plot()
             display(figure)
             plt.close(figure)
-        return self.result
+            for report in self.flaws.values():
+                display(report)

@@ -18,7 +18,9 @@ from __future__ import annotations
 import inspect
 import json
 import os
-from collections.abc import Iterable, Sequence
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +31,9 @@ from .. import games as registry
 from ..core.bots import make_bot
 from ..core.protocol import Game, seat_name
 from ..core.simulate import play_game
-from .metrics import summarize, wilson
+from .metrics import (METRICS, GameColumns, format_metrics, html_table, metric_keys,
+                      paired_difference, summarize, turn_bins, wilson,
+                      with_interval)
 
 __all__ = ["run_tournament", "TournamentResult", "BotSpec", "compare_variants",
            "VariantComparison", "game_seeds", "bot_scores"]
@@ -151,47 +155,107 @@ class TournamentResult:
     max_plies: int
     seed: int
     _metrics: dict[str, Any] | None = field(default=None, repr=False)
+    _columns: GameColumns | None = field(default=None, repr=False)
+
+    @property
+    def num_players(self) -> int:
+        """Seats at the table."""
+        game = registry.get(self.game)
+        return game.engine(game.variant(self.variant)).num_players
 
     def metrics(self) -> dict[str, Any]:
-        """Balance, length, decisiveness, lead changes, branching and caps."""
+        """Win rates, Ludii's metrics with 95% intervals, lengths and caps (see
+        :func:`janus_widgets.analysis.metrics.summarize`)."""
         if self._metrics is None:
-            self._metrics = summarize(self.rows, registry.get(self.game)
-                                      .engine(registry.get(self.game).variant(self.variant))
-                                      .num_players)
+            self._metrics = summarize(self.rows, self.num_players, seed=self.seed)
         return self._metrics
+
+    def columns(self) -> GameColumns:
+        """The games as numpy columns (for paired comparisons)."""
+        if self._columns is None:
+            self._columns = GameColumns(self.rows, self.num_players)
+        return self._columns
+
+    def warnings(self) -> list[str]:
+        """What makes the figures doubtful: more than 1% of the games cut off by the cap."""
+        capped = self.metrics()["capped"]
+        if capped * 100 <= len(self.rows):
+            return []
+        return [f"{capped} of {len(self.rows)} games ({capped / len(self.rows):.0%}) hit "
+                f"the cap of {self.max_plies:,} plies: they never ended, so every figure "
+                "here describes games cut short (try other bots, or look for a rule that "
+                "lets the game go on for ever: find_flaws)"]
 
     def table(self) -> list[dict[str, Any]]:
         """One plain row per game (JSON-ready)."""
         return list(self.rows)
 
+    def to_records(self) -> list[dict[str, Any]]:
+        """One record per metric: key, Ludii's name, value, 95% interval, meaning."""
+        m = self.metrics()
+        out = []
+        for metric in METRICS:
+            entry = m["duration"]["plies"] if metric.key == "duration_plies" \
+                else m[metric.key]
+            out.append({"metric": metric.key, "ludii": metric.ludii, "value": entry["value"],
+                        "low": entry["low"], "high": entry["high"],
+                        "meaning": metric.meaning})
+        for seat, rate in m["win_rate"].items():
+            out.append({"metric": f"win_{seat}", "ludii": "", "value": rate["rate"],
+                        "low": rate["low"], "high": rate["high"],
+                        "meaning": f"share of all games {seat} wins alone"})
+        return out
+
+    def to_pandas(self) -> Any:
+        """:meth:`to_records` as a pandas DataFrame indexed by metric (needs pandas)."""
+        return _pandas().DataFrame.from_records(self.to_records(), index="metric")
+
     def to_json(self) -> str:
         """Everything, as JSON (the command line's ``--json``)."""
         return json.dumps({"game": self.game, "variant": self.variant, "bots": self.bots,
                            "seed": self.seed, "max_plies": self.max_plies,
-                           "metrics": self.metrics(), "games": self.rows}, indent=1)
+                           "warnings": self.warnings(), "metrics": self.metrics(),
+                           "games": self.rows}, indent=1)
+
+    def title(self) -> str:
+        """What was played: game, number of games, bots, variant."""
+        game = registry.get(self.game)
+        return (f"{game.title}: {len(self.rows)} games, bots {', '.join(self.bots)}, "
+                f"variant {game.describe_variant(game.variant(self.variant))}")
 
     def __str__(self) -> str:
-        from .metrics import format_metrics
-        game = registry.get(self.game)
-        title = (f"{game.title}: {len(self.rows)} games, bots {', '.join(self.bots)}, "
-                 f"variant {game.describe_variant(game.variant(self.variant))}")
-        return title + "\n" + format_metrics(self.metrics())
+        return self.title() + "\n" + format_metrics(self.metrics())
 
     def _repr_html_(self) -> str:
-        from html import escape
-        return f"<pre>{escape(str(self))}</pre>"
+        rows = [[r["metric"], with_interval(r, r["metric"] == "advantage_p1"), r["ludii"]]
+                for r in self.to_records()]
+        return html_table(["metric", "value [95% interval]", "Ludii"], rows,
+                          caption=self.title(),
+                          notes=[f"⚠ {w}" for w in self.warnings()])
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("to_pandas() needs pandas: pip install 'janus_widgets[pandas]' "
+                          "(to_records() needs nothing)") from None
+    return pandas
 
 
 def run_tournament(game: str | Game, variant: Any = None, *, bots: Sequence[BotSpec] = (),
                    games: int = 100, seed: int = 0, max_plies: int = 20_000,
                    processes: int | None = 1, executor: Executor | None = None,
-                   rotate_seats: bool = False, progress: bool = True,
+                   rotate_seats: bool = False,
+                   progress: bool | Callable[[int, int], None] = True,
                    chunk: int | None = None, **options: Any) -> TournamentResult:
     """Play ``games`` seeded games and measure them.
 
     ``bots`` gives one bot per seat (repeated round the table if shorter;
     default: random play). ``rotate_seats`` moves the bots one seat on each
-    game, to compare bots rather than seats. ``processes`` > 1 plays in that
+    game, to compare bots rather than seats. ``progress`` shows a bar (in a
+    notebook, replaced by a line of text when done; elsewhere on stderr), or calls
+    ``progress(done, total)`` after each batch of games. ``processes`` > 1 plays in that
     many local processes; ``executor`` runs on any
     :class:`concurrent.futures.Executor` instead (for example a Dask
     cluster's). The same arguments give the same games wherever they run.
@@ -217,7 +281,7 @@ def run_tournament(game: str | Game, variant: Any = None, *, bots: Sequence[BotS
     tasks = [(game_obj.name, variant_obj.to_dict(), specs, items[i:i + size], max_plies,
               rotate_seats) for i in range(0, len(items), size)]
     rows: list[dict[str, Any]] = []
-    bar = _progress_bar(games, f"{game_obj.title}") if progress else None
+    bar = _progress_bar(games, game_obj.title, progress) if progress else None
     try:
         if executor is None and workers == 1:
             for task in tasks:
@@ -256,52 +320,207 @@ def _as_completed(futures: list) -> Iterable:
         return futures
 
 
-def _progress_bar(total: int, label: str) -> Any:
-    from tqdm.auto import tqdm
-    return tqdm(total=total, desc=label, unit="game", leave=False)
+class _Callback:
+    """Progress told to a function ``report(done, total)`` (a widget of the page)."""
+
+    def __init__(self, report: Callable[[int, int], None], total: int) -> None:
+        self.report, self.total, self.done = report, total, 0
+        report(0, total)
+
+    def update(self, n: int) -> None:
+        self.done += n
+        self.report(self.done, self.total)
+
+    def close(self) -> None:
+        pass
+
+
+class _NotebookBar:
+    """tqdm's notebook bar, shown under a display id and replaced by one line of text
+    when done: no output is left pointing at a widget that is gone (Voila would show
+    "Error displaying widget: model not found" for it)."""
+
+    def __init__(self, total: int, label: str) -> None:
+        from IPython.display import display
+        from tqdm.notebook import tqdm
+        self.label, self.start = label, time.perf_counter()
+        self.bar = tqdm(total=total, desc=label, unit="game", leave=False, display=False)
+        self.handle = display(self.bar.container, display_id=True)
+
+    def update(self, n: int) -> None:
+        self.bar.update(n)
+
+    def close(self) -> None:
+        done = self.bar.n
+        self.handle.update({"text/plain": f"{self.label}: {done:,} games played in "
+                                          f"{time.perf_counter() - self.start:.1f} s"},
+                           raw=True)
+        self.bar.close()
+
+
+def _in_a_kernel() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - ipykernel comes with jupyterlab
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def _progress_bar(total: int, label: str, progress: Any) -> Any:
+    """What shows the progress: the caller's function, a notebook bar in a kernel, or
+    tqdm's text bar on stderr (the command line)."""
+    if callable(progress):
+        return _Callback(progress, total)
+    if _in_a_kernel():
+        return _NotebookBar(total, label)
+    from tqdm import tqdm
+    return tqdm(total=total, desc=label, unit="game", leave=False, file=sys.stderr)
 
 
 # --- comparing variants -----------------------------------------------------------
+#: The mark a comparison puts beside a difference whose 95% interval excludes 0.
+MARK = "◆"
+
+
 @dataclass
 class VariantComparison:
-    """Tournaments of one game under several variants, side by side."""
+    """Tournaments of one game under several variants on the same seeds, side by side.
+
+    Every metric is shown for every variant, and beside each variant after the first
+    its paired difference from the first (the same games, seed by seed), marked
+    :data:`MARK` where the difference's 95% interval excludes 0.
+    """
 
     game: str
     labels: list[str]
     results: list[TournamentResult]
+    _differences: dict[tuple[str, int, int], dict[str, Any]] = field(
+        default_factory=dict, repr=False)
+
+    def _index(self, which: str | int) -> int:
+        if isinstance(which, int) and not isinstance(which, bool):
+            if -len(self.labels) <= which < len(self.labels):
+                return which % len(self.labels)
+        elif which in self.labels:
+            return self.labels.index(which)
+        raise ValueError(f"no variant {which!r} in this comparison; the variants are: "
+                         f"{', '.join(map(repr, self.labels))} (or their numbers 0 … "
+                         f"{len(self.labels) - 1})")
+
+    def metric_keys(self) -> list[str]:
+        """The metrics compared: Ludii's, then each seat's win share."""
+        return metric_keys(max(r.num_players for r in self.results))
+
+    def difference(self, metric: str, a: str | int = 0, b: str | int = 1
+                   ) -> dict[str, Any]:
+        """``value(b) − value(a)`` of ``metric``, paired by seed, with a 95%
+        paired-bootstrap interval: ``{"value", "low", "high", "a", "b",
+        "excludes_zero", "metric"}``. ``a`` and ``b`` are labels or positions."""
+        ia, ib = self._index(a), self._index(b)
+        key = (metric, ia, ib)
+        if key not in self._differences:
+            ra, rb = self.results[ia], self.results[ib]
+            self._differences[key] = paired_difference(ra.columns(), rb.columns(), metric,
+                                                       seed=ra.seed)
+        return dict(self._differences[key])
+
+    def _entry(self, result: TournamentResult, key: str) -> dict[str, Any]:
+        m = result.metrics()
+        if key.startswith("win_"):
+            rate = m["win_rate"].get(key[4:])
+            return {"value": None, "low": None, "high": None} if rate is None else \
+                {"value": rate["rate"], "low": rate["low"], "high": rate["high"]}
+        if key == "duration_plies":
+            return m["duration"]["plies"]
+        return m[key]
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One record per metric and variant: value and 95% interval, and for every
+        variant after the first the paired difference from the first."""
+        out = []
+        for key in self.metric_keys():
+            for i, (label, result) in enumerate(zip(self.labels, self.results)):
+                entry = self._entry(result, key)
+                record = {"metric": key, "variant": label, "value": entry["value"],
+                          "low": entry["low"], "high": entry["high"]}
+                if i:
+                    diff = self._difference_or_none(key, i)
+                    record.update({"difference": diff["value"], "difference_low":
+                                   diff["low"], "difference_high": diff["high"],
+                                   "differs": diff["excludes_zero"]})
+                out.append(record)
+        return out
+
+    def _difference_or_none(self, key: str, i: int) -> dict[str, Any]:
+        if key.startswith("win_") and any(key[4:] not in r.metrics()["win_rate"]
+                                          for r in (self.results[0], self.results[i])):
+            return {"value": None, "low": None, "high": None, "excludes_zero": False}
+        return self.difference(key, 0, i)
+
+    def to_pandas(self) -> Any:
+        """:meth:`to_records` as a pandas DataFrame (needs pandas)."""
+        return _pandas().DataFrame.from_records(self.to_records())
 
     def table(self) -> list[dict[str, Any]]:
-        """One row per variant with the headline metrics."""
+        """One row per variant with the headline metrics (values only)."""
         out = []
         for label, result in zip(self.labels, self.results):
             m = result.metrics()
             row = {"variant": label, "games": m["games"], "length_mean": m["length"]["mean"],
                    "length_sd": m["length"]["sd"], "draws": m["draws"],
-                   "capped": m["capped"], "decisiveness": m["decisiveness"],
-                   "lead_changes": m["lead_changes"], "branching": m["branching"]}
+                   "capped": m["capped"], "lead_changes": m["lead_changes"],
+                   "branching": m["branching"]}
+            for key in metric_keys(0):
+                row[key] = self._entry(result, key)["value"]
             for seat, rate in m["win_rate"].items():
                 row[f"win_{seat}"] = rate["rate"]
             out.append(row)
         return out
 
+    def _grid(self) -> tuple[list[str], list[list[str]]]:
+        first = self.labels[0]
+        header = ["metric", *self.labels,
+                  *(f"{label} − {first}" for label in self.labels[1:])]
+        rows = []
+        for key in self.metric_keys():
+            signed = key == "advantage_p1"
+            cells = [key] + [with_interval(self._entry(r, key), signed)
+                             for r in self.results]
+            for i in range(1, len(self.results)):
+                diff = self._difference_or_none(key, i)
+                cells.append(with_interval(diff, True)
+                             + (f" {MARK}" if diff["excludes_zero"] else ""))
+            rows.append(cells)
+        return header, rows
+
+    def _notes(self) -> list[str]:
+        notes = [f"{MARK}: the 95% interval of the paired difference (same seeds, game by "
+                 f"game) excludes 0. {self.results[0].metrics()['games']} games per variant."]
+        for label, result in zip(self.labels, self.results):
+            notes += [f"⚠ {label}: {w}" for w in result.warnings()]
+        return notes
+
     def __str__(self) -> str:
-        rows = self.table()
-        keys = list(dict.fromkeys(k for row in rows for k in row))
-        width = {k: max(len(k), *(len(_fmt(r.get(k))) for r in rows)) for k in keys}
-        lines = ["  ".join(k.ljust(width[k]) for k in keys)]
-        lines += ["  ".join(_fmt(r.get(k)).ljust(width[k]) for k in keys) for r in rows]
-        return "\n".join(lines)
+        header, rows = self._grid()
+        width = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+        lines = ["  ".join(h.ljust(w) for h, w in zip(header, width))]
+        lines += ["  ".join(c.ljust(w) for c, w in zip(row, width)) for row in rows]
+        return "\n".join(lines + self._notes())
 
     def _repr_html_(self) -> str:
-        from html import escape
-        return f"<pre>{escape(str(self))}</pre>"
+        header, rows = self._grid()
+        return html_table(header, rows, caption=f"{registry.get(self.game).title}: "
+                          "variants compared", notes=self._notes())
 
     def plot(self) -> Any:
-        """Win rates per seat with 95% intervals, and game lengths, per variant."""
+        """Win rates per seat with 95% intervals, and game lengths in turns, per variant."""
         from .metrics import require_matplotlib
         plt = require_matplotlib()
         fig, (ax_win, ax_len) = plt.subplots(1, 2, figsize=(11, 4))
         width = 0.8 / max(1, len(self.results))
+        turns = [r["decisions"] for result in self.results for r in result.rows]
+        bins = turn_bins(turns)
         for i, (label, result) in enumerate(zip(self.labels, self.results)):
             m = result.metrics()
             seats = list(m["win_rate"])
@@ -309,29 +528,24 @@ class VariantComparison:
             rates = [m["win_rate"][s]["rate"] for s in seats]
             lo = [m["win_rate"][s]["rate"] - m["win_rate"][s]["low"] for s in seats]
             hi = [m["win_rate"][s]["high"] - m["win_rate"][s]["rate"] for s in seats]
+            hatch = ["", "//", "..", "xx", "\\\\", "oo"][i % 6]
             ax_win.bar(xs, rates, width, yerr=[lo, hi], capsize=3, label=label,
-                       hatch=["", "//", "..", "xx", "\\\\", "oo"][i % 6], edgecolor="black")
-            ax_len.hist([r["plies"] for r in result.rows], bins=30, alpha=0.5, label=label,
-                        histtype="stepfilled", edgecolor="black")
+                       hatch=hatch, edgecolor="black")
+            ax_len.hist([r["decisions"] for r in result.rows], bins=bins, alpha=0.5,
+                        label=label, histtype="stepfilled", edgecolor="black", hatch=hatch)
         most = max(len(r.metrics()["win_rate"]) for r in self.results)
         ax_win.set_xticks(np.arange(most) + width * (len(self.results) - 1) / 2)
         ax_win.set_xticklabels([seat_name(p) for p in range(most)])
         ax_win.set_xlabel("seat")
-        ax_win.set_ylabel("win rate (95% interval)")
+        ax_win.set_ylabel("share of games won alone (95% interval)")
         ax_win.set_ylim(0, 1)
         ax_win.legend(fontsize=8)
-        ax_len.set_xlabel("game length (plies, chance included)")
+        ax_len.set_xlabel("game length (turns: decisions, chance outcomes not counted)")
         ax_len.set_ylabel("games")
         ax_len.legend(fontsize=8)
         fig.suptitle(f"{registry.get(self.game).title}: variants compared")
         fig.tight_layout()
         return fig
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.3g}"
-    return "-" if value is None else str(value)
 
 
 def compare_variants(game: str | Game, variants: Sequence[Any] | dict[str, Any],

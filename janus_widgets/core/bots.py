@@ -28,7 +28,7 @@ through a :class:`LazyFactory`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .protocol import CHANCE, TERMINAL, Engine, Move, Raw, State
@@ -114,25 +114,65 @@ class GreedyBot:
             raw = engine.apply(raw, engine.sample(raw, self.stream))
         return engine.heuristic(raw, player)
 
+    def values(self, engine: Engine, raw: Raw, player: int,
+               actions: Sequence[int]) -> Sequence[float] | None:
+        """The value of each action for ``player``: the engine's closed form for all of
+        them at once where it has one, else one by one; None in a game with secrets
+        whose engine has no closed form here (the bot then needs the seat's view)."""
+        values = engine.greedy_values(raw, player)
+        if values is not None:
+            return values
+        if engine.has_secrets:
+            return None
+        return [self.value(engine, raw, action, player) for action in actions]
+
+    def _best(self, actions: Sequence[int], values: Sequence[float]) -> int:
+        """The action of highest value; a tie is broken by the bot's stream."""
+        top = max(values) - 1e-12
+        best = [action for action, v in zip(actions, values) if v >= top]
+        return best[self.stream.below(len(best))]
+
+    def choose_raw(self, engine: Engine, raw: Raw, player: int) -> int | None:
+        """The choice straight from the raw state (the simulations' lean path), or
+        None where it needs the seat's view. It reads only what the seat may see (see
+        :meth:`Engine.greedy_values`) and chooses exactly as :meth:`choose` would."""
+        actions = engine.actions(raw)
+        if len(actions) == 1:
+            return actions[0]
+        values = self.values(engine, raw, player, actions)
+        return None if values is None else self._best(actions, values)
+
     def choose(self, view: Any) -> int:
         """The chosen action number."""
         engine, _ = _root(view)
+        if engine.has_secrets:
+            # A closed form reads only what the view shows, so every state drawn from
+            # the view gives it the same values: draw one without touching the bot's
+            # stream, and the bot chooses exactly as on the lean path (choose_raw).
+            raw = engine.determinize(view, RandomStream(0))
+            player = engine.current(raw)
+            actions = engine.actions(raw)
+            self._check(actions, player)
+            if len(actions) == 1:
+                return actions[0]
+            closed = engine.greedy_values(raw, player)
+            if closed is not None:
+                return self._best(actions, closed)
         raw = engine.determinize(view, self.stream)
         player = engine.current(raw)
-        actions = list(engine.actions(raw))
-        if not actions or player < 0:
-            raise ValueError("the greedy bot was asked to move where no player is to move")
+        actions = engine.actions(raw)
+        self._check(actions, player)
         if len(actions) == 1:
             return actions[0]
-        best: list[int] = []
-        best_value = -math.inf
-        for action in actions:
-            v = self.value(engine, raw, action, player)
-            if v > best_value + 1e-12:
-                best, best_value = [action], v
-            elif abs(v - best_value) <= 1e-12:
-                best.append(action)
-        return best[self.stream.below(len(best))]
+        values = None if engine.has_secrets else engine.greedy_values(raw, player)
+        if values is None:
+            values = [self.value(engine, raw, action, player) for action in actions]
+        return self._best(actions, values)
+
+    @staticmethod
+    def _check(actions: Sequence[int], player: int) -> None:
+        if not actions or player < 0:
+            raise ValueError("the greedy bot was asked to move where no player is to move")
 
     def __call__(self, view: Any) -> Move:
         return _as_move(view, self.choose(view))

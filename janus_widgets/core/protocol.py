@@ -175,6 +175,9 @@ class Engine(ABC, Generic[VariantT]):
     notation_help: ClassVar[str] = ""
     #: Number of distinct decision actions (actions are ``0 … num_actions-1``).
     num_actions: ClassVar[int] = 0
+    #: Whether seats keep secrets from one another (then a bot decides from its view,
+    #: except where :meth:`greedy_values` promises to read only what its seat may see).
+    has_secrets: ClassVar[bool] = False
 
     def __init__(self, variant: VariantT, game: Game | None = None) -> None:
         self.variant = variant
@@ -259,6 +262,17 @@ class Engine(ABC, Generic[VariantT]):
         """A closed form of the greedy bot's value of ``action`` (the heuristic
         expected after it and the chance that follows), or None to let the bot
         average over the outcomes itself. Only a speed-up: it must agree."""
+        return None
+
+    def greedy_values(self, raw: Raw, player: int) -> Sequence[float] | None:
+        """The greedy bot's values of all of ``actions(raw)`` at once (in that order),
+        or None to let the bot value them one by one.
+
+        A game without secrets may return what :meth:`greedy_value` would give one
+        by one, only faster. In a game with secrets (:attr:`has_secrets`) it must
+        read nothing ``player`` may not see: the bot then plays straight from the
+        raw state without building the seat's view (the tests compare it with
+        states drawn from that view)."""
         return None
 
     def evaluate(self, raw: Raw) -> tuple[float, ...]:
@@ -689,8 +703,12 @@ class Game(Generic[VariantT]):
                  state_cls: type[State] = State, draw_module: str | None = None,
                  summary: str = "",
                  sample_variants: Callable[[], Sequence[VariantT]] | None = None,
-                 rulesets: Sequence[Ruleset] = ()) -> None:
+                 rulesets: Sequence[Ruleset] = (),
+                 playing_time: tuple[int, int] | None = None) -> None:
         self.name = name
+        #: The playing time the box states, in minutes (low, high), or None if it does
+        #: not say (the design lab's flaw finder compares game lengths with it).
+        self.playing_time = playing_time
         self.title = title
         self.rule_prefix = rule_prefix
         self.Variant = variant_cls

@@ -108,6 +108,9 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
     policies = [make_bot(p, state.game, seat, (state.seed * 31 + seat) % (1 << 63))
                 if isinstance(p, str)
                 else p for seat, p in enumerate(policies)]
+    # Bots with a lean path (``choose_raw(engine, raw, seat)``, None where they need
+    # the seat's view) skip building a view and a Move at every decision.
+    lean_choices = [getattr(p, "choose_raw", None) for p in policies]
     stream = RandomStream(state.seed if stream_seed is None else stream_seed)
     engine = state.engine
     raw = state.raw
@@ -127,8 +130,11 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
             branching += len(acts)
             decisions += 1
             policy = policies[player]
+            lean = lean_choices[player]
             if policy is None:
                 action = acts[stream.below(len(acts))]
+            elif lean is not None and (action := lean(engine, raw, player)) is not None:
+                pass  # a bot that decides from the raw state, reading only its seat's part
             else:
                 view_state = state.game.State(engine, raw, seed=state.seed, ply=plies)
                 # A policy sees only its seat's view (the state itself in games

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from math import factorial
 from typing import Any, NamedTuple
@@ -120,6 +121,33 @@ MERGE: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
 for _kept in [()] + [m for m in MULTISETS if len(m) <= 4]:
     for _a in OUTCOMES[5 - len(_kept)]:
         MERGE[(_kept, _a)] = tuple(sorted(_kept + MULTISETS[_a - CHANCE_BASE]))
+
+
+@lru_cache(maxsize=4096)
+def _scores(holds: tuple[tuple[int, int, int], ...], points: bool) -> tuple[float, ...]:
+    """Each seat's score (JA-15, JA-16): points held, or pieces towards the collection."""
+    if points:
+        return tuple(float(6 * v + 2 * d + 5 * c) for v, d, c in holds)
+    return tuple(float(min(v, 1) + min(d, 2) + min(c, 1)) for v, d, c in holds)
+
+
+def _five_chance(kept: tuple[int, ...]) -> float:
+    """The chance that throwing the other dice makes five of a kind with ``kept``.
+
+    >>> _five_chance(()), _five_chance((4, 4, 4)), _five_chance((2, 4))
+    (0.0007716049382716049, 0.027777777777777776, 0.0)
+    """
+    if not kept:
+        return 6.0 / 6 ** 5
+    if kept[0] == kept[-1]:
+        return 1.0 / 6 ** (5 - len(kept))
+    return 0.0
+
+
+@lru_cache(maxsize=None)
+def _five_chances(dice: tuple[int, ...]) -> tuple[float, ...]:
+    """:func:`_five_chance` of each pick-up of ``PICKS[dice]``, in that order."""
+    return tuple(_five_chance(PICK_KEEP[dice][action]) for action in PICKS[dice])
 
 
 def claim_action(kind: int, source: int | None = None) -> int:
@@ -331,9 +359,7 @@ class JactusEngine(Engine[JactusVariant]):
         return (raw[5],) if raw[0] == OVER else ()
 
     def scores(self, raw: tuple) -> tuple[float, ...]:
-        if self.points:
-            return tuple(float(6 * v + 2 * d + 5 * c) for v, d, c in raw[3])
-        return tuple(float(min(v, 1) + min(d, 2) + min(c, 1)) for v, d, c in raw[3])
+        return _scores(raw[3], self.points)
 
     def heuristic(self, raw: tuple, player: int) -> float:
         """Greedy bot: score lead (see Engine.heuristic), plus about one piece's worth
@@ -355,15 +381,18 @@ class JactusEngine(Engine[JactusVariant]):
             kept = ()
         else:
             return None
-        k = 5 - len(kept)
-        if not kept:
-            chance = 6.0 / 6 ** 5
-        elif kept[0] == kept[-1]:
-            chance = 1.0 / 6 ** k
-        else:
-            chance = 0.0
+        chance = _five_chance(kept)
         bonus = 2.0 if self.points else 0.9
         return super().heuristic(raw, player) + chance * bonus
+
+    def greedy_values(self, raw: tuple, player: int) -> list[float] | None:
+        """All pick-ups at once: the heuristic now (the same for every pick-up) plus the
+        claim bonus times each pick-up's chance of five of a kind (see greedy_value)."""
+        if raw[0] != PICK:
+            return None
+        bonus = 2.0 if self.points else 0.9
+        base = super().heuristic(raw, player)
+        return [base + chance * bonus for chance in _five_chances(raw[2])]
 
     # --- people's path ---------------------------------------------------
     def notation(self, raw: Any, action: int) -> str:

@@ -277,6 +277,7 @@ class JanusEngine(Engine[JanusVariant]):
         self.toll_entered = variant.toll_fields == "entered"
         self.step_stuck = variant.stuck == "step"
         self.start_coins = variant.coins
+        self._owned: dict[tuple, tuple[float, ...]] = {}
 
     # --- lean path -------------------------------------------------------
     def initial(self) -> tuple:
@@ -447,12 +448,18 @@ class JanusEngine(Engine[JanusVariant]):
                 idle, 0, 0)
 
     def scores(self, raw: tuple) -> tuple[float, ...]:
+        """Each seat's squares' values plus one point per toll coin received (JB-21)."""
         owners = raw[5]
-        totals = [float(t) for t in raw[7]]
-        for s, o in enumerate(owners):
-            if o >= 0:
-                totals[o] += self.values[s]
-        return tuple(totals)
+        owned = self._owned.get(owners)
+        if owned is None:                   # owners change seldom: remember their sums
+            if len(self._owned) >= 4096:
+                self._owned.clear()
+            totals = [0.0] * self.num_players
+            for s, o in enumerate(owners):
+                if o >= 0:
+                    totals[o] += self.values[s]
+            owned = self._owned[owners] = tuple(totals)
+        return tuple([v + t for v, t in zip(owned, raw[7])])
 
     # --- people's path ---------------------------------------------------
     def notation(self, raw: Any, action: int) -> str:
@@ -1028,4 +1035,5 @@ GAME: Game[JanusVariant] = Game(
     summary="Move your column as the tile under it says, remove the tiles you leave, "
             "win squares by taking their last tile and collect tolls; Janus heads earn "
             "second moves.",
-    sample_variants=_sample_variants, rulesets=RULESETS)
+    sample_variants=_sample_variants, rulesets=RULESETS,
+    playing_time=(20, 40))                      # the box: 20–40 minutes (shared/FACTS.md)

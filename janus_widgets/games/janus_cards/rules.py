@@ -126,6 +126,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
     """
 
     turn_rule = "JC-19"
+    has_secrets = True
     chance_rule = "JC-4"
     over_rule = "JC-20"
     num_actions = NUM_ACTIONS
@@ -419,6 +420,132 @@ class CardsEngine(Engine[JanusCardsVariant]):
             if owner >= 0:
                 counts[owner] += 1
         return tuple(counts)
+
+    # --- the greedy bot's closed form ---------------------------------------
+    def greedy_values(self, raw: tuple, player: int) -> list[float] | None:
+        """The greedy bot's one-move lookahead for every action at once, from what
+        ``player`` may see only (so the bot needs no view and no drawn state).
+
+        A draw's trio is decided by the sides that will face the drawer (all seen);
+        a card turning up next changes no score, so the chance after a move does not
+        count. The game ends after a move when the deck is used up, the stall limit is
+        reached, everyone has agreed, or (JC-15) no symbol is left on three cards:
+        with a laid card's far side unseen, that last test may depend on it; then, and
+        for a two-card pile draw whose second card has not turned up, this returns
+        None and the bot works from the seat's view.
+        """
+        if raw[0] != PLAY or raw[1] != player:
+            return None
+        _, _, hands, stack, _, known, trios, agreed, stall, _, _ = raw
+        scores = self.scores(raw)
+        now = scores[player] - max(s for p, s in enumerate(scores) if p != player)
+        stalls = stall + 1 >= self.stall_limit
+        quiet = self._terminal_value(scores, player) if stalls else now  # no trio made
+        mine = hands[player]
+        count = [0] * MAX_SYMBOLS                # the symbols facing the drawer now
+        for side in mine:
+            count[SIDE_SYMBOL[side]] += 1
+        actions = self.actions(raw)
+        agree = self._terminal_value(scores, player) if agreed | 1 << player == \
+            self.everyone else now
+        if not self._may_lay(raw, player, count) and DRAW_PP not in actions:
+            return [quiet if action < AGREE else agree for action in actions]
+        out: list[float] = []
+        for action in actions:
+            if action >= DISCARD1_BASE:
+                out.append(quiet if action < AGREE else agree)
+                continue
+            sources = _SOURCES[action]
+            if action == DRAW_PP:
+                if len(stack) < 2:
+                    return None                  # the second card is yet to turn up
+                drawn = (stack[-1], stack[-2])
+            else:                                # the sides the drawer saw face it now
+                drawn = tuple(stack[-1] if src == PILE else
+                              hands[src // HAND_LIMIT][src % HAND_LIMIT] ^ 1
+                              for src in sources)
+            if len(drawn) == 1:
+                trio = count[SIDE_SYMBOL[drawn[0]]] >= 2
+            else:
+                a, b = SIDE_SYMBOL[drawn[0]], SIDE_SYMBOL[drawn[1]]
+                trio = count[a] + (a == b) >= 2 or count[b] + (a == b) >= 2
+            if not trio:
+                out.append(quiet)
+                continue
+            value = self._trio_value(raw, player, mine + drawn, scores)
+            if value is None:
+                return None                      # it hangs on a side this seat has not seen
+            out.append(value)
+        return out
+
+    def _may_lay(self, raw: tuple, player: int, count: list[int]) -> bool:
+        """Whether some draw could make ``player`` a trio: a card in sight whose symbol
+        they hold twice, or two of a symbol they hold once (``count``: their symbols)."""
+        seen = [0] * MAX_SYMBOLS
+        stack = raw[3]
+        if stack:
+            seen[SIDE_SYMBOL[stack[-1]]] += 1
+        for seat in self.others[player]:
+            for side in raw[2][seat]:
+                seen[SIDE_SYMBOL[side ^ 1]] += 1
+        return any(c and (c >= 2 or n >= 2) and n for c, n in zip(count, seen))
+
+    def _trio_value(self, raw: tuple, player: int, hand: tuple[int, ...],
+                    scores: tuple[float, ...]) -> float | None:
+        """The greedy value of a draw that lays a trio from ``hand`` (JC-12, JC-15, JC-17),
+        or None when whether it ends the game hangs on a side ``player`` has not seen."""
+        trios, agreed = raw[6], raw[7]
+        syms = [SIDE_SYMBOL[side] for side in hand]
+        trio = next(sym for sym in syms if syms.count(sym) >= 3)
+        laid = [side for side in hand if SIDE_SYMBOL[side] == trio][:3]
+        after = list(scores)
+        if not agreed >> player & 1:             # a trio laid after agreeing is no one's
+            after[player] += 1
+        if 3 * (len(trios) + 1) == self.deck:
+            ends: bool | None = True
+        elif self.auto_end:
+            ends = self._proven_after(trios, laid, trio, raw[5][player])
+            if ends is None:
+                return None
+        else:
+            ends = False
+        if ends:
+            return self._terminal_value(after, player)
+        return after[player] - max(v for p, v in enumerate(after) if p != player)
+
+    @staticmethod
+    def _terminal_value(scores: Sequence[float], player: int) -> float:
+        """Engine.heuristic at the end of a game with these scores (the most trios win)."""
+        best = max(scores)
+        won = [p for p, v in enumerate(scores) if v == best]
+        return 1e6 / len(won) if player in won else -1e6
+
+    def _proven_after(self, trios: tuple, laid: Sequence[int], trio: int,
+                      seen: int) -> bool | None:
+        """JC-15 after laying ``laid`` (showing ``trio``) as far as a seat that has seen
+        the sides ``seen`` can tell: True or False, or None if an unseen side decides."""
+        n = self.variant.symbols
+        left = [n] * n
+        for _, _, cards in trios:
+            for side in cards:
+                a, b = CARDS[side >> 1]
+                left[a] -= 1
+                if b != a:
+                    left[b] -= 1
+        unseen = 0
+        for side in laid:
+            left[trio] -= 1
+            if seen >> (side ^ 1) & 1:
+                back = SIDE_SYMBOL[side ^ 1]
+                if back != trio:
+                    left[back] -= 1
+            else:
+                unseen += 1
+        if max(left) < 3:
+            return True                          # even if no unseen side is of a symbol
+        if max(v - (unseen if sym != trio else 0) for sym, v in enumerate(left)) >= 3:
+            return False                         # a symbol stays on three cards anyway
+        return None
 
     # --- hidden information ----------------------------------------------
     def view(self, state: State, player: int | None) -> CardsView:
@@ -935,4 +1062,5 @@ GAME: Game[JanusCardsVariant] = Game(
     draw_module="janus_widgets.games.janus_cards.draw",
     summary="Double-sided cards: you see the side of other players' cards that they "
             "cannot; draw them to collect trios of one symbol. Most trios wins.",
-    sample_variants=_sample_variants, rulesets=RULESETS)
+    sample_variants=_sample_variants, rulesets=RULESETS,
+    playing_time=(20, 20))                      # the box: about 20 minutes (shared/FACTS.md)

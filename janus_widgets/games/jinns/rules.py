@@ -1251,4 +1251,5 @@ GAME: Game[JinnsVariant] = Game(
     draw_module="janus_widgets.games.jinns.draw",
     summary="Jinns of strength 1 to 4 hop round a ring of 32 cells onto the n-th occupied "
             "cell, piling up into towers; score height times the strength on top.",
-    sample_variants=_sample_variants, rulesets=RULESETS)
+    sample_variants=_sample_variants, rulesets=RULESETS,
+    playing_time=(10, 10))                      # the box: about 10 minutes (shared/FACTS.md)
