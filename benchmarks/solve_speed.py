@@ -2,11 +2,12 @@
 
 Run:  python benchmarks/solve_speed.py [--set spoil=False] [--hoffman-karp]
 
-Prints the positions and moves of the game graph, the time to explore it, to solve it
-by strategy iteration and to certify the result (two exact best responses), the gap,
-the peak memory of Python objects (tracemalloc) and the process's peak resident size.
-With ``--hoffman-karp`` it also solves by Hoffman–Karp iteration from the same start
-and prints the largest difference between the two solutions' values.
+Prints the positions and moves of the game graph, the time to explore it and to solve
+and certify it (``solve_graph``: strategy iteration, then Hoffman-Karp if needed, then
+two exact best responses), the method used, the gap and the Bellman residual, the peak
+memory of Python objects (tracemalloc) and the process's peak resident size. With
+``--hoffman-karp`` it also solves by Hoffman-Karp alone from the first moves and prints
+the largest difference between the two solutions' values.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a rule option (repeatable), e.g. --set spoil=False")
     parser.add_argument("--hoffman-karp", action="store_true",
-                        help="also solve by Hoffman-Karp iteration and compare")
+                        help="also solve by Hoffman-Karp alone and compare")
     args = parser.parse_args()
     options = {}
     for pair in args.set:
@@ -40,38 +41,30 @@ def main() -> None:
     variant = GAME.variant(**options)
     tracemalloc.start()
     began = time.perf_counter()
-    graph, raws = solve.explore(GAME.engine(variant))
+    graph, _ = solve.explore(GAME.engine(variant))
     explored = time.perf_counter()
-    choice = graph.first_choice()
-    rounds = 0
-    while True:
-        rounds += 1
-        values = solve.evaluate(graph, choice)
-        choice, switched = solve._improve(graph, values, choice, (0, 1))
-        if not switched:
-            break
-    iterated = time.perf_counter()
-    values = solve.evaluate(graph, choice)
-    gap = solve.exploitability(graph, choice, values)
-    certified = time.perf_counter()
+    solution = solve.solve_graph(graph)
+    solved = time.perf_counter()
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"variant             {variant.describe()}")
     print(f"positions           {graph.n:,} ({graph.edges:,} moves and outcomes)")
     print(f"explore             {explored - began:6.2f} s")
-    print(f"strategy iteration  {iterated - explored:6.2f} s ({rounds} rounds)")
-    print(f"certify             {certified - iterated:6.2f} s (two exact best responses)")
-    print(f"total               {certified - began:6.2f} s")
-    print(f"gap                 {gap:.2e}")
-    print(f"A's opening value   {values[0]:.9f}")
+    print(f"solve and certify   {solved - explored:6.2f} s ({solution.method}, "
+          f"{solution.iterations} rounds)")
+    print(f"total               {solved - began:6.2f} s")
+    print(f"gap                 {solution.gap:.2e}")
+    print(f"Bellman residual    {solve.bellman_residual(graph, solution.values):.2e}")
+    print(f"A's opening value   {solution.values[0]:.9f}")
+    print(f"chance of an end    {solution.ends[0]:.6f}")
     print(f"peak memory         {peak / 2**20:6.1f} MiB traced, {rss:6.1f} MiB resident")
     if args.hoffman_karp:
         began = time.perf_counter()
-        hk = solve.solve_graph(graph, max_iterations=0)   # skips straight to Hoffman-Karp
-        print(f"Hoffman-Karp        {time.perf_counter() - began:6.2f} s, "
-              f"{hk.iterations} rounds, gap {hk.gap:.2e}, largest difference "
-              f"{np.abs(hk.values - values).max():.2e}")
+        alone = solve.solve_graph(graph, method="hoffman-karp")
+        print(f"Hoffman-Karp alone  {time.perf_counter() - began:6.2f} s, "
+              f"{alone.iterations} rounds, gap {alone.gap:.2e}, largest difference "
+              f"{np.abs(alone.values - solution.values).max():.2e}")
 
 
 if __name__ == "__main__":
