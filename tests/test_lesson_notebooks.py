@@ -7,6 +7,7 @@ student would (type an answer, press a button) and check what they show.
 
 from __future__ import annotations
 
+import html
 import os
 from pathlib import Path
 
@@ -253,3 +254,35 @@ def test_solving_jactus_lesson_runs_and_its_widgets_work():
             forms.append(f"{answer.numerator}/{answer.denominator}")
         for form in forms:
             assert form not in page, (exercise.key, form)
+
+
+def test_solving_jactus_student_edition_shows_that_students_numbers():
+    """The lesson with a student id (lessons.edition sets the cell tagged parameters):
+    the exercise boxes ask that student's questions, not the class's, and check that
+    student's answers. Only the setup and the exercise cells run (the solutions are in
+    the test run's cache), so this costs a few seconds."""
+    from janus_widgets.analysis import lessons
+    from janus_widgets.analysis.solving_lesson import solving_jactus
+    nb = lessons.edition(nbformat.read(NOTEBOOKS / "solving-jactus.ipynb", as_version=4),
+                         "student", student="ada")
+    params = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(params) == 1 and params[0].source.startswith("STUDENT_ID = 'ada'")
+    setup = next(c for c in nb.cells if "exercise_sets(student=STUDENT_ID)" in c.source)
+    boxes = [c for c in nb.cells if c.cell_type == "code" and "exercises.q" in c.source]
+    assert len(boxes) == len(solving_jactus)          # every exercise is on the page
+    nb.cells = [params[0], setup, *boxes, nbformat.v4.new_code_cell(
+        'assert exercises.student == "ada"\n'
+        'box = exercises.q3.widget()\n'
+        'box.answer_box.value = str(exercises.q3.answer)\n'
+        'box.check_button.click()\n'
+        'assert "Right" in box.verdict.value, box.verdict.value')]
+    env_path = os.environ.get("PYTHONPATH", "")
+    if str(ROOT) not in env_path.split(os.pathsep):
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
+    client = notebook_client(nb, path=NOTEBOOKS, timeout=120)
+    client.execute()
+    texts = "".join(str(s.get("value", "")) for s in client.widget_state.values())
+    ada, everyone = solving_jactus.for_student("ada"), solving_jactus
+    for mine, theirs in zip(ada, everyone):
+        assert html.escape(mine.question) in texts, mine.key
+        assert html.escape(theirs.question) not in texts, theirs.key

@@ -16,6 +16,7 @@ import html
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from itertools import combinations
 from typing import Any
 
 from .checking import Exercise, ExerciseSet, Mistake, Within
@@ -23,9 +24,9 @@ from .exercises import _pick
 from .jactus_odds import solve_exact
 from .solve import CHANCE_NODE, TERMINAL_NODE, GameGraph, cached_solution
 
-__all__ = ["race_graph", "race_value", "cycle_graph", "spoil_pair_chance", "solving_jactus",
-           "predict_and_measure", "exercise_position", "SOLVER_POSITIONS",
-           "NO_SPOIL_POSITIONS"]
+__all__ = ["race_graph", "race_value", "cycle_graph", "spoil_chance", "SPOIL_EVENTS",
+           "solving_jactus", "predict_and_measure", "exercise_position", "SOLVER_POSITIONS",
+           "NO_SPOIL_POSITIONS", "SPOILS"]
 
 
 def race_graph(faces: int = 6) -> GameGraph:
@@ -57,17 +58,42 @@ def cycle_graph(out_a: float = 0.2, out_b: float = 0.8) -> GameGraph:
                                 {2: out_a, 3: out_b})
 
 
-def spoil_pair_chance() -> Fraction:
-    """A spoils: keeps 1 2 3 4 and throws the fifth die. The chance that B then finds a
-    pair (and not five different faces), from the engine's exact outcomes.
+#: What exercise 3 asks about B's dice after A spoils: a pair (two dice alike), five
+#: different faces, or a pair of one named face.
+SPOIL_EVENTS = ("a pair", "five different faces", "a pair of one face")
 
-    >>> spoil_pair_chance()
-    Fraction(2, 3)
+
+def spoil_chance(kept: Sequence[int] = (1, 2, 3, 4), event: str = "a pair",
+                 face: int | None = None) -> Fraction:
+    """A spoils: keeps the four different faces ``kept`` and throws the fifth die. The
+    chance that B then finds ``event`` (one of :data:`SPOIL_EVENTS`; for "a pair of one
+    face", a pair of ``face``), from the engine's exact outcomes.
+
+    >>> spoil_chance(), spoil_chance((2, 3, 5, 6), "five different faces")
+    (Fraction(2, 3), Fraction(1, 3))
+    >>> spoil_chance((1, 3, 4, 6), "a pair of one face", face=4)
+    Fraction(1, 6)
     """
     from ..games.jactus.rules import position
-    thrown = position(dice=(1, 2, 3, 4, 6)).play("r6")
-    return sum((p for move, p in thrown.chance_outcomes()
-                if max(Counter(thrown.play(move).dice).values()) == 2), Fraction(0))
+    kept = tuple(kept)
+    if len(set(kept)) != 4 or not set(kept) <= set(range(1, 7)):
+        raise ValueError(f"kept={kept!r}: a spoil keeps four different faces of 1-6")
+    if event not in SPOIL_EVENTS:
+        raise ValueError(f"event={event!r}: use one of {', '.join(SPOIL_EVENTS)}")
+    if (event == SPOIL_EVENTS[2]) != (face is not None):
+        raise ValueError("give face= for 'a pair of one face', and only for it")
+    if face is not None and face not in kept:
+        raise ValueError(f"face={face}: only a face left on the table can make a pair")
+    picked = min(set(range(1, 7)) - set(kept))
+    thrown = position(dice=(*kept, picked)).play(f"r{picked}")
+
+    def happens(dice: tuple[int, ...]) -> bool:
+        counts = Counter(dice)
+        if event == SPOIL_EVENTS[1]:
+            return max(counts.values()) == 1
+        return max(counts.values()) == 2 and (face is None or counts[face] == 2)
+    return sum((p for move, p in thrown.chance_outcomes() if happens(thrown.play(move).dice)),
+               Fraction(0))
 
 
 NOTHING = (0, 0, 0)
@@ -120,6 +146,31 @@ NO_SPOIL_POSITIONS = [((1, 2, 3, 4, 5), (NOTHING, NOTHING))] + [
     p for p in SOLVER_POSITIONS[1:6]] + [((6, 6, 6, 2, 3), (NOTHING, (0, 1, 0)))]
 
 
+#: The four faces A keeps in exercise 3: the class's first, then the others (every
+#: choice of four different faces).
+SPOILS = [(1, 2, 3, 4)] + [k for k in combinations(range(1, 7), 4) if k != (1, 2, 3, 4)]
+
+
+def _spoil_mistakes(kept: Sequence[int], event: str,
+                    face: int | None) -> tuple[Mistake, ...]:
+    """The wrong answers worth explaining in exercise 3: the chances of the other events."""
+    others = " or ".join(str(f) for f in range(1, 7) if f not in kept)
+    one_face = spoil_chance(kept, SPOIL_EVENTS[2], kept[0])
+    why = [(one_face, f"{one_face} is the chance of one particular face" + (
+                "; any of the four faces on the table makes a pair." if event == SPOIL_EVENTS[0]
+                else f"; two faces ({others}) leave five different faces.")),
+           (spoil_chance(kept, SPOIL_EVENTS[1]),
+            f"That is the chance that B finds five different faces (the die shows {others})."),
+           (spoil_chance(kept, SPOIL_EVENTS[0]),
+            "That is the chance of a pair of any of the four faces on the table" + (
+                ", not of one named face." if event == SPOIL_EVENTS[2]
+                else ": the die matches one of them.")),
+           (Fraction(1, 2), "The thrown die has six faces of equal chance, not two outcomes: "
+                            "count the faces that do it.")]
+    right = spoil_chance(kept, event, face)
+    return tuple(Mistake(value, text) for value, text in why if value != right)
+
+
 def _solving_jactus(rng: Any) -> list[Exercise]:
     """The exercises of ``solving-jactus``; ``rng`` draws a student's own numbers."""
     faces = _pick(rng, 6, (4, 6, 8, 10, 12, 20))
@@ -127,6 +178,13 @@ def _solving_jactus(rng: Any) -> list[Exercise]:
     out_b = _pick(rng, 80, (60, 70, 75, 80, 90)) / 100
     q4 = SOLVER_POSITIONS[_pick(rng, 0, tuple(range(len(SOLVER_POSITIONS))))]
     q5 = NO_SPOIL_POSITIONS[_pick(rng, 0, tuple(range(len(NO_SPOIL_POSITIONS))))]
+    kept = SPOILS[_pick(rng, 0, tuple(range(len(SPOILS))))]
+    event = SPOIL_EVENTS[0] if rng is None else SPOIL_EVENTS[int(rng.integers(3))]
+    face = int(rng.choice(kept)) if event == SPOIL_EVENTS[2] else None
+    asked = {SPOIL_EVENTS[0]: "a pair (two dice alike) rather than five different faces",
+             SPOIL_EVENTS[1]: "five different faces rather than a pair",
+             SPOIL_EVENTS[2]: f"a pair of {face}s"}[event]
+    others = sorted(set(range(1, 7)) - set(kept))
     die = "one die" if faces == 6 else f"a die with {faces} faces"
     top = "six" if faces == 6 else f"{faces}"
     a_wins = race_value(faces)
@@ -172,20 +230,17 @@ def _solving_jactus(rng: Any) -> list[Exercise]:
                                           "it starts from 1."),
         )),
     Exercise(
-        "q3", "A spoils: A keeps 1 2 3 4 on the table and throws the fifth die. What is the "
-              "chance that B finds a pair (two dice alike) rather than five different faces?",
-        spoil_pair_chance,
-        explanation="The thrown die makes a pair when it shows 1, 2, 3 or 4: 4 faces of 6, "
-                    "2/3. Otherwise (5 or 6) the five faces all differ. Either way B finds at "
-                    "most a pair: three alike can never follow a spoil, so a player who "
-                    "spoils hands on dice that are no better than before.",
+        "q3", f"A spoils: A keeps {' '.join(map(str, kept))} on the table and throws the "
+              f"fifth die. What is the chance that B finds {asked}?",
+        lambda: spoil_chance(kept, event, face),
+        explanation=f"The thrown die makes a pair when it shows one of the four faces left "
+                    f"on the table ({', '.join(map(str, kept))}): 4 faces of 6, 2/3; a pair "
+                    f"of one named face, 1/6. Otherwise ({' or '.join(map(str, others))}) the "
+                    "five faces all differ: 2 faces of 6, 1/3. Either way B finds at most a "
+                    "pair: three alike can never follow a spoil, so a player who spoils "
+                    "hands on dice that are no better than before.",
         hint="Which faces of the thrown die match one of the four dice left on the table?",
-        mistakes=(
-            Mistake(Fraction(1, 6), "1/6 is the chance of one particular face; any of four "
-                                    "faces makes a pair."),
-            Mistake(Fraction(1, 3), "1/3 is the chance that B finds five different faces "
-                                    "(the die shows 5 or 6)."),
-        )),
+        mistakes=_spoil_mistakes(kept, event, face)),
     Exercise(
         "q4", f"Use the solver (sol.value_for, or the widget's best-move hint). {_situation(q4[1])} "
               f"{' '.join(map(str, q4[0]))} and B is to pick up. What is B's payoff under "
