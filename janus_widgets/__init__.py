@@ -32,9 +32,11 @@ def new(game: str, variant: Any = None, *, seed: int | None = None,
     return games.get(game).new(variant, seed=seed, ruleset=ruleset, **options)
 
 
-def load(path: str) -> Record:
-    """Load and check a saved game record."""
-    return Record.load(path)
+def load(path: str) -> Any:
+    """Load and check a saved record: a full :class:`Record`, or a seat's record
+    (:class:`~janus_widgets.core.SeatRecord`) if the file is one."""
+    from .core import read_record
+    return read_record(path)
 
 
 def widget(game: str, variant: Any = None, **kwargs: Any) -> Any:

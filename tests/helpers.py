@@ -82,3 +82,55 @@ def notebook_client(nb, *, path, timeout: int = 300):
     return NotebookClient(nb, timeout=timeout, kernel_name="python3",
                           kernel_manager_class=SlicedKernelManager,
                           resources={"metadata": {"path": str(path)}})
+
+
+# --- worlds a seat cannot tell apart (the card game) ---------------------------------------
+
+def another_world(state, seat: int, seed: int):
+    """A Janus card game state with ``state``'s decisions and other chance outcomes, which
+    ``seat`` cannot tell from ``state``: its view is the same after every move (checked
+    here; ``None`` if the draw gives a world whose history ``seat`` could tell apart,
+    which the caller skips).
+
+    The last position is redrawn from ``seat``'s view (``Engine.determinize``). Who drew,
+    dealt or discarded which place is public, so the redrawn cards map each card of the
+    real game to a card of the other world (unseen cards to unseen cards); the chance
+    outcomes of the history are mapped the same way and the decisions replayed."""
+    from janus_widgets.core import RandomStream
+    from janus_widgets.games.janus_cards.tables import CARDS, CHANCE_BASE
+
+    eng = state.engine
+    other = eng.determinize(state.view(seat), RandomStream(seed))
+    real = state.raw
+    side_map: dict[int, int] = {}
+
+    def pair(a: tuple, b: tuple) -> None:
+        for x, y in zip(a, b):
+            side_map[x] = y
+            side_map[x ^ 1] = y ^ 1
+    for h_real, h_other in zip(real[2], other[2]):
+        pair(h_real, h_other)
+    pair(real[3], other[3])
+    for (_, _, t_real), (_, _, t_other) in zip(real[6], other[6]):
+        pair(t_real, t_other)
+    for c_real, c_other in zip(real[4], other[4]):      # unseen by anyone: any pairing
+        side_map[2 * c_real], side_map[2 * c_real + 1] = 2 * c_other, 2 * c_other + 1
+
+    def mapped(action: int) -> int:
+        if not eng.is_chance_action(action):
+            return action
+        side = side_map[action - CHANCE_BASE]
+        a, b = CARDS[side >> 1]
+        return CHANCE_BASE + (side & ~1 if a == b else side)   # a double: one outcome
+
+    world = state.start
+    here = state.start
+    for action in state._actions():
+        try:
+            world = world.play_action(mapped(action))
+        except ValueError:
+            return None
+        here = here.play_action(action)
+        if world.view(seat) != here.view(seat):
+            return None
+    return world

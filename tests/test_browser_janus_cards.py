@@ -133,3 +133,62 @@ def assert_sides(page, viewer: str) -> None:
     for seat, slot, front, back in cards:
         assert painted_side(page, seat, slot, 0) == front, (viewer, seat, slot)
         assert painted_side(page, seat, slot, 1) == back, (viewer, seat, slot)
+
+
+#: Every text of the card widget in the page: what is written, what inputs and select
+#: lists hold (hidden ones too), tooltips.
+PAGE_TEXT_JS = """
+() => {
+  const w = document.querySelector('.janus-widget');
+  const out = [w.innerText];
+  for (const el of w.querySelectorAll('input, textarea')) out.push(el.value);
+  for (const el of w.querySelectorAll('option')) out.push(el.textContent);
+  for (const el of w.querySelectorAll('[title]')) out.push(el.getAttribute('title'));
+  return out.join('\\n');
+}
+"""
+
+
+def test_a_seats_screen_shows_no_seed_and_save_says_what_it_writes(lab, page):
+    """Issue 13 items 1–2 in the browser: seat A's card table shows no seed anywhere in
+    the page (heading, seed box, lists, tooltips); the Save button says it writes A's
+    record, and the file it writes from the page has no seed; the teacher's view shows
+    the seed, so the check can fail."""
+    seed = 7_305_118_446_912_203
+    base, work = lab
+    open_lab_notebook(page, base, "janus-cards.ipynb")
+    run_all_cells(page)
+    wait_painted(page, 0)
+    before = picture(page)
+    kernel(page, f"game.new_game(seed={seed}); deal_all(game); game.play('dB1')")
+    wait_picture_change(page, before)
+    choose_view(page, "everything (teacher)")
+    page.wait_for_function(f"() => document.querySelector('.janus-widget h3').innerText"
+                           f".includes('{seed}')")
+    choose_view(page, "seat A")
+    page.wait_for_function(f"() => !document.querySelector('.janus-widget h3').innerText"
+                           f".includes('{seed}')")
+    assert kernel(page, "print(game.viewpoint)").strip() == "0"
+    widget = page.locator(".janus-widget").first
+    widget.locator(".lm-TabBar-tab", has_text="Save / load").click()
+    save = widget.locator("button", has_text="Save A's record")
+    save.wait_for()
+    assert "no seed" in save.get_attribute("title")
+    text = eventually(lambda: _without_seed(page, seed))
+    assert "Save A's record" in text and "seed" not in widget.locator("h3").inner_text()
+    widget.locator(".widget-text", has_text="file").locator("input").fill("a-record.json")
+    widget.locator(".widget-text", has_text="file").locator("input").press("Enter")
+    save.click()
+    page.wait_for_function(
+        "() => document.querySelector('.janus-widget .janus-status').innerText"
+        ".includes(\"Saved seat A's record\")")
+    data = json.loads((work / "a-record.json").read_text())
+    assert data["seat"] == "A" and "seed" not in data and str(seed) not in json.dumps(data)
+    assert "no seed" in widget_status(page)
+    assert not page.errors, page.errors
+
+
+def _without_seed(page, seed: int) -> str:
+    text = page.evaluate(PAGE_TEXT_JS)
+    assert str(seed) not in text, text
+    return text

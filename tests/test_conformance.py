@@ -11,6 +11,7 @@ determinism.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -78,6 +79,8 @@ def check_position(game, state, stream: RandomStream) -> None:
     assert [m.action for m in legal] == list(state.engine.actions(state.raw))
     for move in legal:
         assert game.parse_move(state, str(move)) == move, f"notation {move} must round-trip"
+        if engine.fixed_notation:      # records read each distinct text once (item 9)
+            assert engine.notation(engine.initial(), move.action) == move.notation
         assert move.description and move.description[-1] in ".!?"
     sample = [legal[stream.below(len(legal))] for _ in range(3)]
     for move in sample:
@@ -245,3 +248,45 @@ def test_a_malformed_move_names_its_rule_in_the_message(name):
         with pytest.raises(InvalidMoveError) as err:
             state.play(text)
         assert err.value.rule and err.value.rule in str(err.value), str(err.value)
+
+
+def _not_action_numbers(engine) -> list:
+    """Numbers no move of the game has: below 0, and past the decisions and the chance
+    outcomes (Janus's shuffle outcomes run very far), and values that are no number."""
+    past = engine.num_actions
+    while engine.is_action(past):
+        past = past * 1_000_003 + 7
+    return [-1, -10**9, past, past + 1, 2.5, "12", None, True]
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_forged_moves_and_huge_numbers_raise_the_projects_error(name):
+    """Issue 13 item 6: a Move with an action number out of range, and a move text with
+    a 5,000-digit number, raise InvalidMoveError in every game and change nothing."""
+    from janus_widgets.core import InvalidMoveError, Move
+
+    game = games.get(name)
+    state = play_random(game, game.Variant(), seed=2, plies=12, checks=False)
+    states = [game.new(seed=2), state]
+    while states[-1].is_chance:
+        states.append(states[-1].play_chance())
+    for here in states:
+        before = here.raw
+        for action in _not_action_numbers(here.engine):
+            forged = Move(name, action, "x")   # type: ignore[arg-type]
+            with pytest.raises(InvalidMoveError, match="action number"):
+                here.play(forged)
+            with pytest.raises(InvalidMoveError):
+                here.explain(forged)
+            assert not here.is_legal(forged)
+            with pytest.raises(InvalidMoveError):
+                here.play_action(action)   # type: ignore[arg-type]
+        texts = [m.notation for m in here.legal_moves()[:30]] + ["=1", "y1", "r1", "a1"]
+        huge = "9" * 5000
+        inflated = {re.sub(r"\d+", huge, t, count=1) for t in texts if re.search(r"\d", t)}
+        inflated |= {huge, "x" + huge, huge + ".1+", "1." + huge + "+", "5.1>" + huge}
+        for text in sorted(inflated):
+            with pytest.raises(InvalidMoveError):
+                here.play(text)
+            assert not here.is_legal(text)
+        assert here.raw == before

@@ -197,11 +197,19 @@ def test_flaw_finder_jinns_with_and_without_the_repetition_end():
 
 
 def test_flaw_finder_unreachable_goal_and_first_player_and_long():
-    # 60 points cannot be had from the supply of two players (15 points in all).
-    report = find_flaws("jactus", scoring="points", points_target=60, games=20,
+    # 60 points cannot be had from the supply of two players (15 points in all): the
+    # rules refuse that target at once (issue 13 item 8, JA-16), naming the limit ...
+    from janus_widgets.core import VariantError
+    with pytest.raises(VariantError, match="allowed: 2 … 15"):
+        find_flaws("jactus", scoring="points", points_target=60, games=20)
+    # ... and a goal no game reaches within its cap is the flaw the finder reports.
+    capped = run_tournament("jactus", bots=["greedy"], games=20, seed=1, progress=False,
+                            max_plies=40, scoring="points", points_target=15)
+    report = find_flaws("jactus", scoring="points", points_target=15, tournament=capped,
                         stall_games=1, stall_plies=500)
     goal = next(f for f in report if f.kind == "unreachable-goal")
     assert "no game ended with a single winner" in goal.evidence and goal.severity == "high"
+    assert "all hit the cap of 40 plies" in goal.evidence
     jinns = run_tournament("jinns", bots=["greedy"], games=200, seed=1, progress=False)
     first = find_flaws("jinns", tournament=jinns, stall_games=1)
     flaw = next(f for f in first if f.kind == "first-player")

@@ -283,10 +283,30 @@ def test_JA16_points_variant():
 
 
 def test_JA16_points_target_option():
-    v = JactusVariant(scoring="points", points_target=20)
-    state = position(v, dice=(1,) * 5, phase="claim", holdings=((1, 2, 0), (0, 0, 0)))
+    v = JactusVariant(scoring="points", points_target=20, players=3)
+    state = position(v, dice=(1,) * 5, phase="claim",
+                     holdings=((1, 2, 0), (0, 0, 0), (0, 0, 0)))
     assert state.scores()[0] == 10.0
     assert not state.play("coin").is_over             # 15 < 20
+
+
+@pytest.mark.parametrize("players,supply,most", [(2, "by-players", 15), (3, "by-players", 30),
+                                                 (4, "by-players", 45), (5, "by-players", 50),
+                                                 (6, "by-players", 50), (2, "full", 50)])
+def test_JA16_a_target_above_the_points_in_play_is_refused(players, supply, most):
+    """Issue 13 item 8: target 16 with two players once played 10,000 plies and never
+    ended. The limit is every piece in play (Venus 6, dog 2, coin 5)."""
+    from janus_widgets.core import VariantError
+    ok = jactus.new(seed=0, players=players, supply=supply, scoring="points",
+                    points_target=most)
+    assert ok.variant.points_in_play() == most
+    with pytest.raises(VariantError) as err:
+        jactus.new(seed=0, players=players, supply=supply, scoring="points",
+                   points_target=most + 1)
+    assert err.value.field == "points_target" and f"2 … {most}" in str(err.value)
+    assert "JA-16" in str(err.value) and f"{most} points" in str(err.value)
+    # The target matters only when scoring by points.
+    assert jactus.new(seed=0, players=players, supply=supply, points_target=60)
 
 
 # --- JA-17: turn discipline ---------------------------------------------------------

@@ -32,6 +32,7 @@ from helpers import walk
 cards = games.get("janus-cards")
 
 VARIANTS = [JanusCardsVariant(), JanusCardsVariant(players=3),
+            JanusCardsVariant(players=3, symbols=5, trio_backs="shown"),
             JanusCardsVariant(players=6, deal_peek="none"),
             JanusCardsVariant(players=3, symbols=5, two_from_pile=True,
                               two_from_one_player=True),
@@ -117,15 +118,17 @@ def test_views_hold_only_plain_public_data():
 
 
 # --- the holder never learns its own far side -----------------------------------
-def _faces(raw, seat):
+def _faces(raw, seat, variant):
     """The sides facing ``seat`` in ``raw``: its fronts, other hands' backs, the
-    pile's up sides, both sides of laid trios."""
+    pile's up sides, the laid trios' symbol sides (both sides when trios lie open,
+    trio_backs="shown"; JC-12)."""
     out = set()
     for p, hand in enumerate(raw[2]):
         out.update(s if p == seat else s ^ 1 for s in hand)
     out.update(raw[3])
     for _, _, laid in raw[6]:
-        out.update(s for x in laid for s in (x, x ^ 1))
+        out.update(s for x in laid
+                   for s in ((x, x ^ 1) if variant.trio_backs == "shown" else (x,)))
     return out
 
 
@@ -138,8 +141,13 @@ def test_JC13_a_seat_knows_exactly_the_sides_that_have_faced_it(variant):
         seen = [set() for _ in range(engine.num_players)]
         for raw, action in walk(engine, seed, 150, rare=AGREE):
             after = engine.apply(raw, action)
+            laid = after[6][len(raw[6]):]               # a trio laid by this move
             for seat in range(engine.num_players):
-                seen[seat] |= _faces(after, seat)
+                seen[seat] |= _faces(after, seat, variant)
+                if laid and seat != raw[1]:
+                    # Drawn into the layer's hand before the trio was laid: for that
+                    # moment the cards' far sides faced everyone else (JC-9, JC-12).
+                    seen[seat] |= {x ^ 1 for _, _, cards in laid for x in cards}
                 if engine.is_chance_action(action):
                     side = action - CHANCE_BASE
                     if raw[0] == REVEAL:
@@ -239,7 +247,7 @@ def test_history_for_seats_masks_the_deal():
     assert state.history_for(None)[-1] == "dB1 (A3: heart|heart)"
     none = cards.new(seed=0, players=2, symbols=3, deal_peek="none").play("=s/m")
     assert none.history_for(0) == ["=s/?"] and none.history_for(1) == ["=?/m"]
-    assert none.record().view(1) == ["=?/m"]
+    assert none.record().view(1).moves == ("=?/m",)
 
 
 # --- brute force: every way the game could have gone -------------------------------
@@ -276,6 +284,7 @@ def _twins(engine, history, seat):
 
 
 BRUTE = [(JanusCardsVariant(players=2, symbols=4), 30),
+         (JanusCardsVariant(players=2, symbols=4, trio_backs="shown"), 30),
          (JanusCardsVariant(players=3, symbols=4), 24),
          (JanusCardsVariant(players=2, symbols=4, deal_peek="none"), 22),
          (JanusCardsVariant(players=2, symbols=3), 30)]
@@ -363,7 +372,7 @@ def test_what_a_seat_is_told_is_the_same_in_every_world_it_cannot_tell_apart(var
                 heard = state.history_for(seat)
                 told = heard if told is None else told
                 assert heard == told
-                assert state.record().view(seat) == heard
+                assert list(state.record().view(seat).moves) == heard
             differ += len(worlds) > 1
     assert differ > 0
 

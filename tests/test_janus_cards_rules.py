@@ -238,6 +238,30 @@ def test_JC8_two_from_the_pile_turns_up_the_second_card_first():
     assert done.view(0).card("A3").back is None
 
 
+def test_JC8_halfway_through_a_two_card_pile_draw_three_alike_fronts_are_allowed():
+    """The reachable position of issue 13: A holds three moon fronts after the first of
+    two pile cards; the trio waits for the second card (JC-8, JC-12), and every check
+    of the invariants along the way accepts it."""
+    v = JanusCardsVariant(players=4, symbols=5, deal_peek="none", two_from_pile=True,
+                          two_from_one_player=True, auto_end=False)
+    state = cards.new(v, seed=11)
+    for move in "=m/s =h/s =k/c =k/k =m/m =s/s =s/c =c/c =m/k dP+P".split():
+        state = state.play(move)
+        state.engine.check_invariants(state.raw)
+    assert state.phase == "reveal" and state.turn == 0
+    assert [front for front, _ in state.hands[0]] == ["moon", "moon", "moon"]
+    assert cards.from_raw(state.raw, v).raw == state.raw      # a position one may build
+    done = state.play_chance()
+    state.engine.check_invariants(done.raw)
+    assert done.trio_counts[0] == 1                          # laid with the second card
+    # The same hand is refused when A is not the one drawing (B's turn) ...
+    with pytest.raises(ValueError, match="A holds an unlaid trio"):
+        cards.from_raw(state.raw[:1] + (1,) + state.raw[2:], v)
+    # ... and when no draw is halfway (a card simply turns up on the pile).
+    with pytest.raises(ValueError, match="A holds an unlaid trio"):
+        cards.from_raw(state.raw[:9] + (0,) + state.raw[10:], v)
+
+
 def test_JC8_the_empty_pile_cannot_be_drawn():
     v = JanusCardsVariant(players=2, symbols=3)
     empty = position(v, hands=[["s/m", "h/h", "m/h"], ["m/m", "s/s", "s/h"]])
@@ -275,14 +299,46 @@ def test_JC11_discard_two_the_second_ends_on_top_front_up():
 
 
 # --- JC-12: trios --------------------------------------------------------------------
-def test_JC12_a_trio_is_laid_at_once_and_open():
+def test_JC12_a_trio_is_laid_at_once_symbol_side_up():
+    """trio_backs="hidden" (the default): A never saw the far sides of A's suns and
+    does not see them now; B and C saw them while A held the cards, and keep them."""
     state = position(hands=[["s/m", "s/h"], ["k/s", "f/b"], ["c/l"]], pile=["t/r"])
+    assert state.variant.trio_backs == "hidden"
     after = state.play("dB1")
     assert after.trios == ((0, "sun"),) and after.trio_counts == (1, 0, 0)
     assert after.hand_sizes == (0, 1, 1) and after.current_player == 1
+    mine = after.view(0).trios[0].cards
+    assert [c.front for c in mine] == ["sun"] * 3       # the symbol side, up for all
+    assert [c.back for c in mine] == [None, None, None]  # A dealt and drew them sun-side
+    for seat in (1, 2):
+        assert [c.back for c in after.view(seat).trios[0].cards] == ["moon", "heart", "key"]
+    # A's odds of a far side count the deck; B's are certain; the panel says so.
+    odds = after.view(0).other_side_odds("T1a")
+    assert sum(odds.values()) == 1 and len(odds) > 1
+    assert after.view(1).other_side_odds("T1a") == {"moon": 1}
+    assert "A lays a trio of suns for A" in after.history_for(1)[-1]
+    assert "Trios laid (symbol side up)" in cards.draw(after.view(0)).texts()
+
+
+def test_JC12_option_shown_lays_trios_open():
+    """trio_backs="shown" (the reading before issue 13): both sides seen by all."""
+    v = JanusCardsVariant(players=3, trio_backs="shown")
+    state = position(v, hands=[["s/m", "s/h"], ["k/s", "f/b"], ["c/l"]], pile=["t/r"])
+    after = state.play("dB1")
     for seat in range(3):
         assert all(c.known for c in after.view(seat).trios[0].cards)
-    assert "A lays a trio of suns for A" in after.history_for(1)[-1]
+    assert "Trios laid (open: both sides shown)" in cards.draw(after.view(0)).texts()
+
+
+def test_JC12_a_trio_A_laid_with_a_side_A_once_saw_keeps_it():
+    """The layer keeps what it saw before: with the deal's look (JC-5) A knows both
+    sides of the two cards A was dealt."""
+    state = cards.new(JanusCardsVariant(players=2, symbols=3), seed=0).play_line(
+        ["=s/m", "=h/h", "=s/h", "=m/m", "=s/s"])
+    after = state.play("dP")                         # A: sun/moon, sun/heart, sun/sun
+    assert after.trios == ((0, "sun"),)
+    assert [c.back for c in after.view(0).trios[0].cards] == ["moon", "heart", None]
+    assert [c.back for c in after.view(1).trios[0].cards] == ["moon", "heart", "sun"]
 
 
 def test_JC12_with_four_matching_fronts_the_lowest_three_are_laid():
@@ -396,13 +452,17 @@ def test_JC14_agreement_joint_a_trio_after_agreeing_is_its_makers():
 
 # --- JC-15 / JC-17: proven end, nothing left -------------------------------------------
 def test_JC15_the_game_ends_when_no_symbol_is_on_three_cards():
-    v = JanusCardsVariant(players=2, symbols=3)
+    v = JanusCardsVariant(players=2, symbols=3, trio_backs="shown")
     state = position(v, hands=[["s/s", "s/m"], ["h/s"]], pile=["m/m"])
     after = state.play("dB1")
     assert after.is_over and after.end_reason == "proven" and after.winners() == (0,)
     keep = position(v.replace(auto_end=False), hands=[["s/s", "s/m"], ["h/s"]],
                     pile=["m/m"]).play("dB1")
     assert not keep.is_over and keep.current_player == 1
+    # With trio sides hidden nobody can make the count, so the proof does not end it.
+    hidden = position(v.replace(trio_backs="hidden"), hands=[["s/s", "s/m"], ["h/s"]],
+                      pile=["m/m"]).play("dB1")
+    assert not hidden.is_over and hidden.trios == ((0, "sun"),)
 
 
 def test_JC17_the_game_ends_when_every_card_is_in_a_trio():

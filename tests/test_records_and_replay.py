@@ -98,6 +98,62 @@ def test_not_json_and_not_utf8(tmp_path):
         Record.from_json("[1, 2]")
 
 
+def test_bad_record_input_raises_record_error_naming_the_fault(tmp_path, monkeypatch):
+    """Issue 13 item 7: each of these once escaped as TypeError, RecursionError or
+    IsADirectoryError."""
+    data = as_dict(sample_game())
+    data["variant"] = [3, "any"]
+    with pytest.raises(RecordError, match="'variant' must be an object"):
+        Record.from_dict(data)
+    with pytest.raises(RecordError, match="nested too deeply"):
+        Record.from_json("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(RecordError, match="nested too deeply"):
+        Record.from_json('{"meta": ' + '{"a": ' * 100_000 + "1" + "}" * 100_001)
+    with pytest.raises(RecordError, match="is a folder"):
+        Record.load(tmp_path)
+    path = sample_game().record().save(tmp_path / "g.json")
+
+    def unreadable(self):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(type(path), "read_bytes", unreadable)   # root reads any file
+    with pytest.raises(RecordError, match="cannot read record .*Permission denied"):
+        Record.load(path)
+    with pytest.raises(RecordError, match="not int"):
+        Record.read(42)
+
+
+def test_game_load_takes_a_path_json_text_or_bytes(tmp_path):
+    state = sample_game()
+    text = state.record().to_json()
+    path = tmp_path / "g.json"
+    path.write_text(text)
+    for source in (path, str(path), text, "\n  " + text, text.encode(), "\ufeff" + text):
+        assert jactus.load(source).final_state() == state
+    with pytest.raises(RecordError, match="is a 'jactus' game, not 'jinns'"):
+        games.get("jinns").load(text)
+
+
+def test_a_failed_save_leaves_no_tmp_file_and_keeps_the_old_one(tmp_path, monkeypatch):
+    path = tmp_path / "g.json"
+    sample_game(seed=1).record().save(path)
+    before = path.read_text()
+    real_write = type(path).write_text
+
+    def half_written(self, text, *args, **kwargs):
+        real_write(self, text[:10], *args, **kwargs)
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(type(path), "write_text", half_written)
+    with pytest.raises(OSError, match="No space"):
+        sample_game(seed=2).record().save(path)
+    monkeypatch.undo()
+    assert path.read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(OSError):                        # a folder in the way
+        sample_game(seed=2).record().save(tmp_path / "folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "g.json"]
+
+
 def test_records_are_never_evaluated(tmp_path):
     """A pickle or Python in a record file is refused as text, never run."""
     import pickle
@@ -121,6 +177,7 @@ def test_save_is_atomic_and_keeps_the_old_file_on_error(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         sample_game(seed=2).record().save(path)
     assert path.read_text() == before
+    assert not (tmp_path / "g.json.tmp").exists()
 
 
 # --- replay ---------------------------------------------------------------------
@@ -135,6 +192,113 @@ def test_replay_steps_are_direct():
     assert replay.goto(-1) == state
     with pytest.raises(IndexError, match="0 … 30"):
         replay.goto(31)
+
+
+def test_a_long_record_keeps_checkpoints_not_a_state_per_move():
+    """Issue 13 item 9: a replay keeps the actions and a raw state every
+    CHECKPOINT_EVERY moves; every state it gives back is the one a plain replay gives,
+    history included (the load time and memory are measured by
+    benchmarks/record_load.py)."""
+    from janus_widgets.core.replay import CHECKPOINT_EVERY
+    moves = ["r*", "=12345"] + ["r5", "=5"] * 2500
+    rec = Record.from_dict({"format": FORMAT, "version": 1, "game": "jactus",
+                            "variant": {"players": 2}, "seed": 1, "moves": moves})
+    replay = rec.replay()
+    line = replay.lines[0]
+    assert len(line) == 5002 and line._checkpoints[1] == line.raw_at(CHECKPOINT_EVERY)
+    assert len(line._checkpoints) == 5002 // CHECKPOINT_EVERY + 1
+    assert all(type(a) is int for a in line.actions)
+    assert all(type(raw) is tuple for raw in line._checkpoints)     # raw states, no State
+    state = jactus.new(players=2, seed=1)
+    plain = [state]
+    for move in moves[:300]:
+        plain.append(plain[-1].play(move))
+    for index in (0, 1, 63, 64, 65, 127, 128, 299, 300):
+        got = replay.goto(index)
+        assert got == plain[index] and got.ply == index and got.seed == 1
+        assert got.history == plain[index].history
+        assert got.last_move == plain[index].last_move
+        assert [m.notation for m in got.history] == moves[:index]
+    assert replay.back() == plain[299] and replay.forward() == plain[300]
+    assert replay.last().ply == 5002 and len(replay.last().history) == 5002
+    assert rec.final_state().history_for(0) == moves
+    assert replay.record().moves == moves
+
+
+class _Plain:
+    """The replay as it used to be: every state of every line kept (the model)."""
+
+    def __init__(self, start):
+        self.lines = [[start]]
+        self.line = 0
+        self.index = 0
+
+    def play(self, move):
+        states = self.lines[self.line]
+        new = states[self.index].play(move)
+        i = self.index
+        if i < len(states) - 1 and states[i + 1].last_move == new.last_move:
+            self.index += 1
+            return
+        if i == len(states) - 1:
+            states.append(new)
+            self.index += 1
+            return
+        for k, other in enumerate(self.lines):
+            if len(other) > i + 1 and [s.last_move for s in other[1:i + 2]] == \
+                    [s.last_move for s in states[1:i + 1]] + [new.last_move]:
+                self.line, self.index = k, i + 1
+                return
+        self.lines.append(states[:i + 1] + [new])
+        self.line, self.index = len(self.lines) - 1, i + 1
+
+
+@given(ops=st.lists(st.tuples(st.sampled_from(["play", "goto", "switch", "back", "forward"]),
+                              st.integers(0, 10**6)), max_size=60),
+       seed=st.integers(0, 50))
+def test_replay_agrees_with_keeping_every_state(ops, seed):
+    """Random plays, jumps, branches and line switches across checkpoint boundaries:
+    the checkpointed replay shows the same state as one that keeps every state."""
+    start = jactus.new(seed=seed, players=3)
+    replay, model = Replay(start), _Plain(start)
+    stream_state = random_play(start, 150, seed)
+    line = list(stream_state.history)
+    for move in line:                   # a long main line first
+        replay.play(move)
+        model.play(move)
+    for op, n in ops:
+        if op == "play":
+            here = replay.state
+            if here.is_over:
+                continue
+            legal = here.legal_moves()         # at a chance point: the dice outcomes
+            move = legal[n % len(legal)]
+            replay.play(move)
+            model.play(move)
+        elif op == "goto":
+            index = n % (replay.length + 1)
+            replay.goto(index)
+            model.index = index
+        elif op == "switch":
+            k = n % len(replay.lines)
+            replay.switch(k)
+            model.line, model.index = k, min(model.index, len(model.lines[k]) - 1)
+        elif op == "back":
+            replay.back()
+            model.index = max(model.index - 1, 0)
+        else:
+            replay.forward()
+            model.index = min(model.index + 1, len(model.lines[model.line]) - 1)
+        want = model.lines[model.line][model.index]
+        assert replay.line == model.line and replay.index == model.index
+        assert replay.state == want and replay.state.ply == want.ply
+        assert replay.state.last_move == want.last_move
+    assert len(replay.lines) == len(model.lines)
+    for got, want in zip(replay.lines, model.lines):
+        assert got.moves == [s.last_move for s in want[1:]]
+        assert got.states[-1] == want[-1]
+    back = replay.record().replay()
+    assert [l.actions for l in back.lines] == [l.actions for l in replay.lines]
 
 
 def test_branch_keeps_the_old_line_and_saves_both(tmp_path):

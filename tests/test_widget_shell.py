@@ -319,3 +319,126 @@ def test_every_game_plugs_into_the_shell(name):
     for move in w.state.legal_moves()[:20]:
         w.select(move)
     assert w.errors == []
+
+
+# --- issue 13: widget defects ---------------------------------------------------------
+def test_item10_restore_into_an_empty_game_keeps_the_earlier_games_list_true(widget):
+    """Play, new game, play, new game, restore entry 0, then entry 1: once wrong labels,
+    then IndexError."""
+    widget.play("r*")
+    widget.new_game(seed=11)
+    widget.play("r*")
+    widget.play(f"r{widget.state.dice[0]}")
+    widget.new_game(seed=12)                          # empty: restoring keeps nothing
+    labels = lambda: [label for label, _ in widget.previous_box.options]  # noqa: E731
+    assert len(labels()) == 2 and widget.previous_games[1].seed == 11
+    widget.previous_box.value = 0
+    widget.restore_button.click()
+    assert widget.state.seed == 3 and widget.index == 2
+    assert len(widget.previous_games) == 1 and labels() == [
+        f"1: jactus, seed 11, {len(widget.previous_games[0].moves)} moves"]
+    widget.previous_box.value = 0
+    widget.restore_button.click()                     # the game of seed 11; 3 is kept
+    assert widget.state.seed == 11 and widget.errors == []
+    assert [r.seed for r in widget.previous_games] == [3]
+    assert labels() == ["1: jactus, seed 3, 2 moves"]
+    with pytest.raises(ValueError, match="no earlier game 5"):
+        widget.restore(5)
+
+
+def test_item11_the_play_button_and_a_refused_move_at_a_chance_point_change_nothing(widget):
+    widget.play("r*")
+    widget.play(f"r{widget.state.dice[0]}")
+    widget.replay.goto(3)                       # B's die in the air, at the end of the line
+    widget.replay.truncate()
+    widget.goto(3)
+    assert widget.state.is_chance and widget.replay.at_end
+    before = (widget.replay.length, widget.state, widget.replay.record().moves)
+    widget.options_list.value = -1              # the "(chance) press ▶" entry
+    widget.play_button.click()                  # once IndexError
+    assert "Chance acts here" in widget.message and widget.errors == []
+    for garbage in ("r7", "coin", "=12345", 42):
+        with pytest.raises(ValueError):         # once: chance resolved, then refused
+            widget.play(garbage)
+        assert (widget.replay.length, widget.state, widget.replay.record().moves) == before
+    # A legal move there is played after chance acts, as before.
+    legal = widget.state.play_chance().legal_moves()[0]
+    widget.play(legal)
+    assert widget.replay.moves[3].chance and widget.replay.moves[4] == legal
+    assert widget.message.startswith(("A played", "B played"))
+
+
+def test_item12_a_loaded_game_is_shown_as_saved_and_its_bots_wait(tmp_path):
+    w = GameWidget("jactus", seed=4, bot_delay=0)
+    for _ in range(3):
+        w.play("r*" if w.state.phase == "open" else f"r{w.state.dice[0]}")
+    path = w.save(tmp_path / "g.json")
+    saved = w.replay.length
+    for loaded in (GameWidget("jactus", bot_delay=0, record=path,
+                              bots={w.state.current_player: "random"}),
+                   GameWidget("jactus", bot_delay=0, bots={0: "random", 1: "random"})):
+        if loaded.replay.length != saved:
+            loaded.load(path)
+        assert loaded.replay.length == saved and loaded.state == w.state
+        assert "bot" in loaded.message and "step" in loaded.message
+        loaded.set_bot(0, "greedy")                   # choosing a bot: still waits
+        assert loaded.replay.length == saved
+        assert loaded.step() and loaded.replay.length > saved   # the user steps: it moves
+    restored = GameWidget("jactus", seed=4, bot_delay=0, record=path)
+    restored.new_game()
+    restored.set_bot(w.state.current_player, "random")
+    restored.restore(0)
+    assert restored.replay.length == saved and "shown as it was" in restored.message
+
+
+def test_item13_load_reports_every_failure_in_the_status_line(widget, tmp_path):
+    widget.play("r*")
+    before = widget.state
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    listed = tmp_path / "listed.json"
+    data = json.loads(widget.record.to_json())
+    data["variant"] = [2]
+    listed.write_text(json.dumps(data))
+    other = tmp_path / "jinns.json"
+    games.get("jinns").new(seed=1).record().save(other)
+    cases = [(folder, "is a folder"), (deep, "nested too deeply"),
+             (listed, "'variant' must be an object"), (other, "jinns game"),
+             (tmp_path / "missing.json", "cannot read"), (3.5, "not float"),
+             ("{not json", "not valid JSON")]
+    for source, message in cases:
+        with pytest.raises(RecordError):
+            widget.load(source)
+        assert message in widget.message and "Could not load" in widget.message, source
+        assert widget.state == before and widget.errors == []
+        widget.path_box.value = str(source)
+        widget.load_button.click()                       # from the UI: no exception
+        assert "Could not load" in widget.message and widget.state == before
+
+
+def test_a_failed_save_says_why_and_leaves_nothing(widget, tmp_path):
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(RecordError, match="Could not save"):
+        widget.save(tmp_path / "folder")
+    assert "Could not save" in widget.message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
+
+
+def test_lock_view_keeps_a_student_on_their_seat():
+    w = GameWidget("janus-cards", players=3, seed=2, bot_delay=0, viewpoint=1,
+                   lock_view=True)
+    assert w.viewpoint_box.disabled and w.viewpoint == 1
+    with pytest.raises(ValueError, match="not allowed"):
+        GameWidget("jactus", viewpoint=7, bot_delay=0)
+
+
+def test_the_note_that_a_bot_waits_leaves_once_it_moves(tmp_path):
+    w = GameWidget("jactus", seed=4, bot_delay=0)
+    w.play("r*")
+    path = w.save(tmp_path / "g.json")
+    other = GameWidget("jactus", bot_delay=0, bots={1: "random"}, record=path)
+    assert "B is played by a bot" in other.message
+    other.step()
+    assert "B is played by a bot" not in other.message and other.replay.length > 2

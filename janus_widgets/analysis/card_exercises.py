@@ -66,8 +66,9 @@ def _face_up(symbol: int, symbols: int = 11) -> Fraction:
 
 # --- positions whose odds the views compute -------------------------------------------
 def trio_seen_position() -> Any:
-    """An open trio of suns (sun/sun, sun/moon, sun/heart) lies on the table; B's card
-    shows A a sun; A knows the pile's key/fish card on both sides and holds nothing."""
+    """B has laid a trio of suns (sun/sun, sun/moon, sun/heart): symbol side up, and A
+    saw their other sides while B held them (JC-12); B's card shows A a sun; A knows
+    the pile's key/fish card on both sides and holds nothing."""
     from ..games.janus_cards.rules import position
     return position(hands=[[], ["c/s"]], pile=["k/f"],
                     trios=[("B", ["s/s", "s/m", "s/h"])], remembered={0: ["P1"]})
@@ -191,7 +192,8 @@ SIDES, DOUBLE, MOON, FACE_UP = _deck_exercises(11)
 
 TRIO_SEEN = Exercise(
     key="trio", title="5. After seeing a trio",
-    question="An open trio of suns lies on the table: sun/sun, sun/moon and sun/heart. "
+    question="B has laid a trio of suns, and you saw both sides of its cards while B "
+             "held them: sun/sun, sun/moon and sun/heart. "
              "B's card shows you a sun (you have not seen its other side). You hold no "
              "cards, and you know both sides of the pile's top card: key/fish. What is "
              "the probability that the other side of B's card is a crown?",

@@ -2,16 +2,18 @@
 
 from .errors import (IllegalMoveError, InvalidMoveError, JanusError, RecordError,
                      VariantError)
-from .protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, Move, MoveList, State,
-                       seat_index, seat_name)
-from .record import Record
+from .protocol import (CHANCE, TABLE, TERMINAL, Engine, Explanation, Game, Move, MoveList,
+                       State, seat_index, seat_name)
+from .record import Record, read_record
 from .replay import Replay
+from .seat_record import SeatRecord
 from .rng import RandomStream, chance_rng
 from .variant import CUSTOM, Ruleset, Variant, option
 
 __all__ = [
-    "CHANCE", "TERMINAL", "Engine", "Explanation", "Game", "Move", "MoveList", "State",
-    "Variant", "option", "Ruleset", "CUSTOM", "Record", "Replay", "RandomStream", "chance_rng",
+    "CHANCE", "TERMINAL", "TABLE", "Engine", "Explanation", "Game", "Move", "MoveList",
+    "State", "Variant", "option", "Ruleset", "CUSTOM", "Record", "SeatRecord", "read_record",
+    "Replay", "RandomStream", "chance_rng",
     "IllegalMoveError", "InvalidMoveError", "JanusError", "RecordError", "VariantError",
     "seat_name", "seat_index",
 ]

@@ -48,13 +48,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHANCE", "TERMINAL", "seat_name", "seat_index", "Move", "MoveList",
-    "Explanation", "Engine", "State", "Game", "Raw",
+    "Explanation", "Engine", "State", "Game", "Raw", "Prefix", "TABLE", "viewer_name",
 ]
 
 #: ``current_player`` while chance is to act (the OpenSpiel convention).
 CHANCE = -1
 #: ``current_player`` once the game is over.
 TERMINAL = -4
+#: The viewpoint of the whole table: what every seat has seen (a screen passed round,
+#: hot-seat play). ``state.view(TABLE)``; in a game without secrets, the state itself.
+TABLE = "table"
 
 Raw = Hashable
 VariantT = TypeVar("VariantT", bound=Variant)
@@ -74,6 +77,19 @@ def seat_name(seat: int) -> str:
     if seat == TERMINAL:
         return "nobody (game over)"
     return SEAT_LETTERS[seat]
+
+
+def viewer_name(viewer: Any) -> str:
+    """Who a viewpoint is, in words: a seat's letter, "the table" or "the teacher".
+
+    >>> viewer_name(1), viewer_name(TABLE), viewer_name(None)
+    ('B', 'the table', 'the teacher')
+    """
+    if viewer is None:
+        return "the teacher"
+    if viewer == TABLE:
+        return "the table"
+    return seat_name(viewer)
 
 
 def seat_index(text: str, num_players: int) -> int:
@@ -175,9 +191,19 @@ class Engine(ABC, Generic[VariantT]):
     notation_help: ClassVar[str] = ""
     #: Number of distinct decision actions (actions are ``0 … num_actions-1``).
     num_actions: ClassVar[int] = 0
-    #: Whether seats keep secrets from one another (then a bot decides from its view,
-    #: except where :meth:`greedy_values` promises to read only what its seat may see).
+    #: Whether the game has secrets: something one seat may know and another may not
+    #: (the card game's hidden sides). Every game keeps its seed from the seats (it
+    #: predicts the chance to come); a game with secrets also keeps each seat's
+    #: secrets from the others: :meth:`view` differs by seat, a bot decides from its
+    #: view (except where :meth:`greedy_values` promises to read only what its seat may
+    #: see), and a seat's record (:meth:`~janus_widgets.core.record.Record.view`)
+    #: stores that seat's views (:meth:`view_to_data`) instead of moves anyone could
+    #: replay.
     has_secrets: ClassVar[bool] = False
+    #: Whether :meth:`notation` depends on the action alone, never on the position
+    #: (true of every game here; the conformance suite checks it). Loading a record
+    #: then reads each distinct move text once instead of once per move.
+    fixed_notation: ClassVar[bool] = True
 
     def __init__(self, variant: VariantT, game: Game | None = None) -> None:
         self.variant = variant
@@ -213,6 +239,14 @@ class Engine(ABC, Generic[VariantT]):
     def is_chance_action(self, action: int) -> bool:
         """Whether this action number is a chance outcome (in any state)."""
         return False
+
+    def is_action(self, action: object) -> bool:
+        """Whether ``action`` is an action number of this game at all: a decision
+        ``0 … num_actions - 1`` or a chance outcome. The state layer refuses anything
+        else with :class:`InvalidMoveError` before the engine sees it."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            return False
+        return 0 <= action < self.num_actions or self.is_chance_action(int(action))
 
     def is_legal(self, raw: Raw, action: int) -> bool:
         """Whether ``action`` may be played in ``raw``."""
@@ -315,19 +349,35 @@ class Engine(ABC, Generic[VariantT]):
         rule that compares two positions (what may only ever leave, or only grow).
         The conformance suite calls it after every step of its random games."""
 
-    def view(self, state: State, player: int | None) -> Any:
-        """What ``player`` may see (``None``: everything). Perfect information:
-        the state itself."""
+    def view(self, state: State, player: int | str | None) -> Any:
+        """What ``player`` may see (``None``: everything; :data:`TABLE`: what every
+        seat has seen). Perfect information: the state itself.
+
+        A game with secrets returns a view object of its own; besides what it shows it
+        answers ``current_player``, ``is_chance``, ``is_over``, ``scores()`` and
+        ``winners()`` as a state does (a seat's record is stepped through by them)."""
         return state
+
+    def view_to_data(self, view: Any) -> Any:
+        """A game with secrets: the view as plain JSON data (lists, numbers, text),
+        what a seat's record stores for each ply. :meth:`view_from_data` reads it."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no seat views: it has "
+                                  "no secrets (a seat's record replays its moves)")
+
+    def view_from_data(self, data: Any, viewer: int | str) -> Any:
+        """The view :meth:`view_to_data` wrote (raise ``ValueError`` saying what is
+        wrong with ``data``)."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no seat views")
 
     def position_key(self, raw: Raw) -> Hashable:
         """A hashable key of the position (for repetition and transposition)."""
         return raw
 
     # --- hidden information (games with secrets override these) -------------
-    def observed(self, raw: Raw, action: int, player: int | None) -> str:
+    def observed(self, raw: Raw, action: int, player: int | str | None) -> str:
         """What ``player`` learns when ``action`` is played in ``raw`` (its notation,
-        with anything that seat may not see left out). ``None``: everything."""
+        with anything that seat may not see left out). ``None``: everything;
+        :data:`TABLE`: what every seat learns."""
         return self.notation(raw, action)
 
     def determinize(self, view: Any, stream: RandomStream) -> Raw:
@@ -337,6 +387,27 @@ class Engine(ABC, Generic[VariantT]):
         must read nothing but ``view``. Perfect information: the view's own raw.
         """
         return view.raw
+
+
+class Prefix:
+    """A history kept as action numbers: the first ``n`` of ``actions``, played from
+    the start state (``last`` is the move that ends it). A state rebuilt from a
+    replay checkpoint carries one instead of a chain of :class:`Move` objects, so a
+    game of a million moves costs a few bytes per move; the moves are made only when
+    :attr:`State.history` asks for them. ``actions`` is only ever appended to by its
+    owner (a replay line), so the first ``n`` never change."""
+
+    __slots__ = ("actions", "n", "last")
+
+    def __init__(self, actions: Sequence[int], n: int, last: Move) -> None:
+        self.actions = actions
+        self.n = n
+        self.last = last
+
+
+def _make_move(eng: Engine, raw: Raw, action: int) -> Move:
+    return Move(eng.game.name if eng.game else "", action, eng.notation(raw, action),
+                eng.describe(raw, action), eng.is_chance_action(action))
 
 
 class State:
@@ -349,7 +420,7 @@ class State:
     __slots__ = ("_engine", "_raw", "_seed", "_ply", "_trail", "_start", "__weakref__")
 
     def __init__(self, engine: Engine, raw: Raw, *, seed: int, ply: int = 0,
-                 trail: tuple | None = None, start: State | None = None) -> None:
+                 trail: tuple | Prefix | None = None, start: State | None = None) -> None:
         self._engine = engine
         self._raw = raw
         self._seed = seed
@@ -404,26 +475,60 @@ class State:
         """Every move and chance outcome from the start to here."""
         moves: list[Move] = []
         trail = self._trail
-        while trail is not None:
+        while isinstance(trail, tuple):
             trail, move = trail
             moves.append(move)
         moves.reverse()
+        if trail is not None:                      # a Prefix: its moves are made now
+            eng = self._engine
+            raw = self.start.raw
+            early = []
+            for action in trail.actions[:trail.n]:
+                early.append(_make_move(eng, raw, action))
+                raw = eng.apply(raw, action)
+            moves = early + moves
         return tuple(moves)
+
+    def _actions(self) -> list[int]:
+        """The action numbers from the start to here (no :class:`Move` is made for a
+        :class:`Prefix`)."""
+        later: list[int] = []
+        trail = self._trail
+        while isinstance(trail, tuple):
+            trail, move = trail
+            later.append(move.action)
+        later.reverse()
+        early = list(trail.actions[:trail.n]) if trail is not None else []
+        return early + later
+
+    def _notations(self) -> list[str]:
+        """The notation of every move from the start to here (what a record holds)."""
+        eng = self._engine
+        raw = self.start.raw
+        out = []
+        for action in self._actions():
+            out.append(eng.notation(raw, action))
+            if not eng.fixed_notation:
+                raw = eng.apply(raw, action)
+        return out
 
     def history_for(self, player: int | None) -> list[str]:
         """The history as ``player`` saw it (``None``: everything)."""
         out: list[str] = []
         raw = self.start.raw
         eng = self._engine
-        for move in self.history:
-            out.append(eng.observed(raw, move.action, player))
-            raw = eng.apply(raw, move.action)
+        for action in self._actions():
+            out.append(eng.observed(raw, action, player))
+            raw = eng.apply(raw, action)
         return out
 
     @property
     def last_move(self) -> Move | None:
         """The move that led here (``None`` at the start)."""
-        return None if self._trail is None else self._trail[1]
+        trail = self._trail
+        if trail is None:
+            return None
+        return trail[1] if isinstance(trail, tuple) else trail.last
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -480,19 +585,15 @@ class State:
         """Search rewards per seat (see :meth:`Engine.returns`)."""
         return self._engine.returns(self._raw)
 
-    def view(self, player: int | None) -> Any:
-        """What ``player`` may see; ``None`` is the teacher's view of everything."""
-        if player is not None and not (0 <= player < self.num_players):
-            raise ValueError(f"player={player!r} is not a seat: use 0 … "
-                             f"{self.num_players - 1} or None for the teacher's view")
+    def view(self, player: int | str | None) -> Any:
+        """What ``player`` may see; ``None`` is the teacher's view of everything and
+        :data:`TABLE` what every seat has seen."""
+        check_viewer(player, self.num_players)
         return self._engine.view(self, player)
 
     # --- moves ---------------------------------------------------------
     def _move(self, action: int) -> Move:
-        eng = self._engine
-        return Move(eng.game.name if eng.game else "", action,
-                    eng.notation(self._raw, action), eng.describe(self._raw, action),
-                    eng.is_chance_action(action))
+        return _make_move(self._engine, self._raw, action)
 
     def legal_moves(self) -> MoveList:
         """The legal moves (at a chance point: the outcomes, if they can be listed)."""
@@ -540,6 +641,15 @@ class State:
                     f"{exc} Legal now: {format_options(self._legal_notations())}.",
                     text=text, rule=exc.rule, legal=self._legal_notations()) from None
             raise
+        except (ValueError, OverflowError) as exc:
+            # An engine's parser must raise InvalidMoveError; anything else it lets
+            # through (a number too long for int(), say) is still the user's bad text.
+            shown = text if len(text) <= 40 else text[:40] + "…"
+            raise InvalidMoveError(
+                f"{shown!r} is not a {self.game.title} move ({exc}). "
+                f"{self._engine.notation_help} Legal now: "
+                f"{format_options(self._legal_notations())}.",
+                text=text, legal=self._legal_notations()) from None
         return self._move(action)
 
     def _legal_notations(self) -> list[str]:
@@ -553,8 +663,19 @@ class State:
                     f"{move.notation!r} is a {move.game} move, not a "
                     f"{self.game.title} move.", text=move.notation,
                     legal=self._legal_notations())
-            return move.action
+            if not self._engine.is_action(move.action):
+                raise self._not_an_action(move.action)
+            return int(move.action)
         return self.parse(move).action
+
+    def _not_an_action(self, action: object) -> InvalidMoveError:
+        """The error for an action number that no move of this game has (a forged
+        :class:`Move`, a bad ``play_action`` argument)."""
+        eng = self._engine
+        return InvalidMoveError(
+            f"{action!r} is not a {self.game.title} action number (0 … "
+            f"{eng.num_actions - 1}, or a chance outcome).", text=action,
+            legal=self._legal_notations())
 
     def explain(self, move: Move | str) -> Explanation:
         """Why ``move`` is or is not allowed here (rule ID and a sentence)."""
@@ -640,12 +761,9 @@ class State:
             raise InvalidMoveError(f"action must be a whole number, not {action!r}",
                                    text=action, legal=self._legal_notations())
         action = int(action)
+        if not eng.is_action(action):
+            raise self._not_an_action(action)
         if not eng.is_legal(self._raw, action):
-            if not 0 <= action < max(eng.num_actions, 1) and not eng.is_chance_action(action):
-                raise InvalidMoveError(
-                    f"{action} is not a {self.game.title} action number "
-                    f"(0 … {eng.num_actions - 1}, or a chance outcome).",
-                    text=action, legal=self._legal_notations())
             return self.play(self._move(action))
         return self._child(action)
 
@@ -667,13 +785,32 @@ class State:
         return state
 
     def record(self, **meta: Any) -> Record:
-        """The game record of this state's history (see :mod:`janus_widgets.core.record`)."""
+        """The game record of this state's history (see :mod:`janus_widgets.core.record`):
+        the full record, seed included (the teacher's)."""
         from .record import Record
         return Record.from_state(self, meta=meta)
+
+    def seat_record(self, seat: int | str, **meta: Any) -> Any:
+        """This history as ``seat`` knew it: a
+        :class:`~janus_widgets.core.seat_record.SeatRecord`, with no seed and no
+        secret of another seat (``seat``: a seat number, or :data:`TABLE`)."""
+        from .seat_record import SeatRecord
+        return SeatRecord.from_state(self, seat, meta=meta)
 
     def position_key(self) -> Hashable:
         """A hashable key of the position, the same for equal positions."""
         return self._engine.position_key(self._raw)
+
+
+def check_viewer(player: object, num_players: int) -> None:
+    """Raise ``ValueError`` unless ``player`` is a seat number, :data:`TABLE` or None."""
+    if player is None or player == TABLE:
+        return
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or \
+            not 0 <= player < num_players:
+        raise ValueError(f"player={player!r} is not a seat: use 0 … {num_players - 1}, "
+                         f"{TABLE!r} for what every seat has seen, or None for the "
+                         "teacher's view")
 
 
 def _error_fields(exc: Exception) -> dict[str, Any]:
@@ -724,6 +861,11 @@ class Game(Generic[VariantT]):
 
     def __repr__(self) -> str:
         return f"<Game {self.name!r} ({self.title})>"
+
+    @property
+    def has_secrets(self) -> bool:
+        """Whether a seat may know what another may not (see :attr:`Engine.has_secrets`)."""
+        return self.Engine.has_secrets
 
     # --- rulesets ------------------------------------------------------------
     def rulesets(self) -> tuple[Ruleset, ...]:
@@ -799,8 +941,10 @@ class Game(Generic[VariantT]):
 
     def new(self, variant: VariantT | dict | None = None, *, seed: int | None = None,
             ruleset: str | None = None, **options: Any) -> State:
-        """The start state. ``seed`` drives chance (a fresh one is drawn and kept if None);
-        ``ruleset`` starts from a named ruleset (see :meth:`rulesets`)."""
+        """The start state. ``seed`` drives chance; if None a fresh one is drawn with
+        :mod:`secrets` and kept (the state knows it; the widgets show it only in the
+        teacher's view, never to a seat). ``ruleset`` starts from a named ruleset (see
+        :meth:`rulesets`)."""
         eng = self.engine(self.variant(variant, ruleset=ruleset, **options))
         seed = fresh_seed() if seed is None else check_seed(seed)
         return self.State(eng, eng.initial(), seed=seed)
@@ -860,11 +1004,13 @@ class Game(Generic[VariantT]):
         return importlib.import_module(self._draw_module)
 
     def load(self, source: str | Any) -> Record:
-        """Load a record of this game from a path or JSON text."""
+        """Load a record of this game from a path, JSON text or bytes (see
+        :meth:`Record.read`); a record of another game raises :class:`RecordError`."""
+        from .errors import RecordError
         from .record import Record
-        rec = Record.load(source)
+        rec = Record.read(source)
         if rec.game != self.name:
-            raise ValueError(f"that record is of {rec.game!r}, not {self.name!r}")
+            raise RecordError(f"that record is a {rec.game!r} game, not {self.name!r}")
         return rec
 
     def iter_actions(self, state: State) -> Iterator[int]:

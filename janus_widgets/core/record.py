@@ -11,6 +11,15 @@ Branches explored in a :class:`~janus_widgets.core.replay.Replay` are kept in
 ``lines``: each names the line it leaves, the ply where it leaves it, and its
 own moves from there.
 
+This full record is the teacher's: its seed and chance outcomes rebuild every
+secret. What one seat may keep is :meth:`Record.view` — a
+:class:`~janus_widgets.core.seat_record.SeatRecord`, the same format with a
+``"seat"`` field, that seat's account of the moves and no seed (see
+``docs/secrets.md``). :func:`read_record` reads either; ``Record.load`` refuses a
+seat's record, saying what it is. Loading a record checks each move once on the lean
+engine path, so a million moves load in seconds; the replay keeps checkpoints, not
+a state per move.
+
 >>> from janus_widgets import games
 >>> state = games.get("jactus").new(seed=3).play("r*").play("=11235")
 >>> rec = state.record()
@@ -26,7 +35,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,8 +46,9 @@ from .variant import CUSTOM
 if TYPE_CHECKING:
     from .protocol import Game, State
     from .replay import Replay
+    from .seat_record import SeatRecord
 
-__all__ = ["Record", "Branch", "FORMAT", "VERSION"]
+__all__ = ["Record", "Branch", "FORMAT", "VERSION", "read_record"]
 
 FORMAT = "janus-widgets-record"
 VERSION = 1
@@ -80,7 +90,7 @@ class Record:
                 "this state's history does not start from the game's start position "
                 "(it was built with from_raw); records replay from the start only")
         return cls(game=state.game.name, variant=state.variant.to_dict(),
-                   seed=state.seed, moves=[m.notation for m in state.history],
+                   seed=state.seed, moves=state._notations(),
                    branches=tuple(branches), result=_result(state), meta=dict(meta or {}),
                    ruleset=state.game.ruleset_of(state.variant))
 
@@ -107,87 +117,56 @@ class Record:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the record to ``path`` (written whole, then moved into place)."""
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.to_json(), encoding="utf-8")
-        os.replace(tmp, path)
-        return path
+        """Write the record to ``path``: written whole to ``<path>.tmp``, then moved into
+        place, so a failed save (a full disk, a folder in the way) keeps the old file
+        and leaves no ``.tmp`` file behind; the ``OSError`` is raised."""
+        return write_atomic(path, self.to_json())
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Record:
-        """Read and check a record file (see :meth:`from_json`)."""
-        path = Path(path)
-        try:
-            size = path.stat().st_size
-        except OSError as exc:
-            raise RecordError(f"cannot read record {str(path)!r}: {exc.strerror}") from None
-        if size > MAX_BYTES:
-            raise RecordError(f"record {str(path)!r} is {size} bytes; the limit is "
-                              f"{MAX_BYTES}")
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise RecordError(f"record {str(path)!r} is not UTF-8 text") from None
-        return cls.from_json(text)
+        """Read and check a record file (see :meth:`from_json`). Anything that keeps
+        it from being read (missing, a folder, unreadable, too big, not UTF-8) raises
+        :class:`RecordError` saying so."""
+        return cls.from_dict(parse_json(read_text(path)))
+
+    @classmethod
+    def read(cls, source: Any) -> Record:
+        """A record from whatever a user hands over: a :class:`Record`, JSON text or
+        bytes (text that starts with ``{``), or a path. Raises :class:`RecordError`."""
+        if isinstance(source, Record):
+            return source
+        return cls.from_dict(source_data(source))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Record:
         """Parse and check a record; the moves are replayed to prove them legal."""
-        if isinstance(text, bytes):
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError:
-                raise RecordError("the record is not UTF-8 text") from None
-        if not isinstance(text, str):
-            raise RecordError(f"a record is JSON text, not {type(text).__name__}")
-        if len(text) > MAX_BYTES:
-            raise RecordError(f"the record is {len(text)} characters; the limit is "
-                              f"{MAX_BYTES}")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"the record is not valid JSON: {exc.msg} at line "
-                              f"{exc.lineno}, column {exc.colno}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(parse_json(text))
 
     @classmethod
     def from_dict(cls, data: Any) -> Record:
         """Check a decoded JSON object and build the record (replaying every move)."""
         rec = cls._shape(data)
-        rec.replay()  # proves every move, line and the stated result
+        rec._checked()  # proves every move, line and the stated result
         return rec
 
     @classmethod
     def _shape(cls, data: Any) -> Record:
-        from .. import games
-
-        if not isinstance(data, dict):
-            raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
-        if data.get("format") != FORMAT:
-            raise RecordError(f"not a janus_widgets record: 'format' is "
-                              f"{data.get('format')!r}, expected {FORMAT!r}")
-        version = data.get("version")
-        if version != VERSION:
-            raise RecordError(f"record version {version!r} is not supported; this "
-                              f"janus_widgets reads version {VERSION}")
+        check_header(data)
+        if "seat" in data:
+            raise RecordError(
+                f"this file is {whose(data['seat'])}'s record: what "
+                f"{'the whole table' if data['seat'] == 'table' else 'that seat'} saw, "
+                "with no seed and no hidden card. It shows that view (read_record, or Load "
+                "in a widget) but cannot be replayed as the full game; the full record "
+                "is the one saved from the teacher's view.")
         allowed = {"format", "version", "game", "variant", "seed", "moves", "branches",
                    "result", "meta", "ruleset"}
         extra = sorted(set(data) - allowed)
         if extra:
             raise RecordError(f"unknown record field {extra[0]!r}; the fields are "
                               + ", ".join(sorted(allowed)))
-        name = data.get("game")
-        if name not in games.names():
-            raise RecordError(f"record of unknown game {name!r}; the games are "
-                              + ", ".join(games.names()))
-        game = games.get(name)
-        variant = data.get("variant", {})
-        try:
-            variant_obj = game.variant(variant)
-        except VariantError as exc:
-            raise RecordError(f"record variant: {exc}") from None
-        ruleset = _ruleset(game, variant_obj, data.get("ruleset"))
+        name, variant = check_game_and_variant(data)
+        ruleset = check_ruleset(name, variant, data.get("ruleset"))
         seed = data.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise RecordError(f"record seed {seed!r} is not a whole number from 0 to "
@@ -229,56 +208,214 @@ class Record:
         """The state before the first move."""
         return self.game_obj.new(self.variant, seed=self.seed)
 
-    def states(self) -> list[State]:
-        """Every state of the main line, from the start to the end."""
-        states = [self.start_state()]
-        for index, text in enumerate(self.moves):
-            states.append(_play(states[-1], text, index, "move"))
-        return states
-
-    def final_state(self) -> State:
-        """The state after the last move of the main line."""
-        state = self.start_state()
-        for index, text in enumerate(self.moves):
-            state = _play(state, text, index, "move")
-        return state
-
-    def replay(self) -> Replay:
-        """A :class:`~janus_widgets.core.replay.Replay` over every line of the record."""
-        from .replay import Replay
-        replay = Replay.from_states(self.states())
-        final = replay.lines[0].states[-1]
+    def _checked(self) -> tuple[State, list[tuple[int | None, int, list[int], list[Any]]]]:
+        """The start state and every line as ``(parent, at, actions, checkpoints)``,
+        each move proven legal by playing it; worked out once per record. A line's
+        actions run from the start (a branch's first ``at`` are its parent's)."""
+        done = self.__dict__.get("_lines")
+        if done is not None:
+            return done
+        from .replay import CHECKPOINT_EVERY
+        start = self.start_state()
+        actions: list[int] = []
+        checkpoints: list[Any] = [start.raw]
+        final = _check_moves(start, start.raw, self.moves, actions, checkpoints, "move")
+        lines = [(None, 0, actions, checkpoints)]
         if self.result is not None:
-            expected = _result(final)
+            expected = _result(type(start)(start.engine, final, seed=self.seed,
+                                           ply=len(actions)))
             if {k: self.result.get(k) for k in expected} != expected:
                 raise RecordError(
                     f"the record states the result {dict(self.result)} but replaying "
                     f"its moves gives {expected}: the moves or the result were changed")
+        k_every = CHECKPOINT_EVERY
         for k, b in enumerate(self.branches, start=1):
-            parent = replay.lines[b.parent]
-            if b.at > len(parent.moves):
+            _, _, parent_actions, parent_points = lines[b.parent]
+            if b.at > len(parent_actions):
                 raise RecordError(f"branch {k} leaves line {b.parent} after move {b.at}, "
-                                  f"but that line has only {len(parent.moves)} moves")
-            state = parent.states[b.at]
-            states = list(parent.states[:b.at + 1])
-            for j, text in enumerate(b.moves):
-                state = _play(state, text, b.at + j, f"branch {k} move")
-                states.append(state)
-            replay._add_line(parent=b.parent, at=b.at, states=states)
-        return replay
+                                  f"but that line has only {len(parent_actions)} moves")
+            own = parent_actions[:b.at]
+            points = parent_points[:b.at // k_every + 1]
+            raw = points[-1]
+            for action in own[(len(points) - 1) * k_every:]:
+                raw = start.engine.apply(raw, action)
+            _check_moves(start, raw, b.moves, own, points, f"branch {k} move")
+            lines.append((b.parent, b.at, own, points))
+        done = (start, lines)
+        object.__setattr__(self, "_lines", done)
+        return done
 
-    def view(self, player: int | None) -> list[str]:
-        """The main line as ``player`` saw it: secrets of other seats left out."""
-        return self.final_state().history_for(player)
+    def states(self) -> list[State]:
+        """Every state of the main line, from the start to the end (O(length) states;
+        :meth:`replay` keeps only checkpoints)."""
+        start, lines = self._checked()
+        return list(_line(start, lines[0]).states)
+
+    def final_state(self) -> State:
+        """The state after the last move of the main line."""
+        start, lines = self._checked()
+        line = _line(start, lines[0])
+        return line.state_at(len(line))
+
+    def replay(self) -> Replay:
+        """A :class:`~janus_widgets.core.replay.Replay` over every line of the record
+        (each call gives a fresh cursor; the moves are checked once per record)."""
+        from .replay import Replay
+        start, lines = self._checked()
+        return Replay._from_lines(start, lines)
+
+    def view(self, seat: int | str) -> SeatRecord:
+        """The main line as ``seat`` knew it: that seat's record (a seat number, or
+        ``TABLE`` for what every seat has seen). It holds what the seat was told of
+        every move (``.moves``) and, in a game with secrets, its view after each one;
+        no seed and no hidden chance outcome. See :mod:`.seat_record`."""
+        from .seat_record import SeatRecord
+        return SeatRecord.from_state(self.final_state(), seat, meta=self.meta)
 
     def __len__(self) -> int:
         return len(self.moves)
+
+
+# --- files and JSON (full records and seat records alike) ------------------------------
+def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` to ``path`` whole: to ``<path>.tmp`` first, then moved into place.
+    On failure the old file is kept, no ``.tmp`` file is left, and the error is raised."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def read_text(path: Any) -> str:
+    """The text of a record file; :class:`RecordError` says why it cannot be read."""
+    try:
+        path = Path(path)
+    except TypeError:
+        raise RecordError(f"a record is loaded from a path, not "
+                          f"{type(path).__name__}") from None
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise RecordError(f"cannot read record {str(path)!r}: "
+                          f"{exc.strerror or exc}") from None
+    if path.is_dir():
+        raise RecordError(f"cannot read record {str(path)!r}: it is a folder, not a "
+                          "record file")
+    if info.st_size > MAX_BYTES:
+        raise RecordError(f"record {str(path)!r} is {info.st_size} bytes; the limit is "
+                          f"{MAX_BYTES}")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read record {str(path)!r}: "
+                          f"{exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"record {str(path)!r} is not UTF-8 text") from None
+
+
+def parse_json(text: Any) -> Any:
+    """The JSON value of a record's text (never evaluated); :class:`RecordError` if it
+    is not UTF-8, too long, not JSON or nested too deeply."""
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("the record is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise RecordError(f"a record is JSON text, not {type(text).__name__}")
+    if len(text) > MAX_BYTES:
+        raise RecordError(f"the record is {len(text)} characters; the limit is "
+                          f"{MAX_BYTES}")
+    try:
+        return json.loads(text.lstrip("\ufeff"))
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"the record is not valid JSON: {exc.msg} at line "
+                          f"{exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise RecordError("the record is not a game record: its JSON is nested too "
+                          "deeply to read") from None
+
+
+def source_data(source: Any) -> Any:
+    """The JSON value of a record handed over as JSON text or bytes (text that starts
+    with ``{``) or as a path."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return parse_json(source)
+    if isinstance(source, str) and source.lstrip("\ufeff \t\r\n").startswith("{"):
+        return parse_json(source)
+    if isinstance(source, (str, os.PathLike)):
+        return parse_json(read_text(source))
+    raise RecordError(f"a record is a path, JSON text or bytes, not "
+                      f"{type(source).__name__}")
+
+
+def read_record(source: Any) -> Record | SeatRecord:
+    """A full record or a seat's record (see :mod:`.seat_record`), whichever
+    ``source`` holds: a record object, a path, or JSON text or bytes."""
+    from .seat_record import SeatRecord
+    if isinstance(source, (Record, SeatRecord)):
+        return source
+    data = source_data(source)
+    if isinstance(data, dict) and "seat" in data:
+        return SeatRecord.from_dict(data)
+    return Record.from_dict(data)
 
 
 def _result(state: State) -> dict[str, Any]:
     return {"ply": state.ply, "over": state.is_over,
             "winners": list(state.winners()),
             "scores": [float(s) for s in state.scores()]}
+
+
+def check_header(data: Any) -> None:
+    """Raise :class:`RecordError` unless ``data`` is a JSON object of this format and
+    version."""
+    if not isinstance(data, dict):
+        raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"not a janus_widgets record: 'format' is "
+                          f"{data.get('format')!r}, expected {FORMAT!r}")
+    version = data.get("version")
+    if version != VERSION:
+        raise RecordError(f"record version {version!r} is not supported; this "
+                          f"janus_widgets reads version {VERSION}")
+
+
+def check_game_and_variant(data: dict) -> tuple[str, dict]:
+    """The record's game name and variant options, checked."""
+    from .. import games
+    name = data.get("game")
+    if name not in games.names():
+        raise RecordError(f"record of unknown game {name!r}; the games are "
+                          + ", ".join(games.names()))
+    variant = data.get("variant", {})
+    if not isinstance(variant, dict):
+        raise RecordError(f"record 'variant' must be an object of option names and "
+                          f"values, not {type(variant).__name__}")
+    try:
+        games.get(name).variant(variant)
+    except VariantError as exc:
+        raise RecordError(f"record variant: {exc}") from None
+    return name, variant
+
+
+def whose(seat: Any) -> str:
+    """``'seat A'`` or ``'the table'`` for a record's ``seat`` field as written."""
+    return "the table" if seat == "table" else f"seat {seat}"
+
+
+def check_ruleset(name: str, variant: dict, stated: Any) -> str:
+    """The record's ruleset name (see :func:`_ruleset`), for a checked game and variant."""
+    from .. import games
+    game = games.get(name)
+    return _ruleset(game, game.variant(variant), stated)
 
 
 def _ruleset(game: Game, variant: Any, stated: Any) -> str:
@@ -306,6 +443,44 @@ def _string_list(value: Any, what: str) -> list[str]:
         if not isinstance(item, str):
             raise RecordError(f"record {what}: move {i} is {item!r}, not text", index=i)
     return value
+
+
+def _line(start: State, checked: tuple) -> Any:
+    from .replay import Line
+    parent, at, actions, checkpoints = checked
+    return Line(0, parent, at, start, actions, list(checkpoints))
+
+
+def _check_moves(start: State, raw: Any, texts: Sequence[str], actions: list[int],
+                 checkpoints: list[Any], what: str) -> Any:
+    """Play ``texts`` from ``raw`` (the position after ``actions``), proving each move
+    legal; append their actions and the checkpoints reached. Returns the last raw.
+
+    The lean path: a text already read is taken as the same action again when that
+    action is legal here (its notation is fixed, see ``Engine.fixed_notation``), so a
+    long game reads each distinct text once. Anything else goes through the state
+    layer, whose error names the move, its index and the rule."""
+    from .replay import CHECKPOINT_EVERY
+    eng = start.engine
+    is_legal, apply, notation = eng.is_legal, eng.apply, eng.notation
+    fixed = eng.fixed_notation
+    every = CHECKPOINT_EVERY
+    known: dict[str, int] = {}
+    index = len(actions)
+    for text in texts:
+        action = known.get(text)
+        if action is None or not is_legal(raw, action) or (
+                not fixed and notation(raw, action) != text):
+            here = type(start)(eng, raw, seed=start.seed, ply=index)
+            action = _play(here, text, index, what).last_move.action  # type: ignore
+            if notation(raw, action) == text:
+                known[text] = action
+        raw = apply(raw, action)
+        actions.append(action)
+        index += 1
+        if not index % every:
+            checkpoints.append(raw)
+    return raw
 
 
 def _play(state: State, text: str, index: int, what: str) -> State:

@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -30,12 +31,15 @@ SEED_BITS = 63
 
 
 def fresh_seed() -> int:
-    """A new seed from the operating system's entropy (kept, so games replay).
+    """A new seed drawn with :mod:`secrets` (the operating system's cryptographic
+    source), kept so the game replays. Nothing a seat sees predicts it: the chance
+    outcomes it drives follow from it, so it is shown only in the teacher's view and
+    written only to the full record.
 
     >>> 0 <= fresh_seed() < 2**63
     True
     """
-    return int(np.random.SeedSequence().entropy) & ((1 << SEED_BITS) - 1)
+    return secrets.randbits(SEED_BITS)
 
 
 def check_seed(seed: object) -> int:

@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -155,23 +155,27 @@ class _Spec:
     max_chance: Callable[[Engine], int]
     bound: Callable[[Engine], int | None] | None   # the longest game the rules allow
     default_cap: int                 # default max_game_length (0: the rules' bound)
-    perfect: bool
     #: Table options: option name -> (read the compact text, write it).
     tables: Mapping[str, tuple[Callable[[str], Any], Callable[[Any], str]]]
+    #: Perfect information: the game declares no secrets (``Engine.has_secrets``).
+    perfect: bool = True
 
 
 def _specs() -> dict[str, _Spec]:
     from ..games.jactus import rules as jactus
     from ..games.janus_cards import tables as cards
     from ..games.jinns import rules as jinns
-    return {
-        "janus": _Spec(None, lambda e: 100, _janus_bound, 0, True,
+    from .. import games
+    specs = {
+        "janus": _Spec(None, lambda e: 100, _janus_bound, 0,
                        {"tiles": (_split_tiles, _join_tiles),
                         "squares": (_split_squares, _join_squares)}),
-        "janus-cards": _Spec(cards.CHANCE_BASE, _cards_chance, _cards_bound, 0, False, {}),
-        "jactus": _Spec(jactus.CHANCE_BASE, lambda e: jactus.N_MS, None, 2000, True, {}),
-        "jinns": _Spec(jinns.CHANCE_BASE, lambda e: 16, None, 1000, True, {}),
+        "janus-cards": _Spec(cards.CHANCE_BASE, _cards_chance, _cards_bound, 0, {}),
+        "jactus": _Spec(jactus.CHANCE_BASE, lambda e: jactus.N_MS, None, 2000, {}),
+        "jinns": _Spec(jinns.CHANCE_BASE, lambda e: 16, None, 1000, {}),
     }
+    return {name: replace(spec, perfect=not games.get(name).has_secrets)
+            for name, spec in specs.items()}
 
 
 _SPECS: dict[str, _Spec] = {}

@@ -14,6 +14,13 @@ Every control is also a method, so notebook cells drive the same widget::
     w.play("r*")          # in a later cell: the displayed widget follows
     w.back(); w.goto(0); w.step()
 
+The viewpoint is the boundary of what the screen gives away (``docs/secrets.md``): the
+teacher's view (``None``) shows everything, the seed included, and Save writes the full
+record; a seat's view (or ``"current"``, the player to move on a screen passed round)
+never shows the seed in any game, and Save writes that seat's (or the table's) record:
+no seed, no hidden card. A seat's record loaded back is stepped through and never played
+on. The surface a seat sees is collected by :func:`~.surface.widget_surface`.
+
 A game plugs in through its ``draw`` module: ``draw(view, highlights,
 selection) -> Drawing``, ``click(view, selection, key) -> Click`` and
 ``highlight(view, move) -> keys`` (optionally ``selection_for(view, move)``).
@@ -35,9 +42,10 @@ from ipycanvas import MultiCanvas, hold_canvas
 from .. import games as game_registry
 from ..core.bots import bot_names, make_bot
 from ..core.errors import IllegalMoveError, InvalidMoveError, JanusError, RecordError
-from ..core.protocol import CHANCE, TERMINAL, Game, Move, State, seat_name
-from ..core.record import Record
+from ..core.protocol import CHANCE, TABLE, TERMINAL, Game, Move, State, seat_name
+from ..core.record import Record, read_record
 from ..core.replay import Replay
+from ..core.seat_record import SeatRecord, SeatReplay
 from ..core.rng import RandomStream, fresh_seed
 from .canvas import Painter
 from .controls import RulesetControl, variant_control
@@ -51,6 +59,13 @@ SYNC_BOT_LIMIT = 5000
 LOG_WINDOW = 150
 
 Viewpoint = Any  # None (everything), a seat number, or "current"
+
+#: What the Save button writes, by viewpoint (its label and its tooltip).
+SAVE_FULL = ("Save full record", "Writes the full record: the seed, every move and chance "
+             "outcome, every line. It replays and continues exactly (the teacher's).")
+SAVE_SEAT = ("Save {whose} record", "Writes {whose} record: the moves as {who} saw them "
+             "and what {who} saw of each position; no seed, no hidden card. It can be "
+             "stepped through, not played on.")
 
 
 def _public_observation(engine: Any, raw: Any, action: int) -> str:
@@ -84,12 +99,12 @@ class GameWidget(W.VBox):
     def __init__(self, game: str | Game, variant: Any = None, *, seed: int | None = None,
                  record: Record | str | Path | None = None,
                  bots: dict[int, Any] | None = None, viewpoint: Viewpoint = "default",
-                 bot_delay: float = 0.5, **options: Any) -> None:
+                 bot_delay: float = 0.5, lock_view: bool = False, **options: Any) -> None:
         super().__init__()
         self.game: Game = game_registry.get(game) if isinstance(game, str) else game
         self.board = self.game.board()
         self.bot_delay = float(bot_delay)
-        self.previous_games: list[Record] = []
+        self.previous_games: list[Record | SeatRecord] = []
         self.errors: list[str] = []          # full tracebacks of anything that went wrong
         self.frames = 0                       # canvas frames painted (one message each)
         self._selection: Any = None
@@ -104,11 +119,14 @@ class GameWidget(W.VBox):
         self._message = ""
         self._message_kind = "info"
         self._pending_variant: Any = None       # a Variant waiting for the confirm box
+        self._lock_view = bool(lock_view)
+        self._bots_wait = False          # a loaded game's bots wait for the user
 
         start = self.game.new(variant, seed=seed, **options)
-        self.replay = Replay(start)
+        self.replay: Replay | SeatReplay = Replay(start)
         if viewpoint == "default":
             viewpoint = getattr(self.board, "DEFAULT_VIEWPOINT", None)
+        self._check_viewpoint(viewpoint)
         self._viewpoint: Viewpoint = viewpoint
         self._build()
         if record is not None:
@@ -195,10 +213,10 @@ class GameWidget(W.VBox):
                                                                self.confirm_no])],
                                   layout=W.Layout(display="none", border="2px solid #e0a030",
                                                   padding="6px"))
-        self.seed_box = W.IntText(value=self.state.seed, description="seed",
+        # The seed is filled in by _update_record_controls, for the teacher's view only.
+        self.seed_box = W.IntText(value=0, description="seed",
                                   layout=W.Layout(width="260px"))
-        self.new_button = W.Button(description="New game", icon="refresh",
-                                   tooltip="Start a new game with this seed and variant")
+        self.new_button = W.Button(description="New game", icon="refresh")
         self.new_button.on_click(self._guard(lambda _: self._new_from_box()))
         # The Ruleset menu above the options; choosing one sets them all (a new game).
         self.ruleset_control = RulesetControl(self.game, self.state.variant)
@@ -216,7 +234,8 @@ class GameWidget(W.VBox):
 
         self.path_box = W.Text(value=f"{self.game.name}-game.json", description="file",
                                layout=W.Layout(width="320px"))
-        self.save_button = W.Button(description="Save", icon="save")
+        self.save_button = W.Button(description=SAVE_FULL[0], icon="save",
+                                    layout=W.Layout(width="auto"))
         self.load_button = W.Button(description="Load", icon="folder-open")
         self.save_button.on_click(self._guard(lambda _: self.save(self.path_box.value)))
         self.load_button.on_click(self._guard(lambda _: self._load_from_box()))
@@ -252,8 +271,20 @@ class GameWidget(W.VBox):
         return default if hook is None else hook(self)
 
     def _viewpoint_options(self, n: int) -> list[tuple[str, Any]]:
+        if isinstance(self.replay, SeatReplay):      # the record holds one view only
+            record = self.replay.seat_record
+            return [(f"{record.whose}'s record", record.seat)]
         return ([("everything (teacher)", None), ("the player to move", "current")]
                 + [(f"seat {seat_name(p)}", p) for p in range(n)])
+
+    def _check_viewpoint(self, viewpoint: Viewpoint) -> None:
+        allowed = [v for _, v in self._viewpoint_options(self.state.num_players)]
+        if isinstance(self.replay, SeatReplay) and viewpoint not in allowed:
+            raise ValueError(f"this is {self.replay.seat_record.whose}'s record: it holds "
+                             "that view only")
+        if viewpoint not in allowed or isinstance(viewpoint, bool):
+            raise ValueError(f"viewpoint {viewpoint!r} is not allowed: use None, 'current' "
+                             f"or a seat 0 … {self.state.num_players - 1}")
 
     def _build_seat_boxes(self) -> None:
         n = self.state.num_players
@@ -268,11 +299,16 @@ class GameWidget(W.VBox):
             box.observe(self._guard(lambda change, seat=p: self._on_seat(seat, change)),
                         names="value")
             self.seat_boxes.append(box)
-        if self._viewpoint not in [v for _, v in self._viewpoint_options(n)]:
-            self._viewpoint = None
+        options = self._viewpoint_options(n)
+        if self._viewpoint not in [v for _, v in options]:
+            # Fewer seats than before (or a seat's record): the nearest view that shows
+            # no more than before — never the teacher's unless it was the teacher's.
+            self._viewpoint = options[0][1] if isinstance(self.replay, SeatReplay) else (
+                "current" if self._viewpoint is not None else None)
         with self._quiet():
-            self.viewpoint_box.options = self._viewpoint_options(n)
+            self.viewpoint_box.options = options
             self.viewpoint_box.value = self._viewpoint
+            self.viewpoint_box.disabled = self._lock_view
         self.seats_tab.children = [self.viewpoint_box, *self.seat_boxes]
 
     # ------------------------------------------------------------------ guard
@@ -327,7 +363,8 @@ class GameWidget(W.VBox):
 
     @property
     def message(self) -> str:
-        """The last message shown in the status line (a refusal names its rule)."""
+        """The last message of the status line (a refusal names its rule); one naming
+        the seed is on screen only in the teacher's view."""
         return self._message
 
     @property
@@ -335,11 +372,30 @@ class GameWidget(W.VBox):
         """Whose view is drawn: None (everything), a seat, or 'current'."""
         return self._viewpoint
 
-    def _view_seat(self) -> int | None:
+    def _view_seat(self) -> int | str | None:
+        """The seat whose view is drawn: with "current" the player to move; at a chance
+        point the table's (what every seat has seen); at the end everything."""
         if self._viewpoint == "current":
             cur = self.replay.state.current_player
-            return cur if cur >= 0 else None
+            if cur >= 0:
+                return cur
+            return TABLE if cur == CHANCE else None
         return self._viewpoint
+
+    @property
+    def seat_mode(self) -> bool:
+        """Whether a seat's record is shown (stepped through, never played on)."""
+        return isinstance(self.replay, SeatReplay)
+
+    def _shows_secrets(self) -> bool:
+        """Whether the screen may show the seed: only the teacher's view of a game."""
+        return self._viewpoint is None and not self.seat_mode
+
+    def _refuse_seat_record(self) -> None:
+        """In a seat's record nothing can be played: say why, and raise."""
+        text = self.replay.seat_record.not_playable()  # type: ignore[union-attr]
+        self._say(text, "refused")
+        raise RecordError(text)
 
     def _view(self) -> Any:
         return self.state.view(self._view_seat())
@@ -384,6 +440,10 @@ class GameWidget(W.VBox):
         if not replay.at_end:
             replay.forward()
             return True
+        if isinstance(replay, SeatReplay):        # nothing is played on a seat's record
+            self._say(replay.seat_record.not_playable(), "refused")
+            return False
+        self._release_bots()  # the user stepped: bots may move
         state = replay.state
         player = state.current_player
         if player == TERMINAL:
@@ -423,25 +483,35 @@ class GameWidget(W.VBox):
         move, after showing the reason in the status line.
         """
         self._stop_ticks()
+        if self.seat_mode:
+            self._refuse_seat_record()
         state = self.state
+        # At the end of the line where chance is to act, the move waits for chance:
+        # its outcomes are worked out aside first, so a refused move changes nothing.
+        pending: list[Move] = []
+        if self.replay.at_end:
+            while state.is_chance:
+                pending.append(state.sample_chance())
+                state = state.play(pending[-1])
         player = state.current_player
         if player in self._bots:
             text = f"Seat {seat_name(player)} is played by a bot; wait for it, or set the " \
                    "seat to human (Seats & view)."
             self._say(text, "error")
             raise IllegalMoveError(text, move=str(move), rule="", reason="bot seat")
-        if player == CHANCE:
-            self._resolve_chance()
-            self._changed()
-            state = self.state
         try:
             move_obj = state.parse(move) if isinstance(move, str) else move
+            if not isinstance(move_obj, Move):
+                state.play(move_obj)  # raises InvalidMoveError naming what is allowed
             if not state.is_legal(move_obj):
                 state.play(move_obj)  # raises the explained error
         except (IllegalMoveError, InvalidMoveError) as exc:
             self._refuse(exc)
             raise
+        for outcome in pending:
+            self.replay.play(outcome)
         self.replay.play(move_obj)
+        self._release_bots()
         self._resolve_chance()
         self._highlights = ()
         self._say(f"{seat_name(player)} played {move_obj.notation}: {move_obj.description}")
@@ -453,7 +523,8 @@ class GameWidget(W.VBox):
         """At the end of the line, let chance act until a player is to move (from the
         game's seed: the same seed gives the same outcomes); bots then reply."""
         self._stop_ticks()
-        if self.replay.at_end and self.state.is_chance:
+        if self.replay.at_end and self.state.is_chance and not self.seat_mode:
+            self._release_bots()
             self._resolve_chance()
             self._changed()
             self._schedule_bots()
@@ -503,6 +574,10 @@ class GameWidget(W.VBox):
                 self._say(result.message)
             return
         if result.move is not None:
+            if self.seat_mode:
+                self._say(self.replay.seat_record.not_playable(), "refused")  # type: ignore[union-attr]
+                self._render()
+                return
             player = state.current_player
             if player in self._bots:
                 self._say(f"Seat {seat_name(player)} is played by a bot: its move comes "
@@ -551,11 +626,24 @@ class GameWidget(W.VBox):
         self._render()
 
     def _play_selected(self) -> None:
+        """The Play button: the move selected in the list, if there is one to play."""
+        state = self.state
+        if self.seat_mode:
+            self._say(self.replay.seat_record.not_playable(), "refused")  # type: ignore[union-attr]
+            return
+        if state.is_chance:
+            self._say("Chance acts here, not a player: press ▶ (step) to let it act.",
+                      "refused")
+            return
+        if state.is_over:
+            self._say("The game is over: there is no move to play.", "refused")
+            return
         index = self.options_list.value
-        if index is None:
+        moves = state.legal_moves()
+        if isinstance(index, bool) or not isinstance(index, int) or \
+                not 0 <= index < len(moves):
             self._say("Select a move in the list first.", "refused")
             return
-        moves = self.state.legal_moves()
         self.play(moves[index])
 
     # ------------------------------------------------------------------ bots
@@ -569,7 +657,8 @@ class GameWidget(W.VBox):
             self._bots.pop(seat, None)
             self._bot_labels.pop(seat, None)
         elif isinstance(policy, str):
-            seed = RandomStream(self.state.seed + 7919 * (seat + 1)).spawn_seed()
+            seed = (RandomStream(self.state.seed + 7919 * (seat + 1)).spawn_seed()
+                    if self.state.seed is not None else fresh_seed())
             self._bots[seat] = make_bot(policy, self.game, seat, seed)
             self._bot_labels[seat] = policy
         elif callable(policy):
@@ -581,6 +670,8 @@ class GameWidget(W.VBox):
                              f"policy(view) -> move, or None; not {policy!r}")
         self._build_seat_boxes()
         self._changed()
+        if self._bots_wait and self._waiting_bot():
+            self._say(self._message + self._waiting_bot())
         self._schedule_bots()
 
     @property
@@ -597,8 +688,9 @@ class GameWidget(W.VBox):
         self.set_bot(seat, None if value == "human" else value)
 
     def _schedule_bots(self) -> None:
-        """After a change at the end of the line, let bots (and dice) move."""
-        if not self.replay.at_end:
+        """After a change at the end of the line, let bots (and dice) move (not in a
+        seat's record, and not in a loaded game until the user steps or plays)."""
+        if not self.replay.at_end or self.seat_mode or self._bots_wait:
             return
         cur = self.state.current_player
         if cur not in self._bots and not self._autoplay:
@@ -617,6 +709,8 @@ class GameWidget(W.VBox):
         """Step forward on a timer (replay, dice and bots) until a human is to move
         or the game ends. Without a running event loop it runs to that point now."""
         self._autoplay = bool(on)
+        if on:
+            self._release_bots()
         with self._quiet():
             self.autoplay_button.value = self._autoplay
         if not on:
@@ -676,7 +770,7 @@ class GameWidget(W.VBox):
         current = self.state.variant
         base = current if variant is None else variant
         new_variant = self.game.variant(base, **options)
-        return self.new_game(seed=self.state.seed, variant=new_variant)
+        return self.new_game(seed=self.state.seed, variant=new_variant)  # None: a fresh one
 
     def set_ruleset(self, name: str) -> State:
         """Start a new game under one of the game's named rulesets, keeping the number of
@@ -686,7 +780,8 @@ class GameWidget(W.VBox):
         return self.set_variant(self.game.variant(ruleset=name, **setup))
 
     def new_game(self, seed: int | None = None, variant: Any = None) -> State:
-        """Start a new game (same variant unless given); the current one is kept."""
+        """Start a new game (same variant unless given); the current one is kept.
+        Without ``seed`` a fresh one is drawn secretly (see ``rng.fresh_seed``)."""
         self._stop_ticks()
         variant = self.state.variant if variant is None else self.game.variant(variant)
         seed = fresh_seed() if seed is None else seed
@@ -696,7 +791,11 @@ class GameWidget(W.VBox):
         self._after_new_game()
         return self.state
 
-    def _after_new_game(self) -> None:
+    def _after_new_game(self, schedule_bots: bool = True) -> None:
+        """Show a new game or a loaded one. A new game lets its bots start at once; a
+        loaded or restored one is shown as saved, and its bots wait until the user
+        steps or plays (``schedule_bots=False``)."""
+        self._bots_wait = not schedule_bots
         self._highlights = ()
         self._pending_variant = None
         self.confirm_box.layout.display = "none"
@@ -708,32 +807,63 @@ class GameWidget(W.VBox):
             for name, control in self.variant_controls.items():
                 control.value = getattr(self.state.variant, name)
             self.ruleset_control.show(self.state.variant)
-            self.seed_box.value = self.state.seed
         self._build_seat_boxes()
         self._selection = self._fresh_selection()
+        self._update_previous_box()
         self._refresh(board=True)
         self._schedule_bots()
+
+    def _show_replay(self, replay: Replay | SeatReplay) -> None:
+        """Put a loaded or restored game on screen, at its end, as it was saved."""
+        self._stop_ticks()
+        self.replay = replay
+        self.replay.last()
+        if isinstance(replay, SeatReplay):
+            self._viewpoint = replay.seat_record.seat
+        elif self._viewpoint not in [v for _, v in self._viewpoint_options(
+                self.state.num_players)]:
+            self._viewpoint = "current"     # after a seat's record: no more than before
+        self._after_new_game(schedule_bots=False)
 
     def _archive(self) -> None:
         if any(len(line) for line in self.replay.lines):
             self.previous_games.append(self.replay.record())
+            self._update_previous_box(select=len(self.previous_games) - 1)
+
+    def _update_previous_box(self, select: int | None = None) -> None:
+        """The "earlier games" list, always as :attr:`previous_games` is now (a seed
+        only in the teacher's view)."""
+        def label(i: int, rec: Record | SeatRecord) -> str:
+            if isinstance(rec, SeatRecord):
+                return f"{i + 1}: {rec.whose}'s record, {len(rec.moves)} moves"
+            seed = f", seed {rec.seed}" if self._shows_secrets() else ""
+            return f"{i + 1}: {rec.game}{seed}, {len(rec.moves)} moves"
+        options = ([(label(i, rec), i) for i, rec in enumerate(self.previous_games)]
+                   or [("(none yet)", -1)])
+        value = self.previous_box.value if select is None else select
+        if value not in [v for _, v in options]:
+            value = options[-1][1]
+        if list(self.previous_box.options) != options or self.previous_box.value != value:
             with self._quiet():
-                self.previous_box.options = [
-                    (f"{i + 1}: {rec.game}, seed {rec.seed}, {len(rec.moves)} moves", i)
-                    for i, rec in enumerate(self.previous_games)]
-                self.previous_box.value = len(self.previous_games) - 1
+                self.previous_box.options = options
+                self.previous_box.value = value
 
     def restore(self, index: int = -1) -> State:
-        """Bring back an earlier game from :attr:`previous_games` (the current one is kept)."""
-        if not self.previous_games:
+        """Bring back an earlier game from :attr:`previous_games` (the current one is
+        kept there in its place), shown as it was; its bots wait for the user."""
+        count = len(self.previous_games)
+        if not count:
             raise ValueError("there is no earlier game to restore")
+        if isinstance(index, bool) or not isinstance(index, int) or not -count <= index < count:
+            raise ValueError(f"there is no earlier game {index!r}: use 0 … {count - 1} "
+                             "(or -1 for the last)")
         record = self.previous_games[index]
-        replay = record.replay()
+        replay = record.replay()                    # before anything changes
         self.previous_games.pop(index)
         self._archive()
-        self.replay = replay
-        self.replay.last()
-        self._after_new_game()
+        self._show_replay(replay)
+        self._say(f"Restored the earlier game ({self.replay.length} moves), shown as it "
+                  "was." + self._waiting_bot())
         return self.state
 
     def _on_variant_control(self, name: str, change: dict) -> None:
@@ -787,22 +917,25 @@ class GameWidget(W.VBox):
             self._say("Variant unchanged; the game goes on.")
 
     def _new_from_box(self) -> None:
-        self.new_game(seed=int(self.seed_box.value))
-        self._say(f"New game with seed {self.state.seed}.")
+        if self._shows_secrets():
+            self.new_game(seed=int(self.seed_box.value))
+            self._say(f"New game with seed {self.state.seed}.", teacher_only=True)
+        else:                                # a seat never sees the seed: a secret one
+            self.new_game()
+            self._say("New game (its seed is secret: it is shown only in the teacher's "
+                      "view).")
 
     # ------------------------------------------------------------------ views
     def set_viewpoint(self, viewpoint: Viewpoint) -> None:
         """Draw the game as a seat sees it (a seat number), as the player to move
         sees it (``"current"``), or everything (``None``, the teacher's view)."""
-        allowed = [v for _, v in self._viewpoint_options(self.state.num_players)]
-        if viewpoint not in allowed:
-            raise ValueError(f"viewpoint {viewpoint!r} is not allowed: use None, 'current' "
-                             f"or a seat 0 … {self.state.num_players - 1}")
+        self._check_viewpoint(viewpoint)
         self._viewpoint = viewpoint
         with self._quiet():
             self.viewpoint_box.value = viewpoint
         self._selection = self._fresh_selection()
         self._highlights = ()
+        self._update_previous_box()
         self._refresh(board=True)
 
     def _on_viewpoint(self, change: dict) -> None:
@@ -812,38 +945,90 @@ class GameWidget(W.VBox):
 
     # ------------------------------------------------------------------ records
     def save(self, path: str | Path | None = None) -> Path:
-        """Save every line of the game as a JSON record (default: the file box)."""
+        """Save a record (default path: the file box); what it writes follows the view.
+
+        The teacher's view (``None``) writes the full record: seed, every move and
+        chance outcome, every line. A seat's view writes that seat's record of the line
+        on screen (:meth:`Record.view`: no seed, no hidden card), and a screen passed
+        round (``"current"``) the table's record (what every seat has seen). A seat's
+        record that was loaded is written again as it is. The Save button says which.
+        A failed save changes nothing and says why in the status line."""
         target = Path(path or self.path_box.value)
-        written = self.replay.record(saved_by="janus_widgets").save(target)
-        self._say(f"Saved {len(self.replay.moves)} moves to {written}.")
+        record, what = self._record_to_save()
+        try:
+            written = record.save(target)
+        except OSError as exc:
+            text = f"Could not save to {target}: {exc.strerror or exc}."
+            self._say(text, "error")
+            raise RecordError(text) from None
+        note = "" if isinstance(record, Record) else "; no seed, no hidden card"
+        self._say(f"Saved {what} ({self.replay.length} moves{note}) to {written}.")
         return written
 
-    def load(self, source: Record | str | Path | bytes) -> State:
-        """Load a record (a path, JSON text or bytes, or a Record). A bad record
-        changes nothing and the status line says what is wrong."""
+    def _save_target(self) -> Any:
+        """Whose record the Save button writes: None (the full record), a seat or TABLE."""
+        if isinstance(self.replay, SeatReplay):
+            return self.replay.seat_record.seat
+        return TABLE if self._viewpoint == "current" else self._viewpoint
+
+    def _record_to_save(self) -> tuple[Record | SeatRecord, str]:
+        if isinstance(self.replay, SeatReplay):
+            rec = self.replay.seat_record
+            return rec, f"{rec.whose}'s record"
+        seat = self._save_target()
+        if seat is None:
+            return self.replay.record(saved_by="janus_widgets"), "the full record"
+        line = self.replay.current_line
+        rec = line.state_at(len(line)).seat_record(seat, saved_by="janus_widgets")
+        return rec, f"{rec.whose}'s record"
+
+    def load(self, source: Record | SeatRecord | str | Path | bytes) -> State:
+        """Load a record: a path, JSON text or bytes, a :class:`Record` or a
+        :class:`SeatRecord`. A seat's record shows that seat's view, to step through
+        but not to play on. Anything wrong changes nothing; the status line says what
+        (a :class:`RecordError` is raised)."""
         try:
-            if isinstance(source, Record):
-                record = source
-            elif isinstance(source, bytes) or (isinstance(source, str)
-                                              and source.lstrip().startswith("{")):
-                record = Record.from_json(source)
-            else:
-                record = Record.load(source)
+            record = read_record(source)
             if record.game != self.game.name:
                 raise RecordError(f"that record is a {record.game} game; this widget plays "
                                   f"{self.game.name}")
-            replay = record.replay()
+            replay: Replay | SeatReplay = record.replay()
         except RecordError as exc:
             self._say(f"Could not load the record: {exc}", "error")
             raise
-        self._stop_ticks()
+        except Exception as exc:  # noqa: BLE001 - whatever it is, the user gets our error
+            self.errors.append(traceback.format_exc())
+            text = f"Could not load the record: {type(exc).__name__}: {exc}"
+            self._say(text, "error")
+            raise RecordError(text) from exc
         self._archive()
-        self.replay = replay
-        self.replay.last()
-        self._after_new_game()
-        self._say(f"Loaded {len(record.moves)} moves ({len(replay.lines)} "
-                  f"line{'s' if len(replay.lines) > 1 else ''}).")
+        self._show_replay(replay)
+        if isinstance(replay, SeatReplay):
+            self._say(f"Loaded {replay.seat_record.whose}'s record ({replay.length} moves): "
+                      "step through it; it cannot be played on (no seed, no hidden card).")
+        else:
+            lines = len(replay.lines)
+            waiting = self._waiting_bot()
+            self._say(f"Loaded {replay.length} moves ({lines} line{'s' * (lines > 1)}), "
+                      "shown as saved." + waiting)
         return self.state
+
+    def _release_bots(self) -> None:
+        """The user stepped or played: a loaded game's bots may move again, and the
+        note that they wait leaves the status line (it is no longer true)."""
+        if self._bots_wait:
+            note = self._waiting_bot()
+            self._bots_wait = False
+            if note and self._message.endswith(note):
+                self._message = self._message[:-len(note)]
+
+    def _waiting_bot(self) -> str:
+        """A note that the bot to move waits for the user (after a load or a restore)."""
+        cur = self.state.current_player
+        if self.replay.at_end and cur in self._bots:
+            return (f" {seat_name(cur)} is played by a bot: it moves when you step (▶) "
+                    "or play.")
+        return ""
 
     def _load_from_box(self) -> None:
         try:
@@ -857,6 +1042,8 @@ class GameWidget(W.VBox):
             return
         item = files[0]
         content = item["content"] if isinstance(item, dict) else item.content
+        with self._quiet():
+            self.upload.value = ()           # the file is not kept in the widget
         try:
             self.load(bytes(content))
         except RecordError:
@@ -890,9 +1077,12 @@ class GameWidget(W.VBox):
             self._show_option(moves[change["new"]])
 
     # ------------------------------------------------------------------ display
-    def _say(self, text: str, kind: str = "info") -> None:
+    def _say(self, text: str, kind: str = "info", *, teacher_only: bool = False) -> None:
+        """Show ``text`` in the status line; ``teacher_only`` (a message naming the seed)
+        is shown only while the teacher's view is on."""
         self._message = text
         self._message_kind = kind
+        self._message_teacher_only = teacher_only
         self._update_status()
 
     def _changed(self) -> None:
@@ -921,12 +1111,18 @@ class GameWidget(W.VBox):
         with self._quiet():
             self.slider.max = replay.length
             self.slider.value = replay.index
+            # The seed only in the teacher's view: it predicts every chance to come.
             rules = self.game.describe_variant(state.variant)
+            seed = f", seed {state.seed}" if self._shows_secrets() else ""
+            whose = (f" · {html.escape(self.replay.seat_record.whose)}'s record"
+                     if isinstance(self.replay, SeatReplay) else "")
             self.heading.value = (f"<h3 style='margin:0'>{html.escape(self.game.title)}"
-                                f" <small>— {html.escape(rules)}, seed "
-                                f"{state.seed}</small></h3>")
+                                  f" <small>— {html.escape(rules)}{seed}{whose}</small></h3>")
             # The options list: legal moves, or the chance outcomes.
-            if state.is_over:
+            if self.seat_mode:
+                self.options_list.options = [("(a seat's record: nothing can be played)",
+                                              -1)]
+            elif state.is_over:
                 self.options_list.options = []
             elif state.is_chance:
                 self.options_list.options = [("(chance) press ▶ step for the dice/draw", -1)]
@@ -934,24 +1130,28 @@ class GameWidget(W.VBox):
                 self.options_list.options = [(f"{m.notation} — {m.description}", i)
                                         for i, m in enumerate(state.legal_moves())]
             self.options_list.value = None
-            # The move log around the cursor.
+            # The move log around the cursor (the raw states rolled forward from one
+            # replay checkpoint: a long game costs no more than a short one).
             lo = max(0, replay.index - LOG_WINDOW)
             hi = min(replay.length, replay.index + LOG_WINDOW)
-            states = replay.states
             entries = [("start", 0)] if lo == 0 else []
+            if isinstance(replay, SeatReplay):    # what the seat was told, as saved
+                told = replay.observations
+                entries += [(f"{i + 1}. {told[i]}", i + 1) for i in range(lo, hi)]
             seat = self._view_seat()
-            engine = state.engine
-            for i in range(max(lo, 0), hi):
-                before = states[i]
-                mover = before.current_player
+            engine = getattr(state, "engine", None)
+            line = getattr(replay, "current_line", None)
+            for i, before in zip(range(lo, hi) if line is not None else (),
+                                 line.raws(lo, hi) if line is not None else ()):
+                mover = engine.current(before)
                 who = "chance" if mover == CHANCE else seat_name(mover)
                 # Only what the chosen viewpoint may know of the move (card games);
                 # a screen passed round ("current") shows what every seat knows.
-                action = states[i + 1].last_move.action
+                action = line.actions[i]
                 if self._viewpoint == "current":
-                    seen = _public_observation(engine, before.raw, action)
+                    seen = _public_observation(engine, before, action)
                 else:
-                    seen = engine.observed(before.raw, action, seat)
+                    seen = engine.observed(before, action, seat)
                 entries.append((f"{i + 1}. {who} {seen}", i + 1))
             self.move_log.options = entries
             self.move_log.value = replay.index if lo <= replay.index <= hi else None
@@ -961,7 +1161,32 @@ class GameWidget(W.VBox):
                  f"line {line.id} (from line {line.parent} after move {line.at})", line.id)
                 for line in replay.lines]
             self.lines.value = replay.line
-            self.play_button.disabled = state.is_over or state.is_chance
+            self.play_button.disabled = state.is_over or state.is_chance or self.seat_mode
+        self._update_record_controls()
+
+    def _update_record_controls(self) -> None:
+        """The seed box, New game and Save as the view allows: the seed is in the widget
+        (shown or not) only in the teacher's view; Save says what it writes."""
+        secret = not self._shows_secrets()
+        seed = self.state.seed
+        with self._quiet():
+            value = 0 if secret or seed is None else seed
+            if self.seed_box.value != value:
+                self.seed_box.value = value
+            self.seed_box.layout.display = "none" if secret else ""
+        self.new_button.tooltip = (
+            "Start a new game with a fresh secret seed and this variant (the seed is "
+            "shown only in the teacher's view)" if secret else
+            "Start a new game with this seed and variant")
+        target = self._save_target()
+        if target is None:
+            label, tip = SAVE_FULL
+        else:
+            who = "every seat" if target == TABLE else seat_name(target)
+            whose = "the table's" if target == TABLE else f"{who}'s"
+            label, tip = (text.format(who=who, whose=whose) for text in SAVE_SEAT)
+        self.save_button.description = label
+        self.save_button.tooltip = tip
 
     def _update_status(self) -> None:
         state = self.replay.state
@@ -977,11 +1202,16 @@ class GameWidget(W.VBox):
             turn = f"<b>{seat_name(cur)}</b> to move ({who})"
         scores = " · ".join(f"{seat_name(p)} {s:g}" for p, s in enumerate(state.scores()))
         colour = {"info": "#333", "refused": "#b00020", "error": "#b00020"}[self._message_kind]
+        shown = self._message if self._shows_secrets() or not getattr(
+            self, "_message_teacher_only", False) else ""
         message = (f"<div class='janus-message janus-{self._message_kind}' style='color:"
-                   f"{colour}'>{html.escape(self._message)}</div>" if self._message else "")
+                   f"{colour}'>{html.escape(shown)}</div>" if shown else "")
         where = f"move {self.replay.index}/{self.replay.length}"
         if len(self.replay.lines) > 1:
             where += f", line {self.replay.line}"
+        if isinstance(self.replay, SeatReplay):
+            where = (f"<b>{html.escape(self.replay.seat_record.whose)}'s record</b> (step "
+                     f"through it; not playable) · {where}")
         self.status_line.value = (f"<div style='font-family:sans-serif'>{where} · {turn} · "
                              f"scores {scores}{message}</div>")
 

@@ -30,7 +30,7 @@ from itertools import combinations_with_replacement, product
 from math import factorial
 from typing import Any, NamedTuple
 
-from ...core.errors import InvalidMoveError
+from ...core.errors import InvalidMoveError, VariantError
 from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, State, seat_index,
                               seat_name)
 from ...core.rng import RandomStream
@@ -212,6 +212,26 @@ class JactusVariant(Variant):
     def totals(self) -> tuple[int, int, int]:
         """Venus cards, dog cards and coins in play."""
         return FULL_SUPPLY if self.supply == "full" else SUPPLY_TABLE[self.players]
+
+    def points_in_play(self) -> int:
+        """The points of every piece in play (JA-16): 15, 30, 45, 50 for 2, 3, 4, 5–6
+        players, 50 with the full supply.
+
+        >>> JactusVariant(players=3).points_in_play()
+        30
+        """
+        return sum(n * p for n, p in zip(self.totals(), POINTS))
+
+    def check(self) -> None:
+        most = self.points_in_play()
+        if self.scoring == "points" and self.points_target > most:
+            supply = ("the full supply" if self.supply == "full"
+                      else f"the supply for {self.players} players")
+            raise VariantError(
+                f"Jactus option points_target={self.points_target} is not allowed with "
+                f"{supply}: its pieces are worth {most} points in all, so nobody could "
+                f"reach the target (JA-16); allowed: 2 … {most}.",
+                field="points_target", value=self.points_target, allowed=f"2 … {most}")
 
 
 class Holding(NamedTuple):

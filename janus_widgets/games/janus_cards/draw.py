@@ -50,7 +50,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from ...core.protocol import CHANCE, TERMINAL, seat_name
+from ...core.protocol import CHANCE, TERMINAL, seat_name, viewer_name
+from ...core.protocol import TABLE as WHOLE_TABLE   # (TABLE here is the felt's colour)
 from ...widgets.drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
 from .tables import HAND_LIMIT, SYMBOL_CODES, SYMBOL_NAMES
 from .views import BACK, FRONT, CardsView, LaidTrio, SeenCard
@@ -321,8 +322,8 @@ def _button(d: Drawing, x: float, y: float, w: float, h: float, label: str, *,
 
 
 # --- words --------------------------------------------------------------------------
-def _who(seat: int | None) -> str:
-    return "the teacher" if seat is None else seat_name(seat)
+def _who(seat: int | str | None) -> str:
+    return viewer_name(seat)
 
 
 def prompt(view: CardsView, selection: Any = None) -> str:
@@ -349,13 +350,15 @@ def prompt(view: CardsView, selection: Any = None) -> str:
         return f"Pass the screen to {mover}"
     if pick.odds:
         return "What can I know? Click a card to see the odds of its unseen side"
+    if view.viewer == WHOLE_TABLE:
+        return f"{mover} to move (what the whole table has seen)"
     if view.viewer is not None and view.viewer != view.to_move:
         return f"{mover} to move (you see the table as {seat_name(view.viewer)})"
     return f"{mover} to move: click cards to draw or discard, then the button"
 
 
 def _caption(view: CardsView, pick: Pick) -> str:
-    if pick.covered:
+    if pick.covered or view.viewer == WHOLE_TABLE:
         return "What everyone has seen"
     if view.viewer is None:
         return "Teacher's view: both sides of every card"
@@ -416,7 +419,7 @@ def draw(view: CardsView, highlights: Iterable[Hashable] = (),
         _cover(d, view)
     else:
         _buttons(d, view, pick)
-        if pick.odds and pick.inspect is not None:
+        if pick.odds and pick.inspect is not None and view.viewer != WHOLE_TABLE:
             _odds_panel(d, view, pick.inspect)
     outline_regions(d, highlights)
     return d
@@ -452,7 +455,8 @@ def _panel(d: Drawing, view: CardsView, seat: int, pick: Pick, mover: int | None
            align="right", fill=INK, bold=count > 0)
     # The two rows of card halves: whose side is which.
     holder = "you" if you else seat_name(seat)
-    others = "you" if (view.viewer is not None and not you and not covered) else "others"
+    others = "you" if (view.viewer not in (None, WHOLE_TABLE) and not you and not covered) \
+        else "others"
     cy = y + 32
     d.text(x + LABEL_W - 8, cy + HALF_H / 2, f"{holder} see{'s' * (holder != 'you')}",
            size=10, align="right", fill=MUTED, bold=holder == "you")
@@ -536,8 +540,9 @@ def _pile(d: Drawing, view: CardsView, pick: Pick) -> None:
 
 
 def _trios(d: Drawing, view: CardsView) -> None:
-    d.text(TRIO_X + 4, MID_Y + 14, "Trios laid (open: both sides shown)", size=14,
-           bold=True, align="left", fill=INK)
+    heading = ("Trios laid (open: both sides shown)" if view.variant.trio_backs == "shown"
+               else "Trios laid (symbol side up)")
+    d.text(TRIO_X + 4, MID_Y + 14, heading, size=14, bold=True, align="left", fill=INK)
     if not view.trios:
         d.text(TRIO_X + 4, MID_Y + 44, "none yet — three cards showing one symbol to",
                size=11, align="left", fill=MUTED)
@@ -628,6 +633,8 @@ def _buttons(d: Drawing, view: CardsView, pick: Pick) -> None:
 
 
 def _odds_button(d: Drawing, view: CardsView, pick: Pick, y: float) -> None:
+    if view.viewer == WHOLE_TABLE:        # odds belong to a seat: the table has none
+        return
     label = "What can I know?  ON" if pick.odds else "What can I know?  off"
     _button(d, BUTTON_X, y, BUTTON_W, 36, label, active=True, key=("button", "odds"),
             size=14, style="on" if pick.odds else "plain")
@@ -670,7 +677,7 @@ def _cover(d: Drawing, view: CardsView) -> None:
 # --- the "what can I know?" panel -------------------------------------------------------
 def _odds_for(view: CardsView, ref: str) -> tuple[str, dict[str, Fraction], str | None]:
     """(title, odds, what is seen) for the inspected card or ``"next"``."""
-    who = "the teacher" if view.viewer is None else seat_name(view.viewer)
+    who = viewer_name(view.viewer)
     if ref == "next":
         return (f"The next card to turn up: its face-up side, for {who}",
                 view.unturned_odds(), None)
@@ -763,11 +770,11 @@ def click(view: CardsView, selection: Any, key: Hashable) -> Click:
             f"The screen waits for {who}: {who} clicks \"show my cards\"." if who else
             "Chance acts next: click Deal or press ▶."))
     kind = key[0]
-    if key == ("button", "odds"):
+    if key == ("button", "odds") and view.viewer != WHOLE_TABLE:
         return Click(selection=replace(pick, odds=not pick.odds, inspect=None))
     if key == ("button", "deal"):
         return Click(selection=pick, step=True)
-    if pick.odds and kind in ("card", "pile", "unseen"):
+    if pick.odds and view.viewer != WHOLE_TABLE and kind in ("card", "pile", "unseen"):
         ref = {"pile": "P1", "unseen": "next"}.get(kind) or key[1]
         if ref not in ("P1", "next") and int(ref[1]) > view.hand_sizes[_LETTERS.index(ref[0])]:
             return Click(selection=replace(pick, inspect=None),
@@ -781,6 +788,10 @@ def click(view: CardsView, selection: Any, key: Hashable) -> Click:
         return Click(selection=pick, message="JC-19: chance acts now (a card is dealt or "
                                              "turns up): click Deal or press ▶.")
     mover = view.to_move
+    if view.viewer == WHOLE_TABLE:
+        return Click(selection=pick, message=(
+            f"JC-19: it is {seat_name(mover)}'s turn; this is what the whole table has "
+            f"seen, not {seat_name(mover)}'s own view."))
     if view.viewer is not None and view.viewer != mover:
         return Click(selection=pick, message=(
             f"JC-19: it is {seat_name(mover)}'s turn; you see the table as "

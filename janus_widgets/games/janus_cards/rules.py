@@ -26,8 +26,8 @@ from fractions import Fraction
 from typing import Any
 
 from ...core.errors import InvalidMoveError, VariantError
-from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, State, seat_index,
-                              seat_name)
+from ...core.protocol import (CHANCE, TABLE, TERMINAL, Engine, Explanation, Game, State,
+                              seat_index, seat_name)
 from ...core.rng import RandomStream
 from ...core.variant import Ruleset, Variant, option
 from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, DEAL, DISCARD1_BASE, DRAW_PP,
@@ -36,7 +36,8 @@ from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, D
                      SYMBOL_NAMES, action_notation, action_slots, action_sources,
                      card_text, deck_size, discard_action, draw_action, public_actions,
                      symbol_index)
-from .views import CardsView, build_view, determinize, informative
+from .views import (CardsView, build_view, determinize, informative, knowledge, view_from_data,
+                    view_to_data)
 
 __all__ = ["GAME", "RULESETS", "JanusCardsVariant", "CardsEngine", "CardsState", "CardsView",
            "position"]
@@ -80,9 +81,15 @@ class JanusCardsVariant(Variant):
     two_from_one_player: bool = option(False, rule="JC-8",
                                        doc="Whether a player may draw two cards from the "
                                            "same other player.")
+    trio_backs: str = option("hidden", choices=("hidden", "shown"), rule="JC-12",
+                             doc="'hidden': a laid trio shows its symbol side only; its "
+                                 "player never sees the other sides, the others keep what "
+                                 "they saw while the cards were held. 'shown': trios lie "
+                                 "open, both sides seen by all.")
     auto_end: bool = option(True, rule="JC-15",
                             doc="End the game at once when no symbol is left on three "
-                                "cards outside the trios, so no trio can be formed.")
+                                "cards outside the trios, so no trio can be formed (only "
+                                "with trio_backs='shown': the count needs open trios).")
     stall_rounds: int = option(10, minimum=1, maximum=1000, rule="JC-16",
                                doc="Rounds in a row without a new trio after which the game "
                                    "ends (every player taking one turn is a round).")
@@ -126,10 +133,10 @@ class CardsEngine(Engine[JanusCardsVariant]):
     """
 
     turn_rule = "JC-19"
-    has_secrets = True
     chance_rule = "JC-4"
     over_rule = "JC-20"
     num_actions = NUM_ACTIONS
+    has_secrets = True
     notation_help = ("Janus card game moves: dB1 (draw B's card 1), dP (draw the pile's "
                      "top card), dB1+C2 or dB1+P (draw two), x2 (discard your card 2), x13 "
                      "(discard cards 1 then 3, 3 on top), agree (agree to end); chance: "
@@ -142,7 +149,9 @@ class CardsEngine(Engine[JanusCardsVariant]):
         self.look = variant.deal_peek == "look"
         self.two_pile = variant.two_from_pile
         self.two_one = variant.two_from_one_player
-        self.auto_end = variant.auto_end
+        self.open_trios = variant.trio_backs == "shown"
+        # JC-15 is a count of the trios' both sides: only open trios let the table make it.
+        self.auto_end = variant.auto_end and self.open_trios
         self.stall_limit = variant.stall_rounds * n
         self.joint = variant.agreement == "joint"
         self.others = tuple(tuple(w for w in range(n) if w != p) for p in range(n))
@@ -351,9 +360,11 @@ class CardsEngine(Engine[JanusCardsVariant]):
                 cards = (mine[laid[0]], mine[laid[1]], mine[laid[2]])
                 owner = -1 if agreed >> turn & 1 and not self.joint else turn   # JC-14
                 trios = trios + ((owner, trio, cards),)
+                # JC-12: laid symbol side up for all to see; with open trios (option
+                # trio_backs="shown") the other sides are shown too.
                 mask = 0
                 for s in cards:
-                    mask |= 3 << (s & ~1)
+                    mask |= (3 << (s & ~1)) if self.open_trios else (1 << s)
                 for w in range(len(known)):
                     known[w] |= mask
                 mine = [s for i, s in enumerate(mine) if i not in laid]
@@ -548,23 +559,33 @@ class CardsEngine(Engine[JanusCardsVariant]):
         return None
 
     # --- hidden information ----------------------------------------------
-    def view(self, state: State, player: int | None) -> CardsView:
+    def view(self, state: State, player: int | str | None) -> CardsView:
         return build_view(self.variant, state.raw, player, engine=self)
 
-    def view_raw(self, raw: tuple, player: int | None) -> CardsView:
+    def view_raw(self, raw: tuple, player: int | str | None) -> CardsView:
         """The view of a raw state (what :meth:`State.view` returns)."""
         return build_view(self.variant, raw, player, engine=self)
+
+    def view_to_data(self, view: CardsView) -> dict[str, Any]:
+        return view_to_data(view)
+
+    def view_from_data(self, data: Any, viewer: int | str) -> CardsView:
+        return view_from_data(data, self.variant, viewer, engine=self)
 
     def determinize(self, view: Any, stream: RandomStream) -> tuple:
         if not isinstance(view, CardsView) or view.variant != self.variant:
             raise ValueError("determinize needs a CardsView of this engine's variant")
+        if view.viewer == TABLE:
+            raise ValueError("determinize needs a seat's view (or the teacher's), not the "
+                             "table's: each seat knows sides the table does not")
         return determinize(view, stream)
 
-    def observed(self, raw: tuple, action: int, player: int | None) -> str:
+    def observed(self, raw: tuple, action: int, player: int | str | None) -> str:
         """The notation, with chance outcomes masked to what ``player`` sees, then
-        where the cards moved went and the symbol each shows ``player`` there."""
+        where the cards moved went and the symbol each shows ``player`` there
+        (``TABLE``: only the sides every seat has seen)."""
         after = self.apply(raw, action)
-        mine = -1 if player is None else after[5][player]
+        mine = knowledge(after[5], player)
 
         def sym(side: int) -> str:
             return SYMBOL_CODES[SIDE_SYMBOL[side]] if mine >> side & 1 else "?"
@@ -801,10 +822,13 @@ class CardsEngine(Engine[JanusCardsVariant]):
         assert sorted(cards) == list(range(self.deck)), (
             f"JC-1: every one of the {self.deck} cards must be somewhere exactly once")
         assert list(fresh) == sorted(fresh), "unturned cards are kept sorted"
+        # Halfway through a two-card pile draw (JC-8: the second card turns up first) the
+        # drawer may hold three alike fronts: the trio is laid when the draw is complete.
+        drawing = turn if phase == REVEAL and extra == 1 else -1
         for p, hand in enumerate(hands):
             assert len(hand) <= HAND_LIMIT, f"JC-10: {seat_name(p)} holds {len(hand)} cards"
             syms = [SIDE_SYMBOL[s] for s in hand]
-            assert all(syms.count(x) < 3 for x in syms), (
+            assert p == drawing or all(syms.count(x) < 3 for x in syms), (
                 f"JC-12: {seat_name(p)} holds an unlaid trio")
             for s in hand:
                 assert known[p] >> s & 1, "JC-13: a holder sees the side facing them"
@@ -812,10 +836,13 @@ class CardsEngine(Engine[JanusCardsVariant]):
                     assert known[w] >> (s ^ 1) & 1, "JC-13: others see the far side"
         for s in stack:
             assert all(k >> s & 1 for k in known), "JC-13: everyone saw the pile's up sides"
-        for _, _, laid in trios:
+        for owner, _, laid in trios:
             for s in laid:
-                assert all(k >> s & 1 and k >> (s ^ 1) & 1 for k in known), (
-                    "JC-12: laid trios lie open")
+                assert all(k >> s & 1 for k in known), (
+                    "JC-12: everyone sees a laid trio's symbol side")
+                if self.open_trios:
+                    assert all(k >> (s ^ 1) & 1 for k in known), (
+                        "JC-12: open trios (trio_backs='shown') show both sides to all")
         for c in fresh:
             assert all(not (k >> (2 * c)) & 3 for k in known), (
                 "JC-6: nobody has seen an unturned card")
@@ -839,7 +866,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
             assert extra in END_REASONS, f"bad end reason {extra!r}"
 
 
-def _locate(raw: tuple, card: int, viewer: int | None) -> tuple[str | None, int, bool]:
+def _locate(raw: tuple, card: int, viewer: int | str | None) -> tuple[str | None, int, bool]:
     """Where ``card`` lies in ``raw``: its ref, stored side, and whether its front
     faces ``viewer``."""
     letters = "ABCDEF"
@@ -955,7 +982,9 @@ def position(variant: JanusCardsVariant | None = None, *,
     ``hands``: one list per seat of cards written ``"front/back"`` (the side
     facing the holder first; names or letters: ``"sun/moon"``, ``"s/m"``).
     ``pile``: the turned-up pile, top first, face-up side first. ``trios``:
-    ``(owner letter or None, [three cards, trio symbol first])``. The rest of the
+    ``(owner letter or None, [three cards, trio symbol first])``: every seat sees
+    the symbol sides and, but for the owner, the far sides too (they faced the others
+    while held; with ``trio_backs="shown"`` everyone sees both). The rest of the
     deck is the unturned pile. Every seat knows what it sees now (JC-13);
     ``remembered`` adds cards whose both sides a seat knows, by ref:
     ``{0: ["B1"]}``. ``variant`` defaults to the rulebook's with as many players
@@ -1002,9 +1031,12 @@ def position(variant: JanusCardsVariant | None = None, *,
     for w in range(n):
         for s in stack:
             known[w] |= 1 << s
-        for _, _, sides in raw_trios:
+        for owner, _, sides in raw_trios:
             for s in sides:
-                known[w] |= 3 << (s & ~1)
+                # The symbol side faces up; its far side was seen by the others while
+                # the card was held (all of it when trios lie open).
+                seen_far = variant.trio_backs == "shown" or w != owner
+                known[w] |= (3 << (s & ~1)) if seen_far else (1 << s)
     agreed_mask = 0
     for p in agreed:
         agreed_mask |= 1 << p
@@ -1040,6 +1072,7 @@ def _sample_variants() -> list[JanusCardsVariant]:
             JanusCardsVariant(players=3, symbols=5, two_from_pile=True,
                               two_from_one_player=True),
             JanusCardsVariant(players=4, symbols=6, auto_end=False, stall_rounds=2),
+            JanusCardsVariant(players=4, symbols=5, trio_backs="shown"),
             JanusCardsVariant(players=3, symbols=5, agreement="joint")]
 
 

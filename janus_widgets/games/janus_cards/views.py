@@ -39,14 +39,14 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ...core.protocol import CHANCE, TERMINAL, Move, MoveList, seat_name
+from ...core.protocol import CHANCE, TABLE, TERMINAL, Move, MoveList, seat_name, viewer_name
 from ...core.rng import RandomStream
 from .tables import (CARD_INDEX, CARDS, END_REASONS, OVER, PHASE_NAMES, PLAY,
-                     REVEAL, SIDE_SYMBOL, SYMBOL_NAMES, action_notation, deck_size,
-                     describe_decision, public_actions)
+                     REVEAL, SIDE_SYMBOL, SYMBOL_CODES, SYMBOL_NAMES, action_notation,
+                     deck_size, describe_decision, public_actions)
 
 __all__ = ["SeenCard", "LaidTrio", "NoTrio", "CardsView", "build_view", "determinize",
-           "informative", "FRONT", "BACK"]
+           "informative", "view_to_data", "view_from_data", "FRONT", "BACK"]
 
 #: The side facing the holder (in a hand) or facing up (on the pile, in a trio).
 FRONT = "front"
@@ -122,7 +122,9 @@ class NoTrio:
 class CardsView:
     """Everything one seat may know of a Janus card game position (immutable).
 
-    ``viewer`` is the seat (``None``: the teacher, who sees everything).
+    ``viewer`` is the seat (``None``: the teacher, who sees everything;
+    :data:`~janus_widgets.core.protocol.TABLE`: the whole table, who knows a side
+    only when every seat has seen it).
     ``hands`` holds every seat's cards in slot order, ``pile`` the turned-up
     part of the pile top first, ``unturned`` how many cards below have never
     been seen (their identities appear only in the teacher's
@@ -132,7 +134,7 @@ class CardsView:
     """
 
     variant: Any
-    viewer: int | None
+    viewer: int | str | None
     phase: str
     to_move: int
     turn: int
@@ -184,6 +186,17 @@ class CardsView:
                 counts[trio.owner] += 1
         return tuple(counts)
 
+    def scores(self) -> tuple[float, ...]:
+        """Each seat's score as the rules count it: its trios (JC-18), as on the state."""
+        return tuple(float(c) for c in self.trio_counts)
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the most trios once the game is over (empty before)."""
+        if not self.is_over:
+            return ()
+        counts = self.trio_counts
+        return tuple(p for p, c in enumerate(counts) if c == max(counts))
+
     @property
     def stall_limit(self) -> int:
         """Turns in a row without a new trio that end the game (JC-16)."""
@@ -227,6 +240,8 @@ class CardsView:
         letter = card.ref[0]
         if letter in "PT" or self.viewer is None:
             return FRONT
+        if self.viewer == TABLE:       # a hand's back faces everyone but its holder
+            return BACK
         return FRONT if "ABCDEF".index(letter) == self.viewer else BACK
 
     def shown(self, ref: str) -> str | None:
@@ -262,8 +277,10 @@ class CardsView:
         the viewer has not seen (the side that does not face them). A card whose
         both sides are known gives its other side with probability 1.
 
-        Only symbols with a chance above zero are listed.
+        Only symbols with a chance above zero are listed. Odds belong to a seat (or
+        the teacher): the table's view (``TABLE``) has none and raises ``ValueError``.
         """
+        self._check_odds()
         card = self.card(ref)
         face = _unknown_face(card) or (BACK if self.facing(ref) == FRONT else FRONT)
         if card.side(face) is not None:
@@ -273,13 +290,19 @@ class CardsView:
     def unturned_odds(self) -> dict[str, Fraction]:
         """Exact probability of each symbol on the face-up side of the next card
         to turn up from the unseen part of the pile (empty if there is none)."""
+        self._check_odds()
         if not self.unturned:
             return {}
         return _posterior(self).unturned_odds()
 
+    def _check_odds(self) -> None:
+        if self.viewer == TABLE:
+            raise ValueError("the table's view has no odds: each seat has seen other "
+                             "sides and works out its own; ask a seat's view")
+
     # --- text -----------------------------------------------------------------
     def __str__(self) -> str:
-        who = "the teacher" if self.viewer is None else seat_name(self.viewer)
+        who = viewer_name(self.viewer)
         if self.to_move == CHANCE:
             status = ("chance: a card is dealt to " + seat_name(self.turn)
                       if self.phase == "deal" else "chance: a card turns up")
@@ -307,12 +330,156 @@ class CardsView:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        who = "teacher" if self.viewer is None else seat_name(self.viewer)
+        who = "teacher" if self.viewer is None else viewer_name(self.viewer)
         turn = ("over" if self.is_over else "chance" if self.is_chance
                 else f"{seat_name(self.to_move)} to move")
         return (f"<CardsView for {who}: {self.phase}, {turn}, hands "
                 f"{' '.join(map(str, self.hand_sizes))}, pile {self.pile_size}, trios "
                 f"{' '.join(map(str, self.trio_counts))}>")
+
+
+# --- a view as plain data (what a seat's record stores per ply) ----------------------
+_FACE_CODE = {FRONT: "f", BACK: "b"}
+_CODE_FACE = {"f": FRONT, "b": BACK}
+_CODE_SYMBOL = {c: n for c, n in zip(SYMBOL_CODES, SYMBOL_NAMES)}
+_SYMBOL_CODE = {n: c for c, n in _CODE_SYMBOL.items()}
+
+
+def _seats_mask(seats: tuple[int, ...]) -> int:
+    mask = 0
+    for p in seats:
+        mask |= 1 << p
+    return mask
+
+
+def view_to_data(view: CardsView) -> dict[str, Any]:
+    """The view as JSON data: every card as six characters — the symbol letter of its
+    front and of its back (``?`` unseen) and, in two hex digits each, the seats that
+    have seen each side (bit ``p`` for seat ``p``); places follow from the order.
+
+    >>> from janus_widgets.games.janus_cards.rules import position
+    >>> view = position(hands=[["s/m"], ["h/c"]], pile=["k/f"]).view(0)
+    >>> view_to_data(view)["hands"]
+    [['s?0102'], ['?c0201']]
+    >>> view_from_data(view_to_data(view), view.variant, 0) == view
+    True
+    """
+    def card(c: SeenCard) -> str:
+        return (f"{_SYMBOL_CODE[c.front] if c.front else '?'}"
+                f"{_SYMBOL_CODE[c.back] if c.back else '?'}"
+                f"{_seats_mask(c.front_seen_by):02x}{_seats_mask(c.back_seen_by):02x}")
+
+    return {"phase": view.phase, "to_move": view.to_move, "turn": view.turn,
+            "hands": [[card(c) for c in hand] for hand in view.hands],
+            "pile": [card(c) for c in view.pile], "unturned": view.unturned,
+            "trios": [[-1 if t.owner is None else t.owner, _SYMBOL_CODE[t.symbol],
+                       [card(c) for c in t.cards]] for t in view.trios],
+            "agreed": list(view.agreed), "stall": view.stall,
+            "pending_draw": view.pending_draw, "end_reason": view.end_reason,
+            "no_trios": [[ref + _FACE_CODE[face] for ref, face in f.sides]
+                         for f in view.no_trios]}
+
+
+def view_from_data(data: Any, variant: Any, viewer: int | str, *,
+                   engine: Any = None) -> CardsView:
+    """The view :func:`view_to_data` wrote, checked: ``ValueError`` names what is
+    wrong (a field, a card, a count that does not add up to the deck)."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a view is an object, not {type(data).__name__}")
+    keys = {"phase", "to_move", "turn", "hands", "pile", "unturned", "trios", "agreed",
+            "stall", "pending_draw", "end_reason", "no_trios"}
+    if set(data) != keys:
+        raise ValueError("a view has exactly the fields " + ", ".join(sorted(keys)))
+    n = variant.players
+    letters = "ABCDEF"
+
+    def whole(value: Any, what: str, lo: int, hi: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise ValueError(f"{what} must be a whole number from {lo} to {hi}, "
+                             f"not {value!r}")
+        return value
+
+    def card(text: Any, ref: str) -> SeenCard:
+        if not isinstance(text, str) or len(text) != 6:
+            raise ValueError(f"card {ref} must be six characters, not {text!r}")
+        sides = []
+        for code in text[:2]:
+            if code == "?":
+                sides.append(None)
+            elif code in _CODE_SYMBOL and SYMBOL_CODES.index(code) < variant.symbols:
+                sides.append(_CODE_SYMBOL[code])
+            else:
+                raise ValueError(f"card {ref}: {code!r} is not a symbol of this deck")
+        try:
+            masks = int(text[2:4], 16), int(text[4:6], 16)
+        except ValueError:
+            raise ValueError(f"card {ref}: {text[2:]!r} is not two hex seat masks") from None
+        if max(masks) >= 1 << n:
+            raise ValueError(f"card {ref}: a seat mask names a seat beyond {letters[n - 1]}")
+        seen = tuple(tuple(p for p in range(n) if m >> p & 1) for m in masks)
+        return SeenCard(ref, sides[0], sides[1], seen[0], seen[1])
+
+    def rows(value: Any, what: str) -> list:
+        if not isinstance(value, list):
+            raise ValueError(f"{what} must be a list")
+        return value
+
+    phase = data["phase"]
+    if phase not in PHASE_NAMES:
+        raise ValueError(f"phase {phase!r} is not one of " + ", ".join(PHASE_NAMES))
+    hands_data = rows(data["hands"], "hands")
+    if len(hands_data) != n:
+        raise ValueError(f"hands: one list per seat ({n} seats)")
+    hands = tuple(tuple(card(c, f"{letters[p]}{i + 1}")
+                        for i, c in enumerate(rows(h, f"{letters[p]}'s hand")))
+                  for p, h in enumerate(hands_data))
+    pile = tuple(card(c, f"P{i + 1}") for i, c in enumerate(rows(data["pile"], "pile")))
+    trios = []
+    for t, item in enumerate(rows(data["trios"], "trios")):
+        if not isinstance(item, list) or len(item) != 3:
+            raise ValueError(f"trio {t + 1} must be [owner, symbol, three cards]")
+        owner = whole(item[0], f"trio {t + 1}'s owner", -1, n - 1)
+        if item[1] not in _CODE_SYMBOL:
+            raise ValueError(f"trio {t + 1}: {item[1]!r} is not a symbol letter")
+        laid = rows(item[2], f"trio {t + 1}'s cards")
+        if len(laid) != 3:
+            raise ValueError(f"trio {t + 1} must hold three cards")
+        trios.append(LaidTrio(None if owner < 0 else owner, _CODE_SYMBOL[item[1]],
+                              tuple(card(c, f"T{t + 1}{'abc'[j]}")
+                                    for j, c in enumerate(laid))))
+    unturned = whole(data["unturned"], "unturned", 0, deck_size(variant.symbols))
+    placed = sum(map(len, hands)) + len(pile) + 3 * len(trios)
+    if placed + unturned != deck_size(variant.symbols):
+        raise ValueError(f"the view holds {placed + unturned} cards; the deck has "
+                         f"{deck_size(variant.symbols)}")
+    refs = {c.ref for h in hands for c in h} | {c.ref for c in pile} | \
+        {c.ref for t in trios for c in t.cards}
+    facts = []
+    for fact in rows(data["no_trios"], "no_trios"):
+        sides = []
+        for side in rows(fact, "a no-trio fact"):
+            if not isinstance(side, str) or side[:-1] not in refs or side[-1:] not in "fb":
+                raise ValueError(f"no-trio fact side {side!r} names no card side here")
+            sides.append((side[:-1], _CODE_FACE[side[-1]]))
+        facts.append(NoTrio(tuple(sides)))
+    agreed = tuple(whole(p, "an agreed seat", 0, n - 1) for p in rows(data["agreed"],
+                                                                        "agreed"))
+    end = data["end_reason"]
+    if end is not None and end not in END_REASONS.values():
+        raise ValueError(f"end_reason {end!r} is not one of "
+                         + ", ".join(END_REASONS.values()))
+    if not isinstance(data["pending_draw"], bool):
+        raise ValueError("pending_draw must be true or false")
+    to_move = data["to_move"]
+    if isinstance(to_move, bool) or to_move not in (TERMINAL, CHANCE, *range(n)):
+        raise ValueError(f"to_move must be a seat 0 … {n - 1}, {CHANCE} (chance) or "
+                         f"{TERMINAL} (over), not {to_move!r}")
+    return CardsView(
+        variant=variant, viewer=viewer, phase=phase, to_move=to_move,
+        turn=whole(data["turn"], "turn", 0, n - 1), hands=hands, pile=pile,
+        unturned=unturned, unturned_cards=None, trios=tuple(trios), agreed=agreed,
+        stall=whole(data["stall"], "stall", 0, 10**9), pending_draw=data["pending_draw"],
+        end_reason=end, no_trios=tuple(facts), engine=engine)
 
 
 def _unknown_face(card: SeenCard) -> str | None:
@@ -324,15 +491,29 @@ def _unknown_face(card: SeenCard) -> str | None:
 
 
 # --- building a view from the engine's raw state ---------------------------------
-def build_view(variant: Any, raw: tuple, viewer: int | None, *,
+def knowledge(known: tuple[int, ...], viewer: int | str | None) -> int:
+    """The bit mask of the sides ``viewer`` has seen: every side for the teacher
+    (``None``), the sides every seat has seen for the table (``TABLE``)."""
+    if viewer is None:
+        return -1
+    if viewer == TABLE:
+        common = -1
+        for mask in known:
+            common &= mask
+        return common
+    return known[viewer]  # type: ignore[index]
+
+
+def build_view(variant: Any, raw: tuple, viewer: int | str | None, *,
                engine: Any = None) -> CardsView:
-    """The :class:`CardsView` of ``raw`` for seat ``viewer`` (``None``: the teacher).
+    """The :class:`CardsView` of ``raw`` for seat ``viewer`` (``None``: the teacher;
+    ``TABLE``: what every seat has seen).
 
     The raw layout is the engine's (see ``CardsEngine`` in :mod:`.rules`).
     """
     phase, turn, hands, stack, fresh, known, trios, agreed, stall, extra, facts = raw
     n = len(hands)
-    mine = -1 if viewer is None else known[viewer]
+    mine = knowledge(known, viewer)
     where: dict[int, tuple[str, str]] = {}
 
     def seen(side: int, ref: str) -> SeenCard:

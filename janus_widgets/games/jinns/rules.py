@@ -186,6 +186,15 @@ def parse_pile(text: str) -> tuple[int, ...]:
     return tuple(pawn_code(COLOURS.index(c.upper()), int(s)) for c, s in pawns)
 
 
+def _number_text(digits: str) -> str:
+    """A number as written, shortened when it is long.
+
+    >>> _number_text("07"), _number_text("9" * 5000)
+    ('07', '99999999… (5000 digits)')
+    """
+    return digits if len(digits) <= 8 else f"{digits[:8]}… ({len(digits)} digits)"
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -624,9 +633,9 @@ class JinnsEngine(Engine[JinnsVariant]):
             return words[low]
         m = re.fullmatch(r"(=?)([ybrg])(\d+)", low)
         if m:
+            if len(m.group(3)) > 2 or not 1 <= int(m.group(3)) <= 4:
+                raise bad(f"pawns have strength 1 to 4, not {_number_text(m.group(3))}")
             strength = int(m.group(3))
-            if not 1 <= strength <= 4:
-                raise bad(f"pawns have strength 1 to 4, not {strength}")
             kind = 4 * COLOURS.lower().index(m.group(2)) + strength - 1
             return (CHANCE_BASE if m.group(1) else PLACE_BASE) + kind
         m = re.fullmatch(r"x(\d+)", low)
@@ -636,9 +645,10 @@ class JinnsEngine(Engine[JinnsVariant]):
         if not m:
             raise bad("unknown notation")
         c = self._cell(m.group(1), bad)
-        depth = int(m.group(2)) if m.group(2) else 1
-        if not 1 <= depth <= 4:
-            raise bad(f"a move takes 1 to 4 pawns, not {depth}")
+        depth_text = m.group(2) or "1"
+        if len(depth_text) > 2 or not 1 <= int(depth_text) <= 4:
+            raise bad(f"a move takes 1 to 4 pawns, not {_number_text(depth_text)}")
+        depth = int(depth_text)
         sign, to = m.group(3), m.group(4)
         if sign != ">":
             if to:
@@ -666,6 +676,8 @@ class JinnsEngine(Engine[JinnsVariant]):
 
     @staticmethod
     def _cell(digits: str, bad: Any) -> int:
+        if len(digits) > 2:           # never int() of a 5,000-digit text
+            raise bad(f"the cells are numbered 0 to 31, not {_number_text(digits)}", "JI-1")
         c = int(digits)
         if not 0 <= c < CELLS:
             raise bad(f"the cells are numbered 0 to 31, not {c}", "JI-1")
