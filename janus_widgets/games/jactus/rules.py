@@ -145,9 +145,15 @@ def _five_chance(kept: tuple[int, ...]) -> float:
 
 
 @lru_cache(maxsize=None)
-def _five_chances(dice: tuple[int, ...]) -> tuple[float, ...]:
-    """:func:`_five_chance` of each pick-up of ``PICKS[dice]``, in that order."""
-    return tuple(_five_chance(PICK_KEEP[dice][action]) for action in PICKS[dice])
+def _five_chances(dice: tuple[int, ...], spoil: bool = True) -> tuple[float, ...]:
+    """:func:`_five_chance` of each legal pick-up, in order: ``PICKS[dice]``, or with
+    ``spoil=False`` only ``SCORING_PICKS[dice]`` (JA-19).
+
+    >>> len(_five_chances((1, 2, 3, 4, 5))), len(_five_chances((1, 2, 3, 4, 5), False))
+    (31, 6)
+    """
+    picks = PICKS if spoil else SCORING_PICKS
+    return tuple(_five_chance(PICK_KEEP[dice][action]) for action in picks[dice])
 
 
 def claim_action(kind: int, source: int | None = None) -> int:
@@ -412,7 +418,8 @@ class JactusEngine(Engine[JactusVariant]):
             return None
         bonus = 2.0 if self.points else 0.9
         base = super().heuristic(raw, player)
-        return [base + chance * bonus for chance in _five_chances(raw[2])]
+        return [base + chance * bonus
+                for chance in _five_chances(raw[2], self.variant.spoil)]
 
     # --- people's path ---------------------------------------------------
     def notation(self, raw: Any, action: int) -> str:
