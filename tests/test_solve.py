@@ -58,14 +58,22 @@ def test_a_cycle_one_seat_leaves_is_worth_its_way_out():
     assert s.ends[0] == 1.0
 
 
-def test_value_iteration_from_0_and_1_brackets_the_value_but_need_not_meet(solution):
+@pytest.fixture(scope="session")
+def rulebook_graph(solution):
+    """The game graph of 2-player Jactus, explored afresh (the nodes of the solution)."""
+    graph, raws = solve.explore(jactus.engine())
+    assert raws == solution.raws
+    return graph
+
+
+def test_value_iteration_from_0_and_1_brackets_the_value_but_need_not_meet(solution,
+                                                                          rulebook_graph):
     from janus_widgets.analysis.solve import value_iteration
     g = GameGraph.from_edges([A, B, END, END], {0: [2, 1], 1: [3, 0]}, {2: 0.2, 3: 0.8})
     assert value_iteration(g, 0.0, 30)[-1].tolist() == [0.2]
     assert value_iteration(g, 1.0, 30)[-1].tolist() == [0.8]
     # On Jactus: after 100 sweeps the bracket at the start is still nearly [0, 1].
-    graph, raws = solve.explore(jactus.engine())
-    assert raws == solution.raws
+    graph = rulebook_graph
     track = list(range(0, graph.n, 997))
     low = value_iteration(graph, 0.0, 100, track=track)[-1]
     high = value_iteration(graph, 1.0, 100, track=track)[-1]
@@ -107,6 +115,27 @@ def test_the_solution_is_certified(solution):
     assert solution.residual <= 1e-12
     assert solution.meta["positions"] == len(solution.raws) > 40_000
     assert solution.meta["seconds"] < 120          # measured under load; 60 s quiet
+
+
+def test_the_certificate_is_recomputed_and_catches_a_worse_strategy(solution, rulebook_graph):
+    """The gap of the cached solution's strategies, recomputed here by exact best
+    responses, is at most 1e-9; one bad move of B's (after A's opening 6 6 6 6 2, the
+    pick-up worst for B) gives A at least what the move throws away."""
+    graph = rulebook_graph
+    decision_edge = graph.decision[graph.edge_row]
+    chosen = decision_edge & (graph.action == solution.moves[graph.edge_row])
+    choice = np.full(graph.n, -1, np.int64)
+    choice[graph.edge_row[chosen]] = np.nonzero(chosen)[0]
+    assert np.array_equal(choice >= 0, graph.decision)      # one move at every decision
+    assert solve.exploitability(graph, choice, solution.values) <= 1e-9
+    node = solution.index[position(dice=(6, 6, 6, 6, 2), to_move=1).raw]
+    edges = np.arange(graph.ptr[node], graph.ptr[node + 1])
+    worst = edges[np.argmax(solution.values[graph.succ[edges]])]
+    loss = solution.values[graph.succ[worst]] - solution.values[node]
+    assert loss > 0.01
+    bad = choice.copy()
+    bad[node] = worst
+    assert solve.exploitability(graph, bad) >= loss - 1e-9
 
 
 def played_states(seed: int, plies: int, bots=("random", "random")):
