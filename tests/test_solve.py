@@ -410,6 +410,9 @@ def test_the_widget_offers_the_optimal_bot_and_a_hint(solution):
     assert "Best for B" in shown and "★" in shown
     best = solution.best_moves(w.state)
     assert all(str(m) in shown for m in best)
+    for move, value in solution.move_values(w.state):      # every pick-up with its value
+        assert f"<td>{move}</td>" in shown and f"{1 - value:.6f}" in shown, move
+    assert "<details class='jactus-hint-more'>" in shown
     w.seat_boxes[1].value = "optimal"                 # B's menu: the bot plays at once
     assert w.state.current_player in (0, CHANCE, TERMINAL)
     assert str(w.replay.moves[2]) == str(solution.move(w.replay.states[2]))

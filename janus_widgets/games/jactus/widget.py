@@ -26,7 +26,7 @@ from ...widgets.shell import GameWidget
 __all__ = ["jactus_widget", "extras", "refresh", "hint_html", "show_hint", "HINT_CLASS"]
 
 HINT_CLASS = "jactus-hint"
-#: Rows of pick-ups shown in the hint (the rest are summed up in one line).
+#: Rows of pick-ups shown in the hint at once (the others fold away under one line).
 HINT_ROWS = 8
 
 
@@ -74,21 +74,18 @@ def hint_html(shell: GameWidget) -> str:
     pairs = [(m, v if mover == 0 else 1.0 - v) for m, v in solution.move_values(state)]
     pairs.sort(key=lambda mv: (-mv[1], mv[0].action))
     top = pairs[0][1]
-    rows = []
-    for move, v in pairs[:HINT_ROWS]:
-        mark = "★" if move in best else ""
-        rows.append(f"<tr><td>{mark}</td><td>{html.escape(str(move))}</td>"
-                    f"<td>{html.escape(move.description)}</td><td>{_percent(v)}</td>"
-                    f"<td>{_short(top - v)}</td></tr>")
-    more = ""
-    if len(pairs) > HINT_ROWS:
-        rest = pairs[HINT_ROWS:]
-        more = (f"<tr><td></td><td colspan='4'>… {len(rest)} more, worth "
-                f"{_percent(min(v for _, v in rest))} to {_percent(max(v for _, v in rest))}"
-                "</td></tr>")
-    lines.append("<table class='jactus-hint-moves'><tr><th></th><th>move</th><th>what it "
-                 f"does</th><th>{name}'s payoff after it</th><th>short of the best</th></tr>"
-                 + "".join(rows) + more + "</table>")
+    rows = [f"<tr><td>{'★' if move in best else ''}</td><td>{html.escape(str(move))}</td>"
+            f"<td>{html.escape(move.description)}</td><td>{_percent(v)}</td>"
+            f"<td>{_short(top - v)}</td></tr>" for move, v in pairs]
+    head = ("<tr><th></th><th>move</th><th>what it does</th>"
+            f"<th>{name}'s payoff after it</th><th>short of the best</th></tr>")
+    lines.append(f"<table class='jactus-hint-moves'>{head}{''.join(rows[:HINT_ROWS])}</table>")
+    if len(pairs) > HINT_ROWS:              # the others folded away, one click to open
+        rest = [v for _, v in pairs[HINT_ROWS:]]
+        lines.append(f"<details class='jactus-hint-more'><summary>… {len(rest)} more, worth "
+                     f"{_percent(min(rest))} to {_percent(max(rest))}</summary>"
+                     f"<table class='jactus-hint-moves'>{''.join(rows[HINT_ROWS:])}</table>"
+                     "</details>")
     return "".join(lines)
 
 
