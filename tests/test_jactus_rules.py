@@ -8,6 +8,7 @@ import pytest
 
 from janus_widgets import games
 from janus_widgets.core import CHANCE, TERMINAL, IllegalMoveError, InvalidMoveError
+from janus_widgets.core.bots import make_bot
 from janus_widgets.games.jactus.rules import JactusVariant, position
 
 from helpers import moves, refused
@@ -418,3 +419,17 @@ def test_JA19_no_spoiling_is_played_through_the_engine():
     state = jactus.new(spoil=False, seed=3).play("r*").play("=12345")
     assert list(engine.actions(state.raw)) == [m.action for m in state.legal_moves()]
     assert moves(state) == ["r1234", "r1235", "r1245", "r1345", "r2345", "r12345"]
+
+
+def test_JA19_the_greedy_closed_form_values_exactly_the_legal_pickups():
+    # The greedy bot zips greedy_values with the legal actions: one value per legal move.
+    from janus_widgets.games.jactus.rules import FIVE_DICE
+    for spoil in (True, False):
+        engine = jactus.engine(JactusVariant(spoil=spoil))
+        for dice in FIVE_DICE:
+            raw = position(JactusVariant(spoil=spoil), dice=dice).raw
+            values = engine.greedy_values(raw, 0)
+            assert len(values) == len(engine.actions(raw)), (spoil, dice)
+    state = position(JactusVariant(spoil=False), dice=(3, 3, 3, 5, 6))
+    bot = make_bot("greedy", jactus, 0, 1)
+    assert str(bot(state)) == "r56"                  # keeps the three 3s and tries
