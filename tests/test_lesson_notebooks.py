@@ -161,15 +161,20 @@ def shown(widget_state: dict) -> str:
     return "\n".join(texts)
 
 
+def kernel_imports_this_copy() -> None:
+    """Put this checkout first on the kernels' PYTHONPATH."""
+    env_path = os.environ.get("PYTHONPATH", "")
+    if str(ROOT) not in env_path.split(os.pathsep):
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
+
+
 def run(name: str, extra: list[str]) -> tuple[nbformat.NotebookNode, list[str]]:
     """Execute the notebook, then the student's cells; return it and what the Output
     widgets show after the notebook (index 0) and after each student cell."""
     nb = nbformat.read(NOTEBOOKS / name, as_version=4)
     base = len(nb.cells)
     nb.cells.extend(nbformat.v4.new_code_cell(src.strip()) for src in extra)
-    env_path = os.environ.get("PYTHONPATH", "")
-    if str(ROOT) not in env_path.split(os.pathsep):        # the kernel imports this copy
-        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
+    kernel_imports_this_copy()
     client = notebook_client(nb, path=NOTEBOOKS, timeout=120)
     snapshots = []
     with client.setup_kernel():
@@ -276,9 +281,7 @@ def test_solving_jactus_student_edition_shows_that_students_numbers():
         'box.answer_box.value = str(exercises.q3.answer)\n'
         'box.check_button.click()\n'
         'assert "Right" in box.verdict.value, box.verdict.value')]
-    env_path = os.environ.get("PYTHONPATH", "")
-    if str(ROOT) not in env_path.split(os.pathsep):
-        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
+    kernel_imports_this_copy()
     client = notebook_client(nb, path=NOTEBOOKS, timeout=120)
     client.execute()
     texts = "".join(str(s.get("value", "")) for s in client.widget_state.values())
