@@ -245,7 +245,7 @@ def test_design_lab_runs_as_a_voila_app(page, tmp_path):
 
 # Notebooks another Voila test above already opens (and checks for widget errors).
 OPENED_ABOVE = {"jactus.ipynb", "jactus-odds.ipynb", "roman-dice.ipynb", "janus-cards.ipynb",
-                "game-design-lab.ipynb"}
+                "game-design-lab.ipynb", "solving-jactus.ipynb"}
 
 
 @pytest.fixture(scope="module")
