@@ -279,13 +279,55 @@ KERNEL_READY_JS = """
 """
 
 
-def open_lab_notebook(page: Any, base: str, name: str) -> None:
+def open_lab_notebook(page: Any, base: str, name: str, *, file_browser: bool = False) -> None:
+    """Open a notebook in JupyterLab; the file browser beside it is closed unless asked
+    for (a classroom laptop has it open)."""
     page.goto(f"{base}/lab/tree/{name}?token={TOKEN}&reset", wait_until="domcontentloaded")
     page.wait_for_selector(".jp-Notebook", timeout=120_000)
     wait_kernel_idle(page)
     page.wait_for_function(KERNEL_READY_JS, timeout=120_000)
-    # Room for the widgets: no file browser beside the notebook.
-    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+    if file_browser:
+        page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
+        page.wait_for_selector(".jp-FileBrowser", state="visible")
+    else:
+        page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+
+
+#: Where the parts of the index-th game widget are on screen once its top is scrolled
+#: into view, and the part of the page the notebook (or Voila) shows.
+LAYOUT_JS = """
+(index) => {
+  const w = document.querySelectorAll('.janus-widget')[index];
+  w.scrollIntoView({block: 'start'});
+  const box = (el) => {
+    if (!el) return null;
+    const b = el.getBoundingClientRect();
+    return {left: b.left, top: b.top, right: b.right, bottom: b.bottom,
+            width: b.width, height: b.height};
+  };
+  const scroller = w.closest('.jp-WindowedPanel-outer, .jp-Notebook');
+  const shown = scroller ? box(scroller)
+                         : {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
+  shown.left = Math.max(0, shown.left); shown.top = Math.max(0, shown.top);
+  shown.right = Math.min(innerWidth, shown.right);
+  shown.bottom = Math.min(innerHeight, shown.bottom);
+  const canvas = w.querySelector('canvas.janus-canvas') || w.querySelector('canvas');
+  const buttons = {};
+  for (const b of w.querySelectorAll('.janus-stepbar button')) {
+    buttons[b.title.split(' (')[0]] = box(b);
+  }
+  return {shown, widget: box(w), output: box(w.parentElement), canvas: box(canvas),
+          canvasWidth: canvas.width, canvasHeight: canvas.height, buttons,
+          status: box(w.querySelector('.janus-status')),
+          side: box(w.querySelector('.janus-side'))};
+}
+"""
+
+
+def layout(page: Any, index: int = 0) -> dict:
+    """The bounding boxes of the index-th widget's parts (see :data:`LAYOUT_JS`)."""
+    page.wait_for_timeout(100)          # let a scroll settle
+    return page.evaluate(LAYOUT_JS, index)
 
 
 def screenshot_widget(page: Any, name: str, index: int = 0) -> Path:
@@ -350,3 +392,39 @@ def eventually(check: Any, timeout: float = 15.0, interval: float = 0.05) -> Any
             if time.monotonic() > deadline:
                 raise
             time.sleep(interval)
+
+
+#: Labels the page cuts: buttons and legal moves whose text overflows them, menus narrower
+#: than their longest choice (measured in the menu's own font; 28 px for the arrow).
+CUT_LABELS_JS = """
+(selector) => {
+  const cut = [];
+  const measure = document.createElement('canvas').getContext('2d');
+  for (const root of document.querySelectorAll(selector)) {
+    for (const b of root.querySelectorAll('button')) {
+      if (b.offsetParent === null || !b.textContent.trim()) continue;
+      if (b.scrollWidth > b.clientWidth + 1) cut.push('button: ' + b.textContent.trim());
+    }
+    for (const l of root.querySelectorAll('.janus-moves label')) {
+      if (l.offsetParent !== null && l.scrollWidth > l.clientWidth + 1) {
+        cut.push('legal move: ' + l.textContent.trim());
+      }
+    }
+    for (const s of root.querySelectorAll('select')) {
+      if (s.offsetParent === null || s.multiple || s.size > 1) continue;
+      measure.font = getComputedStyle(s).font;
+      for (const o of s.options) {
+        if (measure.measureText(o.text).width > s.clientWidth - 28) {
+          cut.push('menu: ' + o.text);
+        }
+      }
+    }
+  }
+  return cut;
+}
+"""
+
+
+def cut_labels(page: Any, selector: str = ".jp-OutputArea-output, body") -> list[str]:
+    """The buttons and menus inside ``selector`` whose label the page cuts."""
+    return page.evaluate(CUT_LABELS_JS, selector)

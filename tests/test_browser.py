@@ -11,7 +11,7 @@ import pytest
 
 from janus_widgets import games
 
-from browser_support import (rgb, click_canvas, error_outputs, eventually, kernel,
+from browser_support import (rgb, click_canvas, cut_labels, error_outputs, eventually, kernel,
                              open_lab_notebook, picture, pixel, run_all_cells,
                              scratch_notebooks, voila, voila_tree, wait_painted,
                              wait_picture, wait_picture_change, wait_pixel, widget_button,
@@ -131,9 +131,9 @@ def test_jactus_canvas_in_jupyterlab(lab, page):
     assert "JA-8" in widget_status(page)
     # Step back twice with the buttons: the picture returns.
     after = picture(page)
-    widget_button(page, "One move back").click()
+    widget_button(page, "One move back (←)").click()
     wait_picture_change(page, after)
-    widget_button(page, "One move back").click()
+    widget_button(page, "One move back (←)").click()
     wait_picture(page, before_pick)
     assert kernel(page, "print(game.index)").strip() == "2"
     screenshot_widget(page, "jactus-widget.png")
@@ -209,6 +209,7 @@ def test_lesson_runs_as_a_voila_app(page, tmp_path, name):
         exercise.locator("button", has_text="Check").click()
         verdict = exercise.locator(".janus-exercise-verdict")
         verdict.filter(has_text="1/2").wait_for(timeout=30_000)
+        assert cut_labels(page, "body") == []            # every button and menu in full
         assert "right" not in verdict.inner_text().lower().split(":")[0] or \
             "not" in verdict.inner_text().lower()
         assert widget_errors(page) == []

@@ -79,3 +79,55 @@ def test_no_label_overlaps_another_or_leaves_the_picture(name, options):
                     problems.add(f"{label.text!r} runs off the {drawing.width}×"
                                  f"{drawing.height} picture")
     assert not problems, "\n".join(sorted(problems))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_jactus_counts_stay_inside_their_seat_panel(players):
+    """Every "×n" beside a seat's pieces lies inside that seat's panel (not on its border)."""
+    from janus_widgets.games.jactus.draw import WIDTH
+    state = games.get("jactus").new(players=players, seed=1)
+    drawing = games.get("jactus").draw(state)
+    width = (WIDTH - 40) / players
+    counts = [t for t in drawing.layers["pieces"] if isinstance(t, Text)
+              and t.text.startswith("×") and t.y > 244]
+    assert len(counts) == 3 * players
+    for label in counts:
+        left, _, right, _ = text_box(label)
+        seat = int((left - 20) // width)
+        panel_left, panel_right = 20 + seat * width + 4, 20 + (seat + 1) * width - 4
+        assert panel_left + 2 <= left and right <= panel_right - 2, (players, seat, label)
+
+
+def straddles(label, rect, clearance: float = 2.0) -> bool:
+    """Whether a label crosses a rectangle's outline, or comes within ``clearance``
+    pixels of it (neither well inside nor well outside it)."""
+    half = rect.width / 2 + clearance
+    left, top, right, bottom = text_box(label)
+    outer = (rect.x - half, rect.y - half, rect.x + rect.w + half, rect.y + rect.h + half)
+    inner = (rect.x + half, rect.y + half, rect.x + rect.w - half, rect.y + rect.h - half)
+    outside = not overlap((left, top, right, bottom), outer)
+    within = (inner[0] <= left + TOLERANCE and right - TOLERANCE <= inner[2]
+              and inner[1] <= top + TOLERANCE and bottom - TOLERANCE <= inner[3])
+    return not (outside or within)
+
+
+def test_no_label_crosses_a_selection_frame_in_the_card_game():
+    """Cards chosen to draw or to discard get a dashed frame; their labels stay clear."""
+    from janus_widgets.games.janus_cards.draw import Pick, draw
+    from janus_widgets.widgets.drawing import Rect
+    game = games.get("janus-cards")
+    for players in (3, 4, 6):
+        state = game.new(players=players, seed=1)
+        while state.is_chance:
+            state = state.play(state.sample_chance())
+        view = state.view(0)
+        others = [f"{'ABCDEF'[s]}{k}" for s in range(1, players) for k in (1, 2)]
+        for pick in (Pick(take=(others[0],)), Pick(take=(others[0], others[2])),
+                     Pick(drop=(0,)), Pick(drop=(0, 1)), Pick(inspect=others[1])):
+            d = draw(view, selection=pick)
+            frames = [s for s in d.layers["pieces"] + d.layers["highlight"]
+                      if isinstance(s, Rect) and s.dash and s.stroke and s.width >= 3]
+            labels = [s for layer in d.layers.values() for s in layer if isinstance(s, Text)]
+            assert frames, pick
+            crossing = [(f, t.text) for f in frames for t in labels if straddles(t, f)]
+            assert not crossing, (players, pick, crossing[:3])

@@ -256,7 +256,7 @@ def test_JB21_side_panels_show_score_coins_squares_tolls_heads():
 def hint_frames(d) -> set[int]:
     out = set()
     for s in d.layers["pieces"]:
-        if isinstance(s, Rect) and s.dash == (6, 3):
+        if isinstance(s, Rect) and s.dash == (7, 3) and s.width == 3.5:
             key = d.hit(s.x + s.w / 2, s.y + s.h / 2)
             out.add(key[1])
     return out
@@ -455,3 +455,23 @@ def test_widget_abuse_never_raises():
             w.back_button.click()
     assert w.errors == []
     assert w.replay.length > 0
+
+
+def test_legal_targets_are_framed_so_they_stand_out_on_any_tile():
+    """Each target field: a white band, then the mover's dashes over it (a dashed frame of
+    the seat's colour alone vanished on tiles of a similar colour)."""
+    from janus_widgets.games.janus.draw import FIELD, draw, field_origin
+    from janus_widgets.widgets.drawing import SEAT_STYLES, Rect
+    state = games.get("janus").new(seed=5)
+    state = state.play(state.sample_chance())
+    d = draw(state)
+    shapes = d.layers["pieces"] + d.layers["highlight"]
+    for f in state.targets:
+        x, y = field_origin(f)
+        around = [s for s in shapes if isinstance(s, Rect) and s.stroke and
+                  abs(s.x - x) < 6 and abs(s.y - y) < 6 and s.w > FIELD - 10]
+        bands = [i for i, s in enumerate(around) if s.stroke == "#ffffff" and not s.dash
+                 and s.width >= 5]
+        dashes = [i for i, s in enumerate(around)
+                  if s.stroke == SEAT_STYLES[0].colour and s.dash and s.width >= 3]
+        assert bands and dashes and bands[0] < dashes[0], (f, around)

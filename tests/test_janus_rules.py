@@ -491,7 +491,7 @@ def test_JB18_the_game_ends_when_the_last_tile_leaves():
     assert over.is_over and over.current_player == TERMINAL
     assert over.end_reason == "tiles-gone" and over.tiles_left == 0
     assert over.scores() == (5.0, 0.0) and over.winners() == (0,)
-    assert "Game over: all tiles are gone; A wins." in str(over)
+    assert "Game over: A wins with 5 points: all tiles are gone (JB-18)." in str(over)
 
 
 def test_JB18_the_game_ends_when_a_player_runs_out_of_coins():
@@ -690,7 +690,7 @@ def test_JB21_score_counts_squares_and_tolls_not_coins_and_ties_share():
                    owners={"a3": "B"}).play("f5")
     assert tie.scores() == (5.0, 5.0) and tie.winners() == (0, 1)
     assert tie.returns() == (0.5, 0.5)
-    assert "A and B win" in str(tie)
+    assert "A and B share the win" in str(tie)
 
 
 # --- JB-22 / JB-23: turn discipline, game over -------------------------------------------------

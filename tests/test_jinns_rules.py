@@ -484,7 +484,7 @@ def test_JI20_a_shuttle_ends_at_the_third_occurrence_with_limit_3():
     assert state.is_over and state.end_reason == "repetition" and state.repetitions == 3
     assert state.scores() == (2.0, 7.0) and state.winners() == (1,)
     refused(state, "0.1+", "JI-25")
-    assert "occurred 3 times" in str(state)
+    assert "came back 3 times (JI-20)" in str(state) and state.outcome().endswith("(JI-20)")
 
 
 def test_JI20_by_default_a_shuttle_ends_at_the_tenth_occurrence():
@@ -498,7 +498,7 @@ def test_JI20_by_default_a_shuttle_ends_at_the_tenth_occurrence():
     state = state.play("pass")                         # the start position, 10th time
     assert state.is_over and state.end_reason == "repetition" and state.repetitions == 10
     assert state.scores() == (2.0, 7.0) and state.winners() == (1,)
-    assert "occurred 10 times" in str(state)
+    assert "came back 10 times (JI-20)" in str(state)
 
 
 @pytest.mark.parametrize("limit,plies", [(2, 4), (3, 8), (4, 12), (5, 16), (10, 36),

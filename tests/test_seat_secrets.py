@@ -294,3 +294,28 @@ def test_item3_no_number_on_As_screen_is_a_seed_that_rebuilds_the_game(view):
     assert secret in numbers_on(widget_surface(w))   # the teacher's screen shows it
     assert secret not in numbers and len(numbers) > 20
     assert not any(rebuilds(game, n) for n in numbers if n < 2**63)
+
+
+def test_item3_the_surface_reads_every_part_of_the_shell():
+    """The surface the secrecy tests compare is the whole screen of the shell's parts:
+    every part is inside the widget (so the page gets it) and its words are read."""
+    w = played("janus-cards", viewpoint=0)
+
+    def inside(widget):
+        yield widget
+        for child in getattr(widget, "children", ()):
+            yield from inside(child)
+    tree = [id(x) for x in inside(w)]
+    parts = [w.stage.widget, w.stage.canvas, w.stepbar.widget, w.status.widget,
+             w.status.live, w.moves.widget, w.game_panel.widget, w.game_panel.confirm_box,
+             w.seats.widget, w.records.widget, w.keyboard, w.heading, w.big_button, w.extras]
+    assert all(id(part) in tree for part in parts)
+    surface = widget_surface(w)
+    where = {place for place, _ in surface}
+    assert {"Keyboard.label", "LiveRegion.last", "LiveRegion.position", "Tab.titles",
+            "drawing.text", "Select._options_labels"} <= where
+    texts = [text for _, text in surface]
+    for shown in (w.heading.value, w.status_line.value, w.status.live.position,
+                  w.save_button.description, *w.drawing.texts()):
+        assert shown in texts
+    assert w.move_log.options[-1][0] in texts

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 
 import pytest
 
 from janus_widgets import games
 from janus_widgets.core import IllegalMoveError, RecordError, RandomStream
 from janus_widgets.widgets import GameWidget
-from janus_widgets.widgets.drawing import render_svg
+from janus_widgets.widgets.drawing import render_svg, svg_body
 
 
 @pytest.fixture
@@ -25,10 +26,12 @@ def status(w) -> str:
 def test_one_canvas_message_per_state_change(widget, sent):
     widget.play("r*")
     assert len(sent) == 1
-    widget.back()
-    assert len(sent) == 2
     widget.click_key(("die", 0))                     # a selection change is one frame too
+    assert len(sent) == 2
+    widget.back()
     assert len(sent) == 3
+    widget.click_key(("die", 0))                     # dice in the air: nothing changes,
+    assert len(sent) == 3                            # nothing is sent
 
 
 def test_click_dice_then_throw_plays_and_throws(widget):
@@ -322,6 +325,251 @@ def test_every_game_plugs_into_the_shell(name):
     assert w.errors == []
 
 
+# --- the status line says what is true now (issue 14, items 5-8) ---------------------------
+def test_a_refusal_goes_once_a_legal_selection_is_made(widget):
+    widget.play("r*")
+    widget.click_key(("button", "throw"))             # no dice chosen: refused
+    assert "JA-6" in status(widget)
+    widget.click_key(("die", 0))
+    widget.click_key(("die", 1))                      # two dice chosen: allowed
+    assert "JA-6" not in status(widget) and "Throw 2 dice" in widget.drawing.texts()
+    widget.click_key(("button", "throw"))
+    assert widget.index == 4 and "JA-6" not in status(widget)
+
+
+def test_a_refusal_in_jinns_goes_with_the_next_allowed_click():
+    w = GameWidget("jinns", seed=2, bot_delay=0)
+    w.click_key(("cell", 5))                          # set-up: pawns come from the tray
+    assert "JI-4" in status(w) and w.index == 0
+    kind = w.state.legal_moves()[0].action - 256
+    w.click_key(("tray", kind))                       # a pawn from the tray: placed
+    assert w.index == 1 and "JI-4" not in status(w)
+    assert w.message.startswith("A played ")
+
+
+def test_a_bot_move_is_announced_and_bot_seats_are_marked(widget):
+    widget.set_bot(1, "random")
+    widget.play("r*")
+    # The last move shown is the bot's (or its dice), never A's opening throw.
+    states = widget.replay.states
+    movers = [s.current_player for s in states[2:widget.index]]
+    assert 1 in movers
+    assert "A played r*" not in status(widget)
+    widget.goto(3)                                     # right after B's (the bot's) move
+    assert widget.message.startswith("B (bot) played r")
+    assert "B (bot) played" in status(widget) and ": " in widget.message
+    log = [label for label, _ in widget.move_log.options]
+    assert any(entry.startswith("3. B (bot) ") for entry in log)
+    assert "BOT" in widget.drawing.texts()             # on the canvas, beside B's name
+    widget.set_bot(1, None)
+    assert "BOT" not in widget.drawing.texts()
+
+
+def test_new_game_variant_load_and_line_switch_reset_the_line(tmp_path):
+    w = GameWidget("jactus", players=4, seed=3, bot_delay=0)
+    for seat in (1, 2, 3):
+        w.set_bot(seat, "random")
+    w.play("r*")
+    assert "D (bot) played" in status(w) or "Chance" in status(w)
+    w.set_variant(players=2)                           # no seat D any more
+    assert "D " not in status(w) and "played" not in status(w)
+    w.play("r*")
+    w.goto(0)
+    assert "move 0/" in status(w) and "played" not in status(w) and "Chance" not in status(w)
+    path = w.save(tmp_path / "g.json")
+    w.last()
+    w.load(path)
+    assert f"Loaded {w.replay.length} moves" in status(w)
+    w.back()
+    assert "Loaded" not in status(w)
+    w.set_bot(1, None)
+    w.goto(1)
+    w.play("=66666")                                   # a new line: five sixes
+    assert len(w.replay.lines) == 2 and "new line" in status(w)
+    w.switch_line(0)
+    assert "new line" not in status(w) and "=66666" not in status(w)
+
+
+def test_at_the_end_the_line_says_who_won_and_why():
+    w = GameWidget("janus", seed=4, bot_delay=0)
+    w.set_bot(0, "random")
+    w.set_bot(1, "random")
+    w.step()                                          # lay the tiles: the bots play it out
+    assert w.state.is_over
+    text = status(w)
+    assert "Game over" in text and re.search(r"\(JB-\d+\)", text)
+    assert any(f"{name} wins" in text or "share the win" in text for name in "AB")
+    assert "shuffled" not in text.split("Game over")[1]
+    w.goto(1)
+    log = [label for label, _ in w.move_log.options]
+    assert log[1] == "1. chance tiles shuffled and laid"   # one readable entry
+    assert len(log) == 1 + 61                               # the log shows 60 moves on
+
+
+def test_the_view_menu_always_shows_a_view():
+    w = GameWidget("janus-cards", players=3, seed=1, bot_delay=0)
+    for viewpoint, label in [(None, "everything (teacher)"), (0, "seat A"),
+                             ("current", "the player to move")]:
+        w.set_viewpoint(viewpoint)
+        assert w.viewpoint_box.label == label
+    w.viewpoint_box.value = "everything"               # as the menu does it
+    assert w.viewpoint is None
+
+
+# --- keyboard and screen readers (item 9) ----------------------------------------------------
+def test_the_keys_step_choose_and_play(widget):
+    widget.play("r*")
+    widget.play(f"r{widget.state.dice[0]}")
+    widget.press("ArrowLeft")
+    assert widget.index == 3
+    widget.press("Home")
+    assert widget.index == 0
+    widget.press("End")
+    assert widget.index == 4
+    widget.press("ArrowRight")                         # A to move: nothing, and it says so
+    assert widget.index == 4 and "A is to move" in widget.message
+    moves = widget.state.legal_moves()
+    widget.press("ArrowDown")
+    widget.press("ArrowDown")
+    assert widget.options_list.value == 1 and moves[1].notation in widget.message
+    widget.press("ArrowUp")
+    widget.press("ArrowUp")                            # wraps round to the last
+    assert widget.options_list.value == len(moves) - 1
+    widget.press("Enter")
+    assert widget.replay.moves[4] == moves[-1]
+    widget.first()
+    widget.press(" ")                                  # autoplay (no kernel: at once)
+    assert widget.index == widget.replay.length
+    with pytest.raises(ValueError, match="keys are"):
+        widget.press("q")
+
+
+def test_the_keyboard_widget_drives_the_shell(widget):
+    widget.play("r*")
+    widget.keyboard._handle_custom_msg({"key": "ArrowLeft"}, [])
+    assert widget.index == 1
+    widget.keyboard._handle_custom_msg({"key": "Enter"}, [])    # dice in the air
+    assert "Chance acts here" in widget.message and widget.errors == []
+    widget.keyboard._handle_custom_msg({"key": "End"}, [])
+    widget.keyboard._handle_custom_msg({"key": "Enter"}, [])    # nothing selected
+    assert "Select a move" in widget.message and widget.errors == []
+
+
+def test_the_live_region_follows_the_move_and_the_view():
+    w = GameWidget("janus-cards", players=3, seed=2, bot_delay=0, viewpoint=0)
+    from janus_widgets.games.janus_cards.widget import deal_all
+    deal_all(w)
+    assert w.status.live.position == str(w.state.view(0))     # A's knowledge only
+    assert w.status.live.position != str(w.state.view(None))
+    w.play(w.state.legal_moves()[0])
+    assert w.status.live.last.startswith("A played ")
+    w.set_viewpoint(None)
+    assert w.status.live.position == str(w.state.view(None))
+
+
+# --- legal moves are never cut (item 2) ---------------------------------------------------------
+@pytest.mark.parametrize("name", ["janus", "jinns", "janus-cards"])
+def test_a_selected_move_shows_its_whole_description(name):
+    w = GameWidget(name, seed=5, bot_delay=0)
+    while w.state.is_chance:
+        w.step()
+    move = max(w.state.legal_moves(), key=lambda m: len(m.description))
+    w.select(move)
+    assert move.description in status(w)
+    labels = [label for label, _ in w.options_list.options]
+    assert f"{move.notation} — {move.description}" in labels
+
+
+# --- export (item 10) -------------------------------------------------------------------------
+def test_pictures_and_animations_of_the_position_as_shown(widget, tmp_path):
+    from PIL import Image
+    widget.play("r*")
+    widget.click_key(("die", 0))                       # a die lifted: shown, so saved
+    svg = widget.save_picture(tmp_path / "pos.svg").read_text()
+    assert "pick up" in svg and "Saved the picture" in widget.message
+    png = Image.open(widget.save_picture(tmp_path / "pos.png"))
+    assert png.size == (widget.drawing.width, widget.drawing.height)
+    gif = Image.open(widget.save_animation(tmp_path / "game.gif", fps=2))
+    assert gif.n_frames == widget.replay.length + 1 == 3 and gif.info["duration"] == 500
+    widget.records.animation_box.value = str(tmp_path / "game.svg")
+    widget.records.animation_button.click()            # from the Save / load tab
+    assert (tmp_path / "game.svg").read_text().count("<animate ") == 3
+    part = widget.save_animation(tmp_path / "part.svg", start=1, stop=2).read_text()
+    assert part.count("<animate ") == 2
+    with pytest.raises(ValueError, match="0 ≤ start ≤ stop ≤ 2"):
+        widget.save_animation(tmp_path / "bad.svg", start=2, stop=5)
+    widget.records.picture_box.value = str(tmp_path / "pos.jpg")
+    widget.records.picture_button.click()              # refused, said, nothing written
+    assert ".svg or .png" in widget.message and not (tmp_path / "pos.jpg").exists()
+
+
+def test_an_animation_from_a_seat_shows_only_what_that_seat_knew(tmp_path):
+    from janus_widgets.games.janus_cards.draw import draw
+    from janus_widgets.games.janus_cards.widget import deal_all
+    w = GameWidget("janus-cards", players=3, seed=4, bot_delay=0, viewpoint=1)
+    deal_all(w)
+    text = w.save_animation(tmp_path / "seat-b.svg").read_text().replace("\n", "")
+    for state in w.replay.states:
+        assert "".join(svg_body(draw(state.view(1)))) in text
+    assert "".join(svg_body(draw(w.state.view(None)))) not in text
+
+
+# --- the status line's scripted sequences, in every game (issue 14) ------------------------
+def _past_chance(w):
+    while w.state.is_chance:
+        w.step()
+    from janus_widgets.games.janus_cards.widget import deal_all
+    if w.game.name == "janus-cards":
+        deal_all(w)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_refusal_then_an_allowed_selection_in_every_game(name):
+    w = GameWidget(name, seed=6, bot_delay=0, viewpoint=0)
+    _past_chance(w)
+    if name == "jinns":                               # a cell in set-up: JI-4
+        w.click_key(("cell", 3))
+    elif name == "jactus":                            # Throw with no die chosen: JA-6
+        w.play("r*")
+        w.click_key(("button", "throw"))
+    elif name == "janus-cards":                       # two cards of one player: JC-8
+        for key in (("card", "B1"), ("card", "B2"), ("button", "play")):
+            w.click_key(key)
+    else:                                             # a field the tile does not allow
+        wrong = next(f for f in range(100)
+                     if f not in w.state.targets and f not in w.state.columns)
+        from janus_widgets.games.janus.draw import field_centre
+        w.click(*field_centre(wrong))
+    assert w.status.kind == "refused" and re.search(r"[A-Z]{2}-\d+", w.message), w.message
+    refusal = w.message
+    w.select(w.state.legal_moves()[0])                # allowed: the refusal goes
+    assert refusal not in status(w) and w.message.startswith("Selected ")
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_bot_reply_a_variant_change_and_a_load_in_every_game(name, tmp_path):
+    w = GameWidget(name, seed=6, bot_delay=0, viewpoint=0)
+    _past_chance(w)
+    w.set_bot(1, "random")
+    for _ in range(8):                                 # A moves until B (a bot) replies
+        w.play(w.state.legal_moves()[0])
+        if any(s.current_player == 1 for s in w.replay.states):
+            break
+    assert any(s.current_player == 1 for s in w.replay.states)
+    assert "(bot) played" in status(w) or "Chance" in status(w)
+    players = w.variant_controls["players"]
+    players.value = players.options[-1][1] if hasattr(players, "options") else 3
+    w.confirm_yes.click()                             # a new game with other players
+    assert "New game" in status(w) and "played" not in status(w) and w.index == 0
+    path = w.save(tmp_path / "g.json")                # seat A's view: A's record
+    w.restore(0)                                       # the first game again, then load
+    w.load(path)
+    assert "Loaded seat A's record (0 moves)" in status(w) and "move 0/0" in status(w)
+    w.load(w.previous_games[-1])                       # the one with moves
+    n = w.replay.length
+    assert f"Loaded {n} moves" in status(w) and f"move {n}/{n}" in status(w)
+
+
 # --- issue 13: widget defects ---------------------------------------------------------
 def test_item10_restore_into_an_empty_game_keeps_the_earlier_games_list_true(widget):
     """Play, new game, play, new game, restore entry 0, then entry 1: once wrong labels,
@@ -443,3 +691,50 @@ def test_the_note_that_a_bot_waits_leaves_once_it_moves(tmp_path):
     assert "B is played by a bot" in other.message
     other.step()
     assert "B is played by a bot" not in other.message and other.replay.length > 2
+
+
+# --- issue 13's shell behaviour in the parts of issue 14 -------------------------------------
+def test_the_note_that_a_bot_waits_is_true_whenever_it_is_shown(tmp_path):
+    w = GameWidget("jactus", seed=4, bot_delay=0)
+    w.play("r*")
+    path = w.save(tmp_path / "g.json")
+    other = GameWidget("jactus", bot_delay=0, record=path)
+    assert "played by a bot" not in other.message           # no bot: no note
+    other.set_bot(1, "random")                               # a bot now: it waits, says so
+    assert "B is played by a bot" in other.message and other.replay.length == 2
+    assert "B is played by a bot" in status(other) and "Loaded 2 moves" in other.message
+    other.set_bot(1, None)                                   # a person again: the note goes
+    assert "played by a bot" not in status(other) and other.replay.length == 2
+
+
+def test_a_screen_passed_round_shows_the_tables_view_at_a_chance_point():
+    from janus_widgets.core import TABLE
+    w = GameWidget("janus-cards", players=3, seed=9, bot_delay=0, viewpoint="current")
+    from janus_widgets.games.janus_cards.widget import deal_all
+    deal_all(w)
+    for _ in range(6):
+        w.play(w.state.legal_moves()[0])
+    w.goto(max(i for i, s in enumerate(w.replay.states) if s.is_chance))
+    assert w.state.is_chance and w.view == w.state.view(TABLE) != w.state.view(None)
+    line = w.replay.current_line
+    raws = list(line.raws(0, len(line)))
+    expected = [f"{i + 1}. " for i in range(len(line))]
+    log = [label for label, _ in w.move_log.options][1:]
+    for i, (entry, raw) in enumerate(zip(log, raws)):         # every entry: the table's
+        told = w.state.engine.log_entry(raw, line.actions[i], TABLE)
+        assert entry.startswith(expected[i]) and entry.endswith(told)
+
+
+def test_a_seats_record_hides_the_deal_button_and_says_who_moved(tmp_path):
+    from janus_widgets.games.janus_cards.widget import DEAL_CLASS
+    w = GameWidget("janus-cards", players=3, seed=3, bot_delay=0, viewpoint=0)
+    w.step()                                                  # one card dealt
+    w.load(w.save(tmp_path / "a.json"))                       # A's record, at a deal
+    assert w.seat_mode and w.state.is_chance
+    deal = [c for c in w.extras.children if DEAL_CLASS in c._dom_classes]
+    assert deal and deal[0].layout.display == "none"
+    assert f"Chance: {w.replay.observations[0]}." in status(w)      # what A was told
+    assert "(1 move)" in w.message
+    assert w.status.live.last.startswith("Chance: =") and ".." not in w.status.live.last
+    w.press("ArrowDown")                                      # no list to walk: it says why
+    assert "not played on" in w.message and w.errors == []

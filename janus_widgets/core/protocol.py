@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from .record import Record
 
 __all__ = [
-    "CHANCE", "TERMINAL", "seat_name", "seat_index", "Move", "MoveList",
+    "CHANCE", "TERMINAL", "seat_name", "seat_index", "winners_text", "Move", "MoveList",
     "Explanation", "Engine", "State", "Game", "Raw", "Prefix", "TABLE", "viewer_name",
 ]
 
@@ -77,6 +77,20 @@ def seat_name(seat: int) -> str:
     if seat == TERMINAL:
         return "nobody (game over)"
     return SEAT_LETTERS[seat]
+
+
+def winners_text(winners: Sequence[int]) -> str:
+    """``"A wins"``, ``"A and C share the win"`` or ``"nobody wins"``.
+
+    >>> winners_text([0]), winners_text([0, 2]), winners_text([])
+    ('A wins', 'A and C share the win', 'nobody wins')
+    """
+    names = [seat_name(p) for p in winners]
+    if not names:
+        return "nobody wins"
+    if len(names) == 1:
+        return f"{names[0]} wins"
+    return ", ".join(names[:-1]) + f" and {names[-1]} share the win"
 
 
 def viewer_name(viewer: Any) -> str:
@@ -380,6 +394,20 @@ class Engine(ABC, Generic[VariantT]):
         :data:`TABLE`: what every seat learns."""
         return self.notation(raw, action)
 
+    def log_entry(self, raw: Raw, action: int, player: int | str | None) -> str:
+        """The move log's words for ``action`` played in ``raw``, as ``player`` may know
+        it (``None``: everything): short and readable, never a long number (a shuffle
+        is "tiles shuffled and laid"). Default: :meth:`observed`."""
+        return self.observed(raw, action, player)
+
+    def outcome(self, raw: Raw) -> str:
+        """Who won and why, citing the rule, once the game is over ("A wins: all tiles
+        are gone (JB-18)"); ``""`` while it goes on. Games say why; by default only
+        who won."""
+        if self.current(raw) != TERMINAL:
+            return ""
+        return winners_text(self.winners(raw))
+
     def determinize(self, view: Any, stream: RandomStream) -> Raw:
         """A full raw state consistent with a player's view, drawn at random.
 
@@ -580,6 +608,10 @@ class State:
     def winners(self) -> tuple[int, ...]:
         """The winning seats (empty while the game goes on)."""
         return self._engine.winners(self._raw)
+
+    def outcome(self) -> str:
+        """Who won and why, with the rule (``""`` while the game goes on)."""
+        return self._engine.outcome(self._raw)
 
     def returns(self) -> tuple[float, ...]:
         """Search rewards per seat (see :meth:`Engine.returns`)."""

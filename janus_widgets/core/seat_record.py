@@ -44,7 +44,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import RecordError
-from .protocol import CHANCE, TABLE, MoveList, State, check_viewer, seat_index, seat_name
+from .protocol import (CHANCE, TABLE, MoveList, State, check_viewer, seat_index, seat_name,
+                       winners_text)
 from .record import (FORMAT, VERSION, _check_moves, _result, _string_list,
                      check_game_and_variant, check_header, check_ruleset, parse_json,
                      read_text, source_data, write_atomic)
@@ -332,6 +333,13 @@ class SeatFrame:
 
     def winners(self) -> tuple[int, ...]:
         return tuple(self._view.winners())
+
+    def outcome(self) -> str:
+        """Who won (and why, when the seat's view says), ``""`` while the game goes on."""
+        own = getattr(self._view, "outcome", None)
+        if callable(own):
+            return own()
+        return winners_text(self.winners()) if self.is_over else ""
 
     def legal_moves(self) -> MoveList:
         """None: a seat's record cannot be played on."""

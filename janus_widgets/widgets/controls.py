@@ -1,5 +1,6 @@
 """Controls generated from a game's ``Variant`` table and its rulesets (shared by the
-widget shell and the design lab)."""
+widget shell and the design lab), and :class:`Quiet`, how the shell's parts show a value
+without taking it for the user's."""
 
 from __future__ import annotations
 
@@ -12,7 +13,40 @@ import ipywidgets as W
 from ..core.protocol import Game
 from ..core.variant import CUSTOM, OptionSpec, Variant
 
-__all__ = ["variant_control", "RulesetControl"]
+__all__ = ["variant_control", "RulesetControl", "Quiet"]
+
+
+class Quiet:
+    """Set while a part shows something, so that its controls' callbacks, which are
+    for the user's changes, stay silent.
+
+    >>> quiet, heard = Quiet(), []
+    >>> hear = quiet.unless(lambda change: heard.append(change["new"]))
+    >>> hear({"new": 1})
+    >>> with quiet:
+    ...     hear({"new": 2})                 # shown by the program, not the user
+    >>> heard
+    [1]
+    """
+
+    def __init__(self) -> None:
+        self.on = False
+        self._depth = 0
+
+    def __enter__(self) -> None:
+        self._depth += 1
+        self.on = True
+
+    def __exit__(self, *exc: object) -> None:
+        self._depth -= 1
+        self.on = self._depth > 0
+
+    def unless(self, fn: Callable[[dict], Any]) -> Callable[[dict], None]:
+        """``fn(change)`` for the user's changes only (and never for a ``None`` value)."""
+        def hear(change: dict) -> None:
+            if not self.on and change.get("new") is not None:
+                fn(change)
+        return hear
 
 
 def variant_control(spec: OptionSpec, value: Any, *, width: str = "430px") -> W.Widget:

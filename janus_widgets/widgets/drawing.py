@@ -31,7 +31,7 @@ from typing import Literal, Union
 
 __all__ = ["Rect", "Circle", "Line", "Polygon", "Text", "Arc", "Shape", "Region", "Drawing",
            "LAYERS", "render_svg", "SEAT_STYLES", "SeatStyle", "Click", "outline_regions",
-           "seat_marker", "HIGHLIGHT"]
+           "seat_marker", "HIGHLIGHT", "svg_body"]
 
 LAYERS = ("board", "pieces", "highlight")
 Layer = Literal["board", "pieces", "highlight"]
@@ -177,6 +177,9 @@ class Drawing:
         default_factory=lambda: {name: [] for name in LAYERS})
     regions: list[Region] = field(default_factory=list)
     title: str = ""
+    #: Where a note about a seat may be written (left edge, middle), beside its name:
+    #: the shell marks the seats bots play there.
+    seat_labels: dict[int, Point] = field(default_factory=dict)
 
     # --- adding shapes -----------------------------------------------------
     def add(self, shape: Shape, layer: Layer = "pieces") -> None:
@@ -227,6 +230,10 @@ class Drawing:
              bold: bool = False, layer: Layer = "pieces") -> None:
         """Add text."""
         self.add(Text(x, y, text, size, fill, align, baseline, bold), layer)
+
+    def seat_label(self, seat: int, x: float, y: float) -> None:
+        """Say where a note about ``seat`` fits (34 × 18 units from ``(x, y - 9)``)."""
+        self.seat_labels[seat] = (float(x), float(y))
 
     def region(self, key: Hashable, x: float, y: float, w: float, h: float) -> None:
         """Add an invisible rectangular click region."""
@@ -405,16 +412,24 @@ def shape_svg(shape: Shape) -> str:
     raise TypeError(f"not a shape: {shape!r}")
 
 
+def svg_body(drawing: Drawing) -> list[str]:
+    """The drawing's SVG elements without the ``<svg>`` around them: the background,
+    then each layer as a ``<g>`` (for pictures and for the frames of an animation)."""
+    out = [f'<rect width="{drawing.width}" height="{drawing.height}" '
+           f'fill="{escape(drawing.background)}"/>']
+    for name in LAYERS:
+        out.append(f'<g class="{name}">')
+        out.extend(shape_svg(s) for s in drawing.layers[name])
+        out.append("</g>")
+    return out
+
+
 def render_svg(drawing: Drawing) -> str:
     """The whole drawing (all layers, bottom first) as an SVG document."""
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{drawing.width}" '
            f'height="{drawing.height}" viewBox="0 0 {drawing.width} {drawing.height}">']
     if drawing.title:
         out.append(f"<title>{escape(drawing.title)}</title>")
-    out.append(f'<rect width="100%" height="100%" fill="{escape(drawing.background)}"/>')
-    for name in LAYERS:
-        out.append(f'<g class="{name}">')
-        out.extend(shape_svg(s) for s in drawing.layers[name])
-        out.append("</g>")
+    out.extend(svg_body(drawing))
     out.append("</svg>")
     return "\n".join(out)

@@ -1,18 +1,22 @@
 """The widget shell: one interactive widget for every game.
 
-A :class:`GameWidget` shows a game on an ipycanvas ``MultiCanvas`` (board,
-pieces and highlight layers) with the controls a class needs: step-through
-replay (first / back / forward / last, a slider, autoplay with a speed), the
-move log, the legal options (select one to see it on the board, play it with a
-button), variant controls generated from the game's ``Variant``, a seed box, a
-viewpoint selector, seats played by bots, and saving and loading of records.
+A :class:`GameWidget` is made of the parts a student sees, each a small class of its
+own module:
 
-Every control is also a method, so notebook cells drive the same widget::
+* the **stage** (:mod:`.stage`): the canvas, scaled to the screen, and under it
+* the **step bar** (:mod:`.stepbar`): first / back / forward / last, a slider,
+  autoplay and its delay, and
+* the **status line** (:mod:`.status`): what is true now, and its ``aria-live`` twin;
+* the **moves panel** (:mod:`.moves_panel`): the legal moves (select one to see it,
+  play it), the moves played and the lines of play; beside the canvas when there is
+  room, under the status line when not;
+* the tabs: **Game & variant** (:mod:`.game_panel`), **Seats & view**
+  (:mod:`.seats`) and **Save / load** (:mod:`.records_panel`: records, earlier games,
+  pictures and animations);
+* the **keyboard** (:mod:`.keyboard`): ← → Home End Space Enter ↑ ↓.
 
-    w = GameWidget("jactus", players=3, seed=7)
-    w                     # display it
-    w.play("r*")          # in a later cell: the displayed widget follows
-    w.back(); w.goto(0); w.step()
+The shell owns the game: the replay (every line), the selection, the bots and the
+timer, and keeps every part up to date.
 
 The viewpoint is the boundary of what the screen gives away (``docs/secrets.md``): the
 teacher's view (``None``) shows everything, the seed included, and Save writes the full
@@ -21,15 +25,25 @@ never shows the seed in any game, and Save writes that seat's (or the table's) r
 no seed, no hidden card. A seat's record loaded back is stepped through and never played
 on. The surface a seat sees is collected by :func:`~.surface.widget_surface`.
 
-A game plugs in through its ``draw`` module: ``draw(view, highlights,
-selection) -> Drawing``, ``click(view, selection, key) -> Click`` and
-``highlight(view, move) -> keys`` (optionally ``selection_for(view, move)``).
+Every control is also a method, so notebook cells drive the same widget::
+
+    w = GameWidget("jactus", players=3, seed=7)
+    w                     # display it
+    w.play("r*")          # in a later cell: the displayed widget follows
+    w.back(); w.goto(0); w.step()
+
+A game plugs in through its ``draw`` module: ``draw(view, highlights, selection) ->
+Drawing``, ``click(view, selection, key) -> Click`` and ``highlight(view, move) ->
+keys`` (optionally ``selection_for(view, move)`` and ``fresh_selection(view,
+viewpoint, previous)``), and its ``widget`` module may add ``extras(shell)`` and
+``refresh(shell)``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import html
+import importlib
 import re
 import traceback
 from collections.abc import Callable, Hashable
@@ -37,44 +51,42 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
-from ipycanvas import MultiCanvas, hold_canvas
 
 from .. import games as game_registry
 from ..core.bots import bot_names, make_bot
 from ..core.errors import IllegalMoveError, InvalidMoveError, JanusError, RecordError
-from ..core.protocol import CHANCE, TABLE, TERMINAL, Game, Move, State, seat_name
+from ..core.protocol import CHANCE, TABLE, TERMINAL, Engine, Game, Move, State, seat_name
 from ..core.record import Record, read_record
 from ..core.replay import Replay
-from ..core.seat_record import SeatRecord, SeatReplay
 from ..core.rng import RandomStream, fresh_seed
-from .canvas import Painter
-from .controls import RulesetControl, variant_control
-from .drawing import LAYERS, Click, Drawing
+from ..core.seat_record import SeatRecord, SeatReplay
+from .drawing import Click, Drawing
+from .export import write_animation, write_picture
+from .game_panel import GamePanel
+from .keyboard import Keyboard
+from .moves_panel import LOG_WINDOW, MovesPanel
+from .records_panel import RecordsPanel
+from .seats import SeatsPanel, viewpoint_choices
+from .stage import Stage
+from .status import StatusFacts, StatusLine
+from .stepbar import StepBar
 
 __all__ = ["GameWidget"]
 
 #: Longest run of bot moves made in one go when bots move without delay.
 SYNC_BOT_LIMIT = 5000
-#: Entries of the move log shown around the cursor (long games stay light).
-LOG_WINDOW = 150
+#: After a click in the browser, the new picture goes out first and the other parts
+#: (step bar, moves, status line) this many seconds later, so the browser paints the
+#: picture before it rebuilds the lists (a notebook cell's call updates everything at
+#: once).
+CONTROLS_AFTER = 0.1
 
 Viewpoint = Any  # None (everything), a seat number, or "current"
 
-#: What the Save button writes, by viewpoint (its label and its tooltip).
-SAVE_FULL = ("Save full record", "Writes the full record: the seed, every move and chance "
-             "outcome, every line. It replays and continues exactly (the teacher's).")
-SAVE_SEAT = ("Save {whose} record", "Writes {whose} record: the moves as {who} saw them "
-             "and what {who} saw of each position; no seed, no hidden card. It can be "
-             "stepped through, not played on.")
 
-
-def _public_observation(engine: Any, raw: Any, action: int) -> str:
-    """What every seat learns of ``action``: the seats' accounts when they agree;
-    else the notation of a decision (listed in public) or "?" for chance."""
-    seen = {engine.observed(raw, action, p) for p in range(engine.num_players)}
-    if len(seen) == 1:
-        return seen.pop()
-    return "?" if engine.is_chance_action(action) else engine.notation(raw, action)
+def _moves(n: int) -> str:
+    """``"1 move"``, ``"3 moves"``."""
+    return f"{n} move{'s' * (n != 1)}"
 
 
 def _kernel_loop() -> asyncio.AbstractEventLoop | None:
@@ -99,28 +111,26 @@ class GameWidget(W.VBox):
     def __init__(self, game: str | Game, variant: Any = None, *, seed: int | None = None,
                  record: Record | str | Path | None = None,
                  bots: dict[int, Any] | None = None, viewpoint: Viewpoint = "default",
-                 bot_delay: float = 0.5, lock_view: bool = False, **options: Any) -> None:
+                 bot_delay: float = 0.5, big: bool = False, lock_view: bool = False,
+                 **options: Any) -> None:
         super().__init__()
         self.game: Game = game_registry.get(game) if isinstance(game, str) else game
         self.board = self.game.board()
         self.bot_delay = float(bot_delay)
         self.previous_games: list[Record | SeatRecord] = []
         self.errors: list[str] = []          # full tracebacks of anything that went wrong
-        self.frames = 0                       # canvas frames painted (one message each)
         self._selection: Any = None
         self._highlights: tuple[Hashable, ...] = ()
-        self._drawing: Drawing | None = None
-        self._painted_board: list | None = None
-        self._syncing = False
         self._tick_generation = 0
+        self._game_number = 0                 # a new game, a load, a restore: +1
         self._autoplay = False
         self._bots: dict[int, Callable[[Any], Any]] = {}
         self._bot_labels: dict[int, str] = {}
-        self._message = ""
-        self._message_kind = "info"
         self._pending_variant: Any = None       # a Variant waiting for the confirm box
-        self._lock_view = bool(lock_view)
-        self._bots_wait = False          # a loaded game's bots wait for the user
+        self._from_browser = False            # inside a callback of the browser's
+        self._controls_due = False            # the parts wait for CONTROLS_AFTER
+        self._lock_view = bool(lock_view)     # the view menu cannot be changed
+        self._bots_wait = False               # a loaded game's bots wait for the user
 
         start = self.game.new(variant, seed=seed, **options)
         self.replay: Replay | SeatReplay = Replay(start)
@@ -133,136 +143,93 @@ class GameWidget(W.VBox):
             self.load(record)
         for seat, policy in (bots or {}).items():
             self.set_bot(seat, policy)
+        if big:
+            self.set_big(True)
         self._selection = self._fresh_selection()
         self._refresh(board=True)
 
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
-        first = self.replay.state
-        d = self.game.draw(first.view(self._view_seat()))
-        self.canvas = MultiCanvas(len(LAYERS), width=d.width, height=d.height,
-                                  layout=W.Layout(width=f"{d.width}px", height=f"{d.height}px"))
-        self.canvas.add_class("janus-canvas")
-        self._painters = [Painter(self.canvas[i]) for i in range(len(LAYERS))]
-        self.canvas.on_client_ready(self._guard(lambda: self._paint_all()))
-        self.canvas.on_mouse_down(self._guard(self._on_canvas_click))
+        guard = self._guard
+        first = self.game.draw(self.state.view(self._view_seat()))
+        self.stage = Stage(first, on_click=guard(self._on_canvas_click),
+                           on_ready=guard(lambda: self.stage.repaint()))
+        self.stepbar = StepBar(on_goto=guard(self.goto), on_step=guard(self.step),
+                               on_autoplay=guard(self.autoplay),
+                               on_delay=guard(self._on_delay), delay=self.bot_delay)
+        self.status = StatusLine()
+        self.moves = MovesPanel(on_option=guard(self._on_option_selected),
+                                on_play=guard(self._play_selected),
+                                on_log=guard(self.goto), on_line=guard(self.switch_line))
+        # The seed box is filled in by _show_secret_parts, in the teacher's view only.
+        self.game_panel = GamePanel(self.game, self.state.variant,
+                                    on_option=guard(self._on_variant_control),
+                                    on_confirm=guard(self._confirm_variant),
+                                    on_new=guard(self._new_from_box),
+                                    on_ruleset=guard(self._propose_variant))
+        self.seats = SeatsPanel(on_viewpoint=guard(self.set_viewpoint),
+                                on_seat=guard(self._on_seat), game=self.game)
+        self.records = RecordsPanel(self.game.name, on_save=guard(self.save),
+                                    on_load=guard(self._load_from_box),
+                                    on_upload=guard(self._on_upload),
+                                    on_restore=guard(self._restore_from_box),
+                                    on_picture=guard(self.save_picture),
+                                    on_animation=guard(lambda path, fps:
+                                                       self.save_animation(path, fps=fps)))
+        self.keyboard = Keyboard(label=self.game.title)
+        self.keyboard.on_key(guard(self.press))
 
-        self.heading = W.HTML(layout=W.Layout(margin="0 0 4px 0"))
-        button = lambda desc, tip, icon="": W.Button(  # noqa: E731
-            description=desc, tooltip=tip, icon=icon, layout=W.Layout(width="auto"))
-        self.first_button = button("", "Go to the start", "fast-backward")
-        self.back_button = button("", "One move back", "step-backward")
-        self.forward_button = button("", "One move forward (or the bot's / dice's move)",
-                                     "step-forward")
-        self.last_button = button("", "Go to the last move", "fast-forward")
-        self.first_button.on_click(self._guard(lambda _: self.first()))
-        self.back_button.on_click(self._guard(lambda _: self.back()))
-        self.forward_button.on_click(self._guard(lambda _: self.step()))
-        self.last_button.on_click(self._guard(lambda _: self.last()))
-        self.slider = W.IntSlider(min=0, max=0, value=0, description="move",
-                                  continuous_update=False, layout=W.Layout(width="320px"))
-        self.slider.observe(self._guard(self._on_slider), names="value")
-        self.autoplay_button = W.ToggleButton(description="Autoplay", icon="play",
-                                              tooltip="Step forward on a timer (replay, "
-                                                      "dice and bots)")
-        self.autoplay_button.observe(self._guard(self._on_autoplay), names="value")
-        self.speed = W.FloatLogSlider(value=self.bot_delay or 0.5, base=10, min=-2, max=0.7,
-                                      step=0.1, description="delay s", readout_format=".2f",
-                                      layout=W.Layout(width="250px"))
-        self.speed.observe(self._guard(self._on_speed), names="value")
-        nav = W.HBox([self.first_button, self.back_button, self.forward_button,
-                      self.last_button, self.slider, self.autoplay_button, self.speed],
-                     layout=W.Layout(flex_flow="row wrap", align_items="center"))
-
-        self.status_line = W.HTML(layout=W.Layout(min_height="48px"))
-        self.status_line.add_class("janus-status")
-
-        self.options_list = W.Select(options=[], rows=10, layout=W.Layout(width="360px"))
-        self.options_list.observe(self._guard(self._on_option_selected), names="value")
-        self.play_button = W.Button(description="Play selected", icon="check",
-                                    button_style="primary", layout=W.Layout(width="360px"))
-        self.play_button.on_click(self._guard(lambda _: self._play_selected()))
-        self.move_log = W.Select(options=[], rows=8, layout=W.Layout(width="360px"))
-        self.move_log.observe(self._guard(self._on_log), names="value")
-        self.lines = W.Dropdown(options=[("main line", 0)], value=0, description="line",
-                                layout=W.Layout(width="360px"))
-        self.lines.observe(self._guard(self._on_line), names="value")
-        side = W.VBox([W.HTML("<b>Legal moves</b> (select to see it, then play)"),
-                       self.options_list, self.play_button,
-                       W.HTML("<b>Moves played</b> (click to go there)"), self.move_log,
-                       self.lines], layout=W.Layout(margin="0 0 0 12px"))
-
-        # Variant controls, seed, viewpoint, seats, records.
-        self.variant_controls: dict[str, W.Widget] = {}
-        rows = []
-        for spec in self.game.Variant.options():
-            if not spec.widget:
-                continue
-            control = variant_control(spec, getattr(self.state.variant, spec.name))
-            control.observe(self._guard(lambda change, name=spec.name:
-                                        self._on_variant_control(name, change)),
-                            names="value")
-            self.variant_controls[spec.name] = control
-            rows.append(control)
-        self.confirm_text = W.HTML()
-        self.confirm_yes = W.Button(description="Start the new game", button_style="warning")
-        self.confirm_no = W.Button(description="Keep playing this one")
-        self.confirm_yes.on_click(self._guard(lambda _: self._confirm_variant(True)))
-        self.confirm_no.on_click(self._guard(lambda _: self._confirm_variant(False)))
-        self.confirm_box = W.VBox([self.confirm_text, W.HBox([self.confirm_yes,
-                                                               self.confirm_no])],
-                                  layout=W.Layout(display="none", border="2px solid #e0a030",
-                                                  padding="6px"))
-        # The seed is filled in by _update_record_controls, for the teacher's view only.
-        self.seed_box = W.IntText(value=0, description="seed",
-                                  layout=W.Layout(width="260px"))
-        self.new_button = W.Button(description="New game", icon="refresh")
-        self.new_button.on_click(self._guard(lambda _: self._new_from_box()))
-        # The Ruleset menu above the options; choosing one sets them all (a new game).
-        self.ruleset_control = RulesetControl(self.game, self.state.variant)
-        self.ruleset_control.on_choose(self._guard(self._propose_variant))
-        game_tab = W.VBox([self.ruleset_control] + rows
-                          + [W.HBox([self.seed_box, self.new_button])])
-
-        n = self.state.num_players
-        self.viewpoint_box = W.Dropdown(options=self._viewpoint_options(n),
-                                        value=self._viewpoint, description="view")
-        self.viewpoint_box.observe(self._guard(self._on_viewpoint), names="value")
-        self.seat_boxes: list[W.Dropdown] = []
-        self.seats_tab = W.VBox()
-        self._build_seat_boxes()
-
-        self.path_box = W.Text(value=f"{self.game.name}-game.json", description="file",
-                               layout=W.Layout(width="320px"))
-        self.save_button = W.Button(description=SAVE_FULL[0], icon="save",
-                                    layout=W.Layout(width="auto"))
-        self.load_button = W.Button(description="Load", icon="folder-open")
-        self.save_button.on_click(self._guard(lambda _: self.save(self.path_box.value)))
-        self.load_button.on_click(self._guard(lambda _: self._load_from_box()))
-        self.upload = W.FileUpload(accept=".json", multiple=False, description="Upload")
-        self.upload.observe(self._guard(self._on_upload), names="value")
-        self.previous_box = W.Dropdown(options=[("(none yet)", -1)], value=-1,
-                                       description="earlier")
-        self.restore_button = W.Button(description="Restore", icon="undo")
-        self.restore_button.on_click(self._guard(lambda _: self._restore_from_box()))
-        record_tab = W.VBox([W.HBox([self.path_box, self.save_button, self.load_button]),
-                             self.upload,
-                             W.HBox([self.previous_box, self.restore_button])])
-
-        self.tabs = W.Tab(children=[game_tab, self.seats_tab, record_tab],
-                          titles=["Game & variant", "Seats & view", "Save / load"])
-        # A game's own widget.py may add controls of its own (an odds panel, an
-        # overlay switch); the shell stays the same for every game.
+        self.heading = W.HTML(layout=W.Layout(margin="0", flex="1 1 auto"))
+        self.heading.add_class("janus-heading")
+        self.big_button = W.ToggleButton(description="Big", icon="expand", value=False,
+                                         tooltip="Big mode for a projector: a larger "
+                                                 "canvas and larger type",
+                                         layout=W.Layout(width="auto", flex="none"))
+        self.big_button.observe(guard(lambda change: self.set_big(change["new"])),
+                                names="value")
+        # A game's own widget.py may add controls of its own (an odds panel, a deal
+        # button); the shell stays the same for every game.
         self.extras = W.VBox(list(self._game_hooks("extras", default=[])))
-        self.children = [self.heading,
-                         W.HBox([self.canvas, side], layout=W.Layout(flex_flow="row wrap")),
-                         nav, self.status_line, self.extras, self.confirm_box, self.tabs]
+        self.stage.set_below([self.stepbar.widget, self.status.widget, self.extras])
+        self.tabs = W.Tab(children=[self.game_panel.widget, self.seats.widget,
+                                    self.records.widget],
+                          titles=["Game & variant", "Seats & view", "Save / load"])
+        self._show_seats()
+        self.children = [
+            self.keyboard, self.status.live,
+            W.HBox([self.heading, self.big_button],
+                   layout=W.Layout(align_items="center", width="100%")),
+            W.HBox([self.stage.widget, self.moves.widget],
+                   layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
+                                   width="100%")),
+            self.game_panel.confirm_box, self.tabs]
+        self.layout.width = "100%"
         self.add_class("janus-widget")
+        # The parts' controls, under the names notebooks and tests use.
+        for part, names in (
+                (self.stage, ["canvas"]),
+                (self.stepbar, ["first_button", "back_button", "forward_button",
+                                "last_button", "slider", "autoplay_button", "speed"]),
+                (self.moves, ["options_list", "play_button", "move_log", "lines"]),
+                (self.game_panel, ["variant_controls", "ruleset_control", "confirm_box",
+                                   "confirm_text", "confirm_yes", "confirm_no", "seed_box",
+                                   "new_button"]),
+                (self.seats, ["viewpoint_box"]),
+                (self.records, ["path_box", "save_button", "load_button", "upload",
+                                "previous_box", "restore_button"])):
+            for name in names:
+                setattr(self, name, getattr(part, name))
+        self.status_line = self.status.widget
+        self.seats_tab = self.seats.widget
+
+    @property
+    def seat_boxes(self) -> list[W.Dropdown]:
+        """One menu per seat: human or a bot (Seats & view)."""
+        return self.seats.seat_boxes
 
     def _game_hooks(self, name: str, default: Any = None) -> Any:
         """Call ``name(self)`` from the game's ``widget`` module, if it defines it."""
-        import importlib
-        package = self.game.board().__name__.rsplit(".", 1)[0]
+        package = self.board.__name__.rsplit(".", 1)[0]
         try:
             module = importlib.import_module(f"{package}.widget")
         except ModuleNotFoundError:
@@ -270,51 +237,12 @@ class GameWidget(W.VBox):
         hook = getattr(module, name, None)
         return default if hook is None else hook(self)
 
-    def _viewpoint_options(self, n: int) -> list[tuple[str, Any]]:
-        if isinstance(self.replay, SeatReplay):      # the record holds one view only
-            record = self.replay.seat_record
-            return [(f"{record.whose}'s record", record.seat)]
-        return ([("everything (teacher)", None), ("the player to move", "current")]
-                + [(f"seat {seat_name(p)}", p) for p in range(n)])
-
-    def _check_viewpoint(self, viewpoint: Viewpoint) -> None:
-        allowed = [v for _, v in self._viewpoint_options(self.state.num_players)]
-        if isinstance(self.replay, SeatReplay) and viewpoint not in allowed:
-            raise ValueError(f"this is {self.replay.seat_record.whose}'s record: it holds "
-                             "that view only")
-        if viewpoint not in allowed or isinstance(viewpoint, bool):
-            raise ValueError(f"viewpoint {viewpoint!r} is not allowed: use None, 'current' "
-                             f"or a seat 0 … {self.state.num_players - 1}")
-
-    def _build_seat_boxes(self) -> None:
-        n = self.state.num_players
-        names = [("human", "human")] + [(f"{b} bot", b) for b in bot_names(self.game)]
-        self.seat_boxes = []
-        for p in range(n):
-            options = list(names)
-            if p in self._bot_labels and self._bot_labels[p] not in dict(names).values():
-                options.append((self._bot_labels[p], self._bot_labels[p]))
-            box = W.Dropdown(options=options, value=self._bot_labels.get(p, "human"),
-                             description=f"seat {seat_name(p)}")
-            box.observe(self._guard(lambda change, seat=p: self._on_seat(seat, change)),
-                        names="value")
-            self.seat_boxes.append(box)
-        options = self._viewpoint_options(n)
-        if self._viewpoint not in [v for _, v in options]:
-            # Fewer seats than before (or a seat's record): the nearest view that shows
-            # no more than before — never the teacher's unless it was the teacher's.
-            self._viewpoint = options[0][1] if isinstance(self.replay, SeatReplay) else (
-                "current" if self._viewpoint is not None else None)
-        with self._quiet():
-            self.viewpoint_box.options = options
-            self.viewpoint_box.value = self._viewpoint
-            self.viewpoint_box.disabled = self._lock_view
-        self.seats_tab.children = [self.viewpoint_box, *self.seat_boxes]
-
     # ------------------------------------------------------------------ guard
     def _guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """Run a UI callback; anything that goes wrong is reported, never raised."""
         def run(*args: Any, **kwargs: Any) -> Any:
+            outer = self._from_browser
+            self._from_browser = True
             try:
                 return fn(*args, **kwargs)
             except (JanusError, ValueError) as exc:
@@ -323,21 +251,14 @@ class GameWidget(W.VBox):
                 self.errors.append(traceback.format_exc())
                 self._say(f"Something went wrong ({type(exc).__name__}: {exc}); the game "
                           "is unchanged. Details: widget.errors[-1].", "error")
+            finally:
+                self._from_browser = outer
         return run
 
-    class _Quiet:
-        def __init__(self, owner: GameWidget) -> None:
-            self.owner = owner
-
-        def __enter__(self) -> None:
-            self.before = self.owner._syncing
-            self.owner._syncing = True
-
-        def __exit__(self, *exc: object) -> None:
-            self.owner._syncing = self.before
-
-    def _quiet(self) -> GameWidget._Quiet:
-        return GameWidget._Quiet(self)
+    def guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Wrap a UI callback so that nothing it raises reaches the user as a
+        traceback (for a game's own controls in its widget.py)."""
+        return self._guard(fn)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -358,19 +279,64 @@ class GameWidget(W.VBox):
     @property
     def drawing(self) -> Drawing:
         """The drawing last painted."""
-        assert self._drawing is not None
-        return self._drawing
+        return self.stage.drawing
+
+    @property
+    def frames(self) -> int:
+        """Canvas frames painted so far (each one message)."""
+        return self.stage.frames
 
     @property
     def message(self) -> str:
-        """The last message of the status line (a refusal names its rule); one naming
-        the seed is on screen only in the teacher's view."""
-        return self._message
+        """What the status line says happened last: the answer to the user's last action
+        while it applies (a refusal names its rule), else the move that led here."""
+        self._controls_now()
+        return self.status.message
+
+    @property
+    def view(self) -> Any:
+        """The position as the screen shows it: the state seen from the viewpoint (in a
+        seat's record, that seat's view as saved); what a game's own controls read."""
+        return self._view()
 
     @property
     def viewpoint(self) -> Viewpoint:
         """Whose view is drawn: None (everything), a seat, or 'current'."""
         return self._viewpoint
+
+    @property
+    def big(self) -> bool:
+        """Whether big mode (projectors) is on."""
+        return self.stage.big
+
+    @property
+    def seat_mode(self) -> bool:
+        """Whether a seat's record is shown (stepped through, never played on)."""
+        return isinstance(self.replay, SeatReplay)
+
+    def _shows_secrets(self) -> bool:
+        """Whether the screen may show the seed: only the teacher's view of a game."""
+        return self._viewpoint is None and not self.seat_mode
+
+    def _not_playable(self) -> str:
+        """Why nothing can be played on the seat's record shown."""
+        return self.replay.seat_record.not_playable()  # type: ignore[union-attr]
+
+    def _viewpoint_options(self) -> list[tuple[str, Any]]:
+        """``(label, viewpoint)`` for every view allowed now (a seat's record: its own)."""
+        if isinstance(self.replay, SeatReplay):
+            record = self.replay.seat_record
+            return [(f"{record.whose}'s record", record.seat)]
+        return viewpoint_choices(self.state.num_players)
+
+    def _check_viewpoint(self, viewpoint: Viewpoint) -> None:
+        allowed = [v for _, v in self._viewpoint_options()]
+        if isinstance(self.replay, SeatReplay) and viewpoint not in allowed:
+            raise ValueError(f"this is {self.replay.seat_record.whose}'s record: it holds "
+                             "that view only")
+        if viewpoint not in allowed or isinstance(viewpoint, bool):
+            raise ValueError(f"viewpoint {viewpoint!r} is not allowed: use None, 'current' "
+                             f"or a seat 0 … {self.state.num_players - 1}")
 
     def _view_seat(self) -> int | str | None:
         """The seat whose view is drawn: with "current" the player to move; at a chance
@@ -382,23 +348,14 @@ class GameWidget(W.VBox):
             return TABLE if cur == CHANCE else None
         return self._viewpoint
 
-    @property
-    def seat_mode(self) -> bool:
-        """Whether a seat's record is shown (stepped through, never played on)."""
-        return isinstance(self.replay, SeatReplay)
-
-    def _shows_secrets(self) -> bool:
-        """Whether the screen may show the seed: only the teacher's view of a game."""
-        return self._viewpoint is None and not self.seat_mode
-
-    def _refuse_seat_record(self) -> None:
-        """In a seat's record nothing can be played: say why, and raise."""
-        text = self.replay.seat_record.not_playable()  # type: ignore[union-attr]
-        self._say(text, "refused")
-        raise RecordError(text)
-
     def _view(self) -> Any:
         return self.state.view(self._view_seat())
+
+    def _situation(self) -> Hashable:
+        """What an answer in the status line answers: this game, line, position,
+        viewpoint and selection. When any of them changes, the answer is gone."""
+        return (self._game_number, self.replay.line, self.replay.index, self.replay.length,
+                repr(self._viewpoint), repr(self._selection), self._highlights)
 
     # ------------------------------------------------------------------ navigation
     def goto(self, index: int) -> State:
@@ -433,6 +390,13 @@ class GameWidget(W.VBox):
         self._stop_ticks()
         done = self._step_once()
         self._changed()
+        self._schedule_bots()
+        if not done and self.replay.at_end:
+            if self.seat_mode:                   # nothing is played on a seat's record
+                self._say(self._not_playable(), "refused")
+            elif not self.state.is_over:
+                self._say(f"{seat_name(self.state.current_player)} is to move: choose a "
+                          "move (click the board, or the list and Play).")
         return done
 
     def _step_once(self) -> bool:
@@ -440,10 +404,9 @@ class GameWidget(W.VBox):
         if not replay.at_end:
             replay.forward()
             return True
-        if isinstance(replay, SeatReplay):        # nothing is played on a seat's record
-            self._say(replay.seat_record.not_playable(), "refused")
+        if isinstance(replay, SeatReplay):
             return False
-        self._release_bots()  # the user stepped: bots may move
+        self._release_bots()                     # the user stepped: bots may move
         state = replay.state
         player = state.current_player
         if player == TERMINAL:
@@ -480,11 +443,14 @@ class GameWidget(W.VBox):
         Chance that follows is resolved from the game's seed; bots reply
         (after ``bot_delay`` seconds, or at once when it is 0). Raises
         :class:`IllegalMoveError` / :class:`InvalidMoveError` for a refused
-        move, after showing the reason in the status line.
+        move, after showing the reason in the status line; a refused move changes
+        nothing. A seat's record cannot be played on (:class:`RecordError`).
         """
         self._stop_ticks()
         if self.seat_mode:
-            self._refuse_seat_record()
+            text = self._not_playable()
+            self._say(text, "refused")
+            raise RecordError(text)
         state = self.state
         # At the end of the line where chance is to act, the move waits for chance:
         # its outcomes are worked out aside first, so a refused move changes nothing.
@@ -497,7 +463,7 @@ class GameWidget(W.VBox):
         if player in self._bots:
             text = f"Seat {seat_name(player)} is played by a bot; wait for it, or set the " \
                    "seat to human (Seats & view)."
-            self._say(text, "error")
+            self._say(text, "refused")
             raise IllegalMoveError(text, move=str(move), rule="", reason="bot seat")
         try:
             move_obj = state.parse(move) if isinstance(move, str) else move
@@ -508,14 +474,15 @@ class GameWidget(W.VBox):
         except (IllegalMoveError, InvalidMoveError) as exc:
             self._refuse(exc)
             raise
+        branching = not self.replay.at_end
         for outcome in pending:
             self.replay.play(outcome)
         self.replay.play(move_obj)
         self._release_bots()
         self._resolve_chance()
-        self._highlights = ()
-        self._say(f"{seat_name(player)} played {move_obj.notation}: {move_obj.description}")
         self._changed()
+        if branching:
+            self._say("A new line starts here; the old one is kept (see line, beside).")
         self._schedule_bots()
         return self.state
 
@@ -531,15 +498,11 @@ class GameWidget(W.VBox):
         return self.state
 
     def say(self, text: str, kind: str = "info") -> None:
-        """Show a message in the status line (``kind``: info, refused or error)."""
+        """Show a message in the status line (``kind``: info, refused or error); it
+        stays until the position, the line or the selection changes."""
         if kind not in ("info", "refused", "error"):
             raise ValueError(f"kind={kind!r}: use 'info', 'refused' or 'error'")
         self._say(text, kind)
-
-    def guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
-        """Wrap a UI callback so that nothing it raises reaches the user as a
-        traceback (for a game's own controls in its widget.py)."""
-        return self._guard(fn)
 
     def _resolve_chance(self) -> None:
         replay = self.replay
@@ -553,7 +516,7 @@ class GameWidget(W.VBox):
             self._say(str(exc).split(" Legal now:")[0], "refused")
 
     def click(self, x: float, y: float) -> None:
-        """Click the canvas at ``(x, y)`` (canvas pixels), as a mouse would."""
+        """Click the canvas at ``(x, y)`` (drawing coordinates), as a mouse would."""
         self._on_canvas_click(x, y)
 
     def click_key(self, key: Hashable) -> None:
@@ -575,35 +538,31 @@ class GameWidget(W.VBox):
             return
         if result.move is not None:
             if self.seat_mode:
-                self._say(self.replay.seat_record.not_playable(), "refused")  # type: ignore[union-attr]
-                self._render()
+                self._say(self._not_playable(), "refused")
                 return
             player = state.current_player
             if player in self._bots:
                 self._say(f"Seat {seat_name(player)} is played by a bot: its move comes "
                           "by itself (or set the seat to human).", "refused")
                 return
-            if not self.replay.at_end and state.is_legal(result.move):
-                self._say("Playing here starts a new line; the old one is kept.")
+            self._selection = result.selection   # kept if the move is refused
             try:
                 self.play(result.move)
             except (IllegalMoveError, InvalidMoveError):
-                self._selection = result.selection
-                self._render()
+                self._show_selection()
             return
         self._selection = result.selection
         if result.message:
             cites_rule = re.match(r"[A-Z]{2}-\d+", result.message) is not None
             self._say(result.message, "refused" if cites_rule else "info")
-        self._render()
+        self._show_selection()
 
     def select(self, move: Move | str | None) -> None:
         """Select a legal move in the options list: it is highlighted on the canvas."""
         if move is None:
             self._highlights = ()
-            with self._quiet():
-                self.options_list.value = None
-            self._render()
+            self.moves.mark(None)
+            self._show_selection()
             return
         state = self.state
         move_obj = state.parse(move) if isinstance(move, str) else move
@@ -611,9 +570,8 @@ class GameWidget(W.VBox):
         if move_obj not in legal:
             raise IllegalMoveError(f"{move_obj} is not a legal move here",
                                    move=str(move_obj), rule="", reason="not legal")
-        with self._quiet():
-            # At a chance point the list holds no outcomes, only the "press ▶" line.
-            self.options_list.value = None if state.is_chance else legal.index(move_obj)
+        # At a chance point the list holds no outcomes, only the "press ▶" line.
+        self.moves.mark(None if state.is_chance else legal.index(move_obj))
         self._show_option(move_obj)
 
     def _show_option(self, move: Move) -> None:
@@ -622,14 +580,15 @@ class GameWidget(W.VBox):
         chooser = getattr(self.board, "selection_for", None)
         if chooser is not None:
             self._selection = chooser(view, move)
-        self._say(f"{move.notation}: {move.description}")
-        self._render()
+        self._say(f"Selected {move.notation}: {move.description}")
+        self._show_selection()
 
     def _play_selected(self) -> None:
-        """The Play button: the move selected in the list, if there is one to play."""
+        """The Play button (and Enter): the move selected in the list, if there is one
+        to play here."""
         state = self.state
         if self.seat_mode:
-            self._say(self.replay.seat_record.not_playable(), "refused")  # type: ignore[union-attr]
+            self._say(self._not_playable(), "refused")
             return
         if state.is_chance:
             self._say("Chance acts here, not a player: press ▶ (step) to let it act.",
@@ -638,13 +597,55 @@ class GameWidget(W.VBox):
         if state.is_over:
             self._say("The game is over: there is no move to play.", "refused")
             return
-        index = self.options_list.value
+        index = self.moves.selected
         moves = state.legal_moves()
-        if isinstance(index, bool) or not isinstance(index, int) or \
-                not 0 <= index < len(moves):
-            self._say("Select a move in the list first.", "refused")
+        if index is None or not 0 <= index < len(moves):
+            self._say("Select a move in the list first (or with ↑ ↓).", "refused")
             return
         self.play(moves[index])
+
+    def _on_option_selected(self, index: int) -> None:
+        moves = self.state.legal_moves()
+        if 0 <= index < len(moves) and not self.state.is_chance:
+            self._show_option(moves[index])
+
+    # ------------------------------------------------------------------ keyboard
+    def press(self, key: str) -> None:
+        """Do what a key does with the widget focused (see :data:`.keyboard.KEYS`):
+        ``"ArrowLeft"``, ``"ArrowRight"``, ``"Home"``, ``"End"``, ``" "`` (autoplay),
+        ``"Enter"`` (play the selected move), ``"ArrowUp"`` / ``"ArrowDown"``."""
+        if key == "ArrowLeft":
+            self.back()
+        elif key == "ArrowRight":
+            self.step()
+        elif key == "Home":
+            self.first()
+        elif key == "End":
+            self.last()
+        elif key == " ":
+            self.autoplay(not self._autoplay)
+        elif key == "Enter":
+            self._play_selected()
+        elif key in ("ArrowUp", "ArrowDown"):
+            self._walk_options(-1 if key == "ArrowUp" else 1)
+        else:
+            raise ValueError(f"key {key!r} does nothing here; the keys are ← → Home End "
+                             "Space Enter ↑ ↓")
+
+    def _walk_options(self, step: int) -> None:
+        state = self.state
+        if self.seat_mode:
+            self._say(self._not_playable(), "refused")
+            return
+        if state.is_over or state.is_chance:
+            self._say("There is no move to choose here" + (" (▶ lets chance act)."
+                                                           if state.is_chance else "."))
+            return
+        moves = state.legal_moves()
+        current = self.moves.selected
+        index = (0 if step > 0 else len(moves) - 1) if current is None else \
+            (current + step) % len(moves)
+        self.select(moves[index])
 
     # ------------------------------------------------------------------ bots
     def set_bot(self, seat: int, policy: Any) -> None:
@@ -663,15 +664,14 @@ class GameWidget(W.VBox):
             self._bot_labels[seat] = policy
         elif callable(policy):
             self._bots[seat] = policy
-            self._bot_labels[seat] = f"custom: {getattr(policy, 'name', None) or type(policy).__name__}"
+            name = getattr(policy, "name", None) or type(policy).__name__
+            self._bot_labels[seat] = f"custom: {name}"
         else:
             names = ", ".join(bot_names(self.game))
             raise ValueError(f"a bot is a name ({names}), a callable "
                              f"policy(view) -> move, or None; not {policy!r}")
-        self._build_seat_boxes()
+        self._show_seats()
         self._changed()
-        if self._bots_wait and self._waiting_bot():
-            self._say(self._message + self._waiting_bot())
         self._schedule_bots()
 
     @property
@@ -679,13 +679,26 @@ class GameWidget(W.VBox):
         """Seat → policy for the seats played by bots."""
         return dict(self._bots)
 
-    def _on_seat(self, seat: int, change: dict) -> None:
-        if self._syncing:
-            return
-        value = change["new"]
-        if isinstance(value, str) and value.startswith("custom:"):
-            return
+    def _on_seat(self, seat: int, value: str) -> None:
         self.set_bot(seat, None if value == "human" else value)
+
+    def _show_seats(self) -> None:
+        self.seats.show(players=self.state.num_players, viewpoint=self._viewpoint,
+                        bots=self._bot_labels, choices=self._viewpoint_options(),
+                        locked=self._lock_view)
+
+    def _release_bots(self) -> None:
+        """The user stepped or played: a loaded game's bots may move again, and the
+        status line's note that they wait leaves it (it is no longer true)."""
+        self._bots_wait = False
+
+    def _waiting_bot(self) -> str:
+        """The status line's note while the bot to move waits for the user (after a
+        load or a restore); ``""`` when no bot waits."""
+        cur = self.state.current_player
+        if self._bots_wait and self.replay.at_end and cur in self._bots:
+            return f"{seat_name(cur)} is played by a bot: it moves when you step (▶) or play."
+        return ""
 
     def _schedule_bots(self) -> None:
         """After a change at the end of the line, let bots (and dice) move (not in a
@@ -711,8 +724,7 @@ class GameWidget(W.VBox):
         self._autoplay = bool(on)
         if on:
             self._release_bots()
-        with self._quiet():
-            self.autoplay_button.value = self._autoplay
+        self._show_steps()
         if not on:
             self._stop_ticks()
             return
@@ -721,11 +733,9 @@ class GameWidget(W.VBox):
                 if not self._step_once():
                     break
             self._autoplay = False
-            with self._quiet():
-                self.autoplay_button.value = False
             self._changed()
             return
-        self._schedule_tick(self.speed.value)
+        self._schedule_tick(self.stepbar.speed.value)
 
     def _schedule_tick(self, delay: float) -> None:
         self._tick_generation += 1
@@ -745,7 +755,7 @@ class GameWidget(W.VBox):
             done = self._step_once()
             self._changed()
             if done:
-                self._schedule_tick(self.speed.value)
+                self._schedule_tick(self.stepbar.speed.value)
             else:
                 self.autoplay(False)
             return
@@ -754,14 +764,8 @@ class GameWidget(W.VBox):
             self._changed()
             self._schedule_tick(self.bot_delay)
 
-    def _on_autoplay(self, change: dict) -> None:
-        if self._syncing:
-            return
-        self.autoplay(change["new"])
-
-    def _on_speed(self, change: dict) -> None:
-        if change["new"] > 0:
-            self.bot_delay = float(change["new"])
+    def _on_delay(self, seconds: float) -> None:
+        self.bot_delay = float(seconds)
 
     # ------------------------------------------------------------------ variants
     def set_variant(self, variant: Any = None, **options: Any) -> State:
@@ -770,7 +774,7 @@ class GameWidget(W.VBox):
         current = self.state.variant
         base = current if variant is None else variant
         new_variant = self.game.variant(base, **options)
-        return self.new_game(seed=self.state.seed, variant=new_variant)  # None: a fresh one
+        return self.new_game(seed=self.state.seed, variant=new_variant)
 
     def set_ruleset(self, name: str) -> State:
         """Start a new game under one of the game's named rulesets, keeping the number of
@@ -796,57 +800,55 @@ class GameWidget(W.VBox):
         loaded or restored one is shown as saved, and its bots wait until the user
         steps or plays (``schedule_bots=False``)."""
         self._bots_wait = not schedule_bots
+        self._game_number += 1
         self._highlights = ()
         self._pending_variant = None
-        self.confirm_box.layout.display = "none"
+        self.game_panel.hide()
         n = self.state.num_players
         for seat in [s for s in self._bots if s >= n]:
             self._bots.pop(seat)
             self._bot_labels.pop(seat, None)
-        with self._quiet():
-            for name, control in self.variant_controls.items():
-                control.value = getattr(self.state.variant, name)
-            self.ruleset_control.show(self.state.variant)
-        self._build_seat_boxes()
+        self.game_panel.show(self.state.variant)
+        options = self._viewpoint_options()
+        if self._viewpoint not in [v for _, v in options]:
+            # Fewer seats than before, or a seat's record (loaded, or left): the nearest
+            # view that shows no more than before, never the teacher's unless it was.
+            self._viewpoint = options[0][1] if self.seat_mode else (
+                "current" if self._viewpoint is not None else None)
+        self._show_seats()
         self._selection = self._fresh_selection()
-        self._update_previous_box()
         self._refresh(board=True)
         self._schedule_bots()
 
     def _show_replay(self, replay: Replay | SeatReplay) -> None:
-        """Put a loaded or restored game on screen, at its end, as it was saved."""
+        """Put a loaded or restored game on screen, at its end, as it was saved; its
+        bots wait for the user."""
         self._stop_ticks()
+        self._archive()
         self.replay = replay
         self.replay.last()
         if isinstance(replay, SeatReplay):
             self._viewpoint = replay.seat_record.seat
-        elif self._viewpoint not in [v for _, v in self._viewpoint_options(
-                self.state.num_players)]:
-            self._viewpoint = "current"     # after a seat's record: no more than before
         self._after_new_game(schedule_bots=False)
 
     def _archive(self) -> None:
         if any(len(line) for line in self.replay.lines):
             self.previous_games.append(self.replay.record())
-            self._update_previous_box(select=len(self.previous_games) - 1)
+            self._show_earlier(select=len(self.previous_games) - 1)
+        else:
+            self._show_earlier()
 
-    def _update_previous_box(self, select: int | None = None) -> None:
+    def _show_earlier(self, select: int | None = None) -> None:
         """The "earlier games" list, always as :attr:`previous_games` is now (a seed
-        only in the teacher's view)."""
+        only in the teacher's view); ``select`` one, or keep the choice if it is still
+        there."""
         def label(i: int, rec: Record | SeatRecord) -> str:
             if isinstance(rec, SeatRecord):
-                return f"{i + 1}: {rec.whose}'s record, {len(rec.moves)} moves"
+                return f"{i + 1}: {rec.whose}'s record, {_moves(len(rec.moves))}"
             seed = f", seed {rec.seed}" if self._shows_secrets() else ""
-            return f"{i + 1}: {rec.game}{seed}, {len(rec.moves)} moves"
-        options = ([(label(i, rec), i) for i, rec in enumerate(self.previous_games)]
-                   or [("(none yet)", -1)])
-        value = self.previous_box.value if select is None else select
-        if value not in [v for _, v in options]:
-            value = options[-1][1]
-        if list(self.previous_box.options) != options or self.previous_box.value != value:
-            with self._quiet():
-                self.previous_box.options = options
-                self.previous_box.value = value
+            return f"{i + 1}: {rec.game}{seed}, {_moves(len(rec.moves))}"
+        self.records.show_earlier([label(i, rec) for i, rec in enumerate(self.previous_games)],
+                                  select=select)
 
     def restore(self, index: int = -1) -> State:
         """Bring back an earlier game from :attr:`previous_games` (the current one is
@@ -854,38 +856,30 @@ class GameWidget(W.VBox):
         count = len(self.previous_games)
         if not count:
             raise ValueError("there is no earlier game to restore")
-        if isinstance(index, bool) or not isinstance(index, int) or not -count <= index < count:
+        if isinstance(index, bool) or not isinstance(index, int) or \
+                not -count <= index < count:
             raise ValueError(f"there is no earlier game {index!r}: use 0 … {count - 1} "
                              "(or -1 for the last)")
-        record = self.previous_games[index]
-        replay = record.replay()                    # before anything changes
+        replay = self.previous_games[index].replay()        # before anything changes
         self.previous_games.pop(index)
-        self._archive()
         self._show_replay(replay)
-        self._say(f"Restored the earlier game ({self.replay.length} moves), shown as it "
-                  "was." + self._waiting_bot())
+        self._say(f"Restored the earlier game ({_moves(self.replay.length)}), shown as it "
+                  "was.")
         return self.state
 
     def _on_variant_control(self, name: str, change: dict) -> None:
-        if self._syncing:
-            return
-        wanted = {n: c.value for n, c in self.variant_controls.items()}
         try:
-            variant = self.game.variant(self.state.variant, **wanted)
+            variant = self.game.variant(self.state.variant, **self.game_panel.wanted())
         except ValueError as exc:
             self._say(str(exc), "error")
-            with self._quiet():
-                change["owner"].value = change["old"]
+            self.game_panel.undo(change["owner"], change["old"])
             return
         self._propose_variant(variant)
 
     def _propose_variant(self, variant: Any) -> None:
         """Show ``variant`` in the controls and start it: at once if nothing has been
         played yet, else after the confirm box (an option by hand or a ruleset)."""
-        with self._quiet():
-            for name, control in self.variant_controls.items():
-                control.value = getattr(variant, name)
-            self.ruleset_control.show(variant)
+        self.game_panel.show(variant)
         moves = sum(len(line) for line in self.replay.lines)
         if moves == 0:
             self.set_variant(variant)
@@ -894,32 +888,28 @@ class GameWidget(W.VBox):
         self._pending_variant = variant
         now = self.state.variant.to_dict()
         changed = ", ".join(f"{k}={v}" for k, v in variant.to_dict().items() if now[k] != v)
-        self.confirm_text.value = (
+        self.game_panel.ask(
             f"Start a new game with <b>{html.escape(changed)}</b> "
             f"({html.escape(self.game.describe_variant(variant))})? This game ({moves} "
             "moves) is kept under Save / load → earlier.")
-        self.confirm_box.layout.display = "flex"
 
     def _confirm_variant(self, yes: bool) -> None:
         pending = self._pending_variant
         self._pending_variant = None
-        self.confirm_box.layout.display = "none"
+        self.game_panel.hide()
         if pending is None:
             return
         if yes:
             self.set_variant(pending)
             self._say(f"New game: {self.game.describe_variant(self.state.variant)}.")
         else:
-            with self._quiet():
-                for name, control in self.variant_controls.items():
-                    control.value = getattr(self.state.variant, name)
-                self.ruleset_control.show(self.state.variant)
+            self.game_panel.show(self.state.variant)
             self._say("Variant unchanged; the game goes on.")
 
-    def _new_from_box(self) -> None:
+    def _new_from_box(self, seed: int) -> None:
         if self._shows_secrets():
-            self.new_game(seed=int(self.seed_box.value))
-            self._say(f"New game with seed {self.state.seed}.", teacher_only=True)
+            self.new_game(seed=int(seed))
+            self._say(f"New game with seed {self.state.seed}.")
         else:                                # a seat never sees the seed: a secret one
             self.new_game()
             self._say("New game (its seed is secret: it is shown only in the teacher's "
@@ -931,17 +921,24 @@ class GameWidget(W.VBox):
         sees it (``"current"``), or everything (``None``, the teacher's view)."""
         self._check_viewpoint(viewpoint)
         self._viewpoint = viewpoint
-        with self._quiet():
-            self.viewpoint_box.value = viewpoint
+        self._show_seats()
         self._selection = self._fresh_selection()
         self._highlights = ()
-        self._update_previous_box()
         self._refresh(board=True)
 
-    def _on_viewpoint(self, change: dict) -> None:
-        if self._syncing:
-            return
-        self.set_viewpoint(change["new"])
+    def set_big(self, on: bool = True) -> None:
+        """Big mode for a projector: a larger, sharper canvas and larger type (the
+        legal moves and the log go under the status line)."""
+        on = bool(on)
+        self.stage.set_big(on)
+        with self.big_button.hold_trait_notifications():
+            self.big_button.value = on
+        if on:
+            self.add_class("janus-big")
+        else:
+            self.remove_class("janus-big")
+        self.moves.widget.layout.flex = "1 1 100%" if on else "1 1 300px"
+        self.moves.widget.layout.max_width = "none" if on else "520px"
 
     # ------------------------------------------------------------------ records
     def save(self, path: str | Path | None = None) -> Path:
@@ -953,7 +950,7 @@ class GameWidget(W.VBox):
         round (``"current"``) the table's record (what every seat has seen). A seat's
         record that was loaded is written again as it is. The Save button says which.
         A failed save changes nothing and says why in the status line."""
-        target = Path(path or self.path_box.value)
+        target = Path(path or self.records.path_box.value)
         record, what = self._record_to_save()
         try:
             written = record.save(target)
@@ -962,7 +959,7 @@ class GameWidget(W.VBox):
             self._say(text, "error")
             raise RecordError(text) from None
         note = "" if isinstance(record, Record) else "; no seed, no hidden card"
-        self._say(f"Saved {what} ({self.replay.length} moves{note}) to {written}.")
+        self._say(f"Saved {what} ({_moves(self.replay.length)}{note}) to {written}.")
         return written
 
     def _save_target(self) -> Any:
@@ -985,7 +982,8 @@ class GameWidget(W.VBox):
     def load(self, source: Record | SeatRecord | str | Path | bytes) -> State:
         """Load a record: a path, JSON text or bytes, a :class:`Record` or a
         :class:`SeatRecord`. A seat's record shows that seat's view, to step through
-        but not to play on. Anything wrong changes nothing; the status line says what
+        but not to play on. A loaded game is shown as saved: its bots wait until the
+        user steps or plays. Anything wrong changes nothing; the status line says what
         (a :class:`RecordError` is raised)."""
         try:
             record = read_record(source)
@@ -1001,89 +999,69 @@ class GameWidget(W.VBox):
             text = f"Could not load the record: {type(exc).__name__}: {exc}"
             self._say(text, "error")
             raise RecordError(text) from exc
-        self._archive()
         self._show_replay(replay)
         if isinstance(replay, SeatReplay):
-            self._say(f"Loaded {replay.seat_record.whose}'s record ({replay.length} moves): "
+            self._say(f"Loaded {replay.seat_record.whose}'s record ({_moves(replay.length)}): "
                       "step through it; it cannot be played on (no seed, no hidden card).")
         else:
             lines = len(replay.lines)
-            waiting = self._waiting_bot()
-            self._say(f"Loaded {replay.length} moves ({lines} line{'s' * (lines > 1)}), "
-                      "shown as saved." + waiting)
+            self._say(f"Loaded {_moves(replay.length)} ({lines} line{'s' * (lines > 1)}), "
+                      "shown as saved.")
         return self.state
 
-    def _release_bots(self) -> None:
-        """The user stepped or played: a loaded game's bots may move again, and the
-        note that they wait leaves the status line (it is no longer true)."""
-        if self._bots_wait:
-            note = self._waiting_bot()
-            self._bots_wait = False
-            if note and self._message.endswith(note):
-                self._message = self._message[:-len(note)]
-
-    def _waiting_bot(self) -> str:
-        """A note that the bot to move waits for the user (after a load or a restore)."""
-        cur = self.state.current_player
-        if self.replay.at_end and cur in self._bots:
-            return (f" {seat_name(cur)} is played by a bot: it moves when you step (▶) "
-                    "or play.")
-        return ""
-
-    def _load_from_box(self) -> None:
+    def _load_from_box(self, path: str) -> None:
         try:
-            self.load(self.path_box.value)
+            self.load(path)
         except RecordError:
             pass  # already reported in the status line
 
-    def _on_upload(self, change: dict) -> None:
-        files = change["new"]
-        if not files:
-            return
-        item = files[0]
-        content = item["content"] if isinstance(item, dict) else item.content
-        with self._quiet():
-            self.upload.value = ()           # the file is not kept in the widget
+    def _on_upload(self, content: bytes) -> None:
+        self.records.clear_upload()          # the file is not kept in the widget
         try:
-            self.load(bytes(content))
+            self.load(content)
         except RecordError:
             pass
 
-    def _restore_from_box(self) -> None:
-        index = self.previous_box.value
+    def _restore_from_box(self, index: int | None) -> None:
         if index is None or index < 0:
             self._say("There is no earlier game yet.", "refused")
             return
         self.restore(index)
 
-    # ------------------------------------------------------------------ UI events
-    def _on_slider(self, change: dict) -> None:
-        if not self._syncing:
-            self.goto(change["new"])
+    # ------------------------------------------------------------------ export
+    def save_picture(self, path: str | Path, *, scale: float = 1.0) -> Path:
+        """Write the position as shown (the view, the selection and the highlights) as
+        ``.svg`` or ``.png``; ``scale`` pixels per drawing unit for a PNG."""
+        written = write_picture(self.drawing, path, scale=scale)
+        self._say(f"Saved the picture {written}.")
+        return written
 
-    def _on_log(self, change: dict) -> None:
-        if not self._syncing and change["new"] is not None:
-            self.goto(change["new"])
-
-    def _on_line(self, change: dict) -> None:
-        if not self._syncing and change["new"] is not None:
-            self.switch_line(change["new"])
-
-    def _on_option_selected(self, change: dict) -> None:
-        if self._syncing or change["new"] is None:
-            return
-        moves = self.state.legal_moves()
-        if 0 <= change["new"] < len(moves):
-            self._show_option(moves[change["new"]])
+    def save_animation(self, path: str | Path, *, fps: float = 2.0, scale: float = 1.0,
+                       start: int = 0, stop: int | None = None) -> Path:
+        """Write the line shown, one frame per position from move ``start`` to move
+        ``stop`` (default: from its start to its last move), as an animated ``.gif`` or
+        ``.svg`` (``fps`` frames a second). Every frame is drawn from the view shown; for
+        a screen passed round, from the seat whose screen it is now (the player to
+        move). A GIF's frames are drawn with matplotlib: about a second each."""
+        length = self.replay.length
+        stop = length if stop is None else stop
+        if not 0 <= start <= stop <= length:
+            raise ValueError(f"moves {start} to {stop}: use 0 ≤ start ≤ stop ≤ {length} "
+                             "(the moves of the line shown)")
+        seat = self._view_seat()
+        if isinstance(self.replay, SeatReplay):          # the seat's views, as saved
+            views = [self.replay.seat_record.replay_view(i) for i in range(start, stop + 1)]
+        else:
+            views = [state.view(seat) for state in self.replay.states[start:stop + 1]]
+        frames = [self.game.draw(view) for view in views]
+        written = write_animation(frames, path, fps=fps, scale=scale)
+        self._say(f"Saved {len(frames)} frames to {written}.")
+        return written
 
     # ------------------------------------------------------------------ display
-    def _say(self, text: str, kind: str = "info", *, teacher_only: bool = False) -> None:
-        """Show ``text`` in the status line; ``teacher_only`` (a message naming the seed)
-        is shown only while the teacher's view is on."""
-        self._message = text
-        self._message_kind = kind
-        self._message_teacher_only = teacher_only
-        self._update_status()
+    def _say(self, text: str, kind: str = "info") -> None:
+        self._controls_now()
+        self.status.say(text, kind, situation=self._situation())
 
     def _changed(self) -> None:
         self._selection = self._fresh_selection()
@@ -1100,147 +1078,191 @@ class GameWidget(W.VBox):
         return hook(self._view(), self._viewpoint, self._selection)
 
     def _refresh(self, board: bool = False) -> None:
-        self._update_controls()
-        self._update_status()
+        """Bring every part up to date: the canvas first (the picture reaches the
+        browser first), then the controls and the status line."""
         self._render(board=board)
+        if board:           # a new game, view or record: the seed leaves with no delay
+            self._show_secret_parts()
+        loop = _kernel_loop() if self._from_browser else None
+        if loop is None:
+            self._controls_due = False
+            self._refresh_controls()
+        elif not self._controls_due:
+            self._controls_due = True
+            loop.call_later(CONTROLS_AFTER, self._guard(self._controls_now))
+
+    def _controls_now(self) -> None:
+        """Bring the parts other than the canvas up to date if they wait."""
+        if self._controls_due:
+            self._controls_due = False
+            self._refresh_controls()
+
+    def _refresh_controls(self) -> None:
+        self._show_secret_parts()
+        self._show_steps()
+        self._show_moves()
+        self._update_status()
         self._game_hooks("refresh")
 
-    def _update_controls(self) -> None:
+    def _show_selection(self) -> None:
+        """A new selection or highlight: the canvas and the status line."""
+        self._render()
+        self._update_status()
+
+    def _show_steps(self) -> None:
+        self.stepbar.show(index=self.replay.index, length=self.replay.length,
+                          autoplay=self._autoplay)
+
+    def _show_secret_parts(self) -> None:
+        """What may name the seed, as the view allows: the heading, the seed box and New
+        game, the earlier games; and what Save writes. The seed is in the widget (shown
+        or not) only in the teacher's view: it predicts every chance to come."""
+        state = self.state
+        rules = self.game.describe_variant(state.variant)
+        secret = not self._shows_secrets()
+        seed = "" if secret else f", seed {state.seed}"
+        whose = (f" · {self.replay.seat_record.whose}'s record"
+                 if isinstance(self.replay, SeatReplay) else "")
+        heading = (f"<h3 style='margin:0'>{html.escape(self.game.title)} <small>— "
+                   f"{html.escape(rules + seed + whose, quote=False)}</small></h3>")
+        if self.heading.value != heading:
+            self.heading.value = heading
+        self.game_panel.show_seed(None if secret else state.seed)
+        self.records.show_save(self._save_target())
+        self._show_earlier()
+
+    def _show_moves(self) -> None:
         replay = self.replay
         state = replay.state
-        with self._quiet():
-            self.slider.max = replay.length
-            self.slider.value = replay.index
-            # The seed only in the teacher's view: it predicts every chance to come.
-            rules = self.game.describe_variant(state.variant)
-            seed = f", seed {state.seed}" if self._shows_secrets() else ""
-            whose = (f" · {html.escape(self.replay.seat_record.whose)}'s record"
-                     if isinstance(self.replay, SeatReplay) else "")
-            self.heading.value = (f"<h3 style='margin:0'>{html.escape(self.game.title)}"
-                                  f" <small>— {html.escape(rules)}{seed}{whose}</small></h3>")
-            # The options list: legal moves, or the chance outcomes.
-            if self.seat_mode:
-                self.options_list.options = [("(a seat's record: nothing can be played)",
-                                              -1)]
-            elif state.is_over:
-                self.options_list.options = []
-            elif state.is_chance:
-                self.options_list.options = [("(chance) press ▶ step for the dice/draw", -1)]
-            else:
-                self.options_list.options = [(f"{m.notation} — {m.description}", i)
-                                        for i, m in enumerate(state.legal_moves())]
-            self.options_list.value = None
-            # The move log around the cursor (the raw states rolled forward from one
-            # replay checkpoint: a long game costs no more than a short one).
-            lo = max(0, replay.index - LOG_WINDOW)
-            hi = min(replay.length, replay.index + LOG_WINDOW)
-            entries = [("start", 0)] if lo == 0 else []
-            if isinstance(replay, SeatReplay):    # what the seat was told, as saved
-                told = replay.observations
-                entries += [(f"{i + 1}. {told[i]}", i + 1) for i in range(lo, hi)]
-            seat = self._view_seat()
-            engine = getattr(state, "engine", None)
-            line = getattr(replay, "current_line", None)
-            for i, before in zip(range(lo, hi) if line is not None else (),
-                                 line.raws(lo, hi) if line is not None else ()):
-                mover = engine.current(before)
-                who = "chance" if mover == CHANCE else seat_name(mover)
-                # Only what the chosen viewpoint may know of the move (card games);
-                # a screen passed round ("current") shows what every seat knows.
-                action = line.actions[i]
-                if self._viewpoint == "current":
-                    seen = _public_observation(engine, before, action)
-                else:
-                    seen = engine.observed(before, action, seat)
-                entries.append((f"{i + 1}. {who} {seen}", i + 1))
-            self.move_log.options = entries
-            self.move_log.value = replay.index if lo <= replay.index <= hi else None
-            # Lines.
-            self.lines.options = [
-                ("main line" if line.parent is None else
-                 f"line {line.id} (from line {line.parent} after move {line.at})", line.id)
-                for line in replay.lines]
-            self.lines.value = replay.line
-            self.play_button.disabled = state.is_over or state.is_chance or self.seat_mode
-        self._update_record_controls()
-
-    def _update_record_controls(self) -> None:
-        """The seed box, New game and Save as the view allows: the seed is in the widget
-        (shown or not) only in the teacher's view; Save says what it writes."""
-        secret = not self._shows_secrets()
-        seed = self.state.seed
-        with self._quiet():
-            value = 0 if secret or seed is None else seed
-            if self.seed_box.value != value:
-                self.seed_box.value = value
-            self.seed_box.layout.display = "none" if secret else ""
-        self.new_button.tooltip = (
-            "Start a new game with a fresh secret seed and this variant (the seed is "
-            "shown only in the teacher's view)" if secret else
-            "Start a new game with this seed and variant")
-        target = self._save_target()
-        if target is None:
-            label, tip = SAVE_FULL
+        if self.seat_mode:
+            self.moves.show_options([], note="(a seat's record: nothing can be played)",
+                                    can_play=False)
+        elif state.is_over:
+            self.moves.show_options([], note="(the game is over)", can_play=False)
+        elif state.is_chance:
+            self.moves.show_options([], note="(chance) press ▶ step for the dice/draw",
+                                    can_play=False)
         else:
-            who = "every seat" if target == TABLE else seat_name(target)
-            whose = "the table's" if target == TABLE else f"{who}'s"
-            label, tip = (text.format(who=who, whose=whose) for text in SAVE_SEAT)
-        self.save_button.description = label
-        self.save_button.tooltip = tip
+            self.moves.show_options([(m.notation, m.description)
+                                     for m in state.legal_moves()])
+        lo = max(0, replay.index - LOG_WINDOW)
+        hi = min(replay.length, replay.index + LOG_WINDOW)
+        entries = [("start", 0)] if lo == 0 else []
+        entries += self._log_entries(lo, hi)
+        self.moves.show_log(entries, replay.index if lo <= replay.index <= hi else None)
+        self.moves.show_lines(
+            [("main line" if line.parent is None else
+              f"line {line.id} (from line {line.parent} after move {line.at})", line.id)
+             for line in replay.lines], replay.line)
+
+    def _entry(self, engine: Engine, raw: Any, action: int) -> str:
+        """What the viewpoint shown may know of a move: a seat's own account; a screen
+        passed round ("current") shows what every seat knows (the table's account)."""
+        seat = TABLE if self._viewpoint == "current" else self._viewpoint
+        return engine.log_entry(raw, action, seat)
+
+    def _mover(self, seat: int) -> str:
+        if seat == CHANCE:
+            return "chance"
+        return seat_name(seat) + (" (bot)" if seat in self._bots else "")
+
+    def _log_entries(self, lo: int, hi: int) -> list[tuple[str, int]]:
+        """Log entries for moves ``lo`` … ``hi - 1`` of the current line: the raw
+        states rolled forward from one replay checkpoint (a long game costs no more
+        than a short one); a seat's record shows what the seat was told, as saved."""
+        if hi <= lo:
+            return []
+        replay = self.replay
+        if isinstance(replay, SeatReplay):
+            told = replay.observations
+            return [(f"{i + 1}. {told[i]}", i + 1) for i in range(lo, hi)]
+        line = replay.current_line
+        engine = line.start.engine
+        return [(f"{i + 1}. {self._mover(engine.current(raw))} "
+                 f"{self._entry(engine, raw, line.actions[i])}", i + 1)
+                for i, raw in zip(range(lo, hi), line.raws(lo, hi))]
+
+    def _last_move_text(self) -> str:
+        """The move that led to the position shown, as the viewpoint may know it: the
+        last decision, and the chance that followed it (dice thrown, a card dealt)."""
+        replay = self.replay
+        i = replay.index
+        if isinstance(replay, SeatReplay):
+            if i == 0:
+                return ""
+            mover = replay.seat_record.replay_view(i - 1).current_player
+            told = replay.observations[i - 1]
+            if mover == CHANCE:
+                return f"Chance: {told}."
+            return f"{self._mover(mover)} played {told}."
+        line = replay.current_line
+        engine = line.start.engine
+        lo = max(0, i - 5)                       # a decision and up to four chances
+        raws = list(line.raws(lo, i))            # raws[k]: after lo + k moves
+
+        def before(move: int) -> Any:            # the raw state move ``move`` was made in
+            return raws[move - 1 - lo]
+        chance: list[str] = []
+        while i > 0 and engine.current(before(i)) == CHANCE:
+            chance.append(self._entry(engine, before(i), line.actions[i - 1]))
+            i -= 1
+            if len(chance) == 4:
+                break
+        chance.reverse()
+        if len(chance) == 4:
+            chance[0] = "…"
+        then = ", ".join(chance)
+        if i == 0 or engine.current(before(i)) == CHANCE:
+            return f"Chance: {then}." if chance else ""
+        raw, action = before(i), line.actions[i - 1]
+        said = f"{self._mover(engine.current(raw))} played {self._entry(engine, raw, action)}"
+        public = len({engine.log_entry(raw, action, p)
+                      for p in range(engine.num_players)}) == 1
+        if public:
+            said += f": {engine.describe(raw, action).rstrip('.')}"
+        return said + (f"; then chance: {then}." if chance else ".")
 
     def _update_status(self) -> None:
-        state = self.replay.state
+        replay = self.replay
+        state = replay.state
         cur = state.current_player
         if cur == TERMINAL:
-            won = state.winners()
-            turn = ("<b>Game over</b>: " + (" and ".join(seat_name(p) for p in won) + " won"
-                                              if won else "no winner"))
+            turn = "<b>Game over</b>: " + html.escape(state.outcome())
         elif cur == CHANCE:
             turn = "chance to act (▶ step)"
         else:
             who = "bot" if cur in self._bots else "human"
             turn = f"<b>{seat_name(cur)}</b> to move ({who})"
+        where = f"move {replay.index}/{replay.length}"
+        if len(replay.lines) > 1:
+            where += f", line {replay.line}"
+        if isinstance(replay, SeatReplay):
+            where = (f"{replay.seat_record.whose}'s record (step through it; not "
+                     f"playable) · {where}")
         scores = " · ".join(f"{seat_name(p)} {s:g}" for p, s in enumerate(state.scores()))
-        colour = {"info": "#333", "refused": "#b00020", "error": "#b00020"}[self._message_kind]
-        shown = self._message if self._shows_secrets() or not getattr(
-            self, "_message_teacher_only", False) else ""
-        message = (f"<div class='janus-message janus-{self._message_kind}' style='color:"
-                   f"{colour}'>{html.escape(shown)}</div>" if shown else "")
-        where = f"move {self.replay.index}/{self.replay.length}"
-        if len(self.replay.lines) > 1:
-            where += f", line {self.replay.line}"
-        if isinstance(self.replay, SeatReplay):
-            where = (f"<b>{html.escape(self.replay.seat_record.whose)}'s record</b> (step "
-                     f"through it; not playable) · {where}")
-        self.status_line.value = (f"<div style='font-family:sans-serif'>{where} · {turn} · "
-                             f"scores {scores}{message}</div>")
+        facts = StatusFacts(where=where, turn=turn, scores=scores,
+                            last=self._last_move_text(), note=self._waiting_bot(),
+                            position=str(self._view()))
+        self.status.show(facts, situation=self._situation())
 
     def _render(self, board: bool = False) -> None:
         """Paint the current picture: one ``hold_canvas`` batch, one message."""
         d = self.game.draw(self._view(), highlights=self._highlights,
                            selection=self._selection)
-        self._drawing = d
-        if (d.width, d.height) != (self.canvas.width, self.canvas.height):
-            self.canvas.width, self.canvas.height = d.width, d.height
-            self.canvas.layout.width, self.canvas.layout.height = (f"{d.width}px",
-                                                                   f"{d.height}px")
-            board = True
-        with hold_canvas():
-            if board or d.layers["board"] != self._painted_board:
-                self._paint_layer(0, d, background=d.background)
-                self._painted_board = list(d.layers["board"])
-            self._paint_layer(1, d)
-            self._paint_layer(2, d)
-        self.frames += 1
+        self._mark_bots(d)
+        self.stage.show(d, board=board)
 
-    def _paint_layer(self, index: int, d: Drawing, background: str | None = None) -> None:
-        painter = self._painters[index]
-        painter.clear(background)
-        painter.paint(d.layers[LAYERS[index]])
-
-    def _paint_all(self) -> None:
-        """Repaint everything (a browser view connected: JupyterLab tab, Voila)."""
-        self._render(board=True)
+    def _mark_bots(self, d: Drawing) -> None:
+        """Write "bot" beside the name of every seat a bot plays (where the game's
+        drawing says a seat's name is)."""
+        for seat in self._bots:
+            anchor = d.seat_labels.get(seat)
+            if anchor is None:
+                continue
+            x, y = anchor
+            d.rect(x, y - 9, 34, 18, fill="#37474f", stroke="#ffffff", radius=4,
+                   layer="highlight")
+            d.text(x + 17, y, "BOT", size=11, bold=True, fill="#ffffff", layer="highlight")
 
     def _repr_svg_(self) -> str:  # pragma: no cover - notebooks without widgets
         from .drawing import render_svg

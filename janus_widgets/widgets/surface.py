@@ -4,8 +4,10 @@
 value that is sent to the browser and can be read there: descriptions, tooltips,
 values, options (a dropdown's labels, a select list's entries: the move log), tab
 titles, placeholders, HTML; hidden widgets too (a hidden box still sends its value to
-the page). A :class:`~janus_widgets.widgets.shell.GameWidget` adds its canvas: the
-drawing's title and every text drawn (:func:`drawing_surface`; the picture itself is
+the page), so every part of the shell (the stage, the step bar, the status line and
+its ``aria-live`` twin, the moves panel, the tabs, the keyboard's label) is read. A
+:class:`~janus_widgets.widgets.shell.GameWidget` adds its canvas: the drawing's title
+and every text drawn (:func:`drawing_surface`; the picture itself is
 compared as shapes by the tests). Layout and style values (sizes, colours of
 buttons) and the widget machinery's own fields are left out.
 
@@ -26,6 +28,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import ipywidgets as W
+
+from .drawing import Drawing
 
 __all__ = ["widget_surface", "drawing_surface", "surface_text", "numbers_on"]
 
@@ -81,8 +85,8 @@ def widget_surface(widget: Any) -> list[tuple[str, str]]:
                 continue                          # the labels say it; values are indices
             for text in _texts(getattr(w, trait)):
                 out.append((f"{name}.{trait}", text))
-    drawing = getattr(widget, "_drawing", None)
-    if drawing is not None:
+    drawing = getattr(widget, "drawing", None)      # a game widget's stage
+    if isinstance(drawing, Drawing):
         out.extend(drawing_surface(drawing))
     return out
 

@@ -10,7 +10,7 @@ the widget shell paints them and sends clicks back as region keys:
 >>> d = draw(state, selection=frozenset({2, 3, 4}))   # lift the 3, 4 and 6
 >>> d.width, d.height
 (760, 432)
->>> "1/216" in d.texts()          # keeping the two 2s: five 2s for a dog, exactly
+>>> "36/7776" in d.texts()   # keep the two 2s: five 2s (a dog), 1/216, over the panel's 7776
 True
 >>> click(state, frozenset({2, 3, 4}), ("button", "throw")).move
 'r346'
@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import Any
 
+from ...core.numbers import shared_denominator
 from ...core.protocol import seat_name
 from ...widgets.drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
 from .rules import (CLAIM, COIN, DOG, KIND_NAMES, MULTISETS, OPEN, OVER, PASS, PICK, ROLL_ALL,
@@ -95,7 +96,7 @@ def prompt(state: JactusState) -> str:
         return f"{name}: click the dice to pick up, then Throw"
     if phase == CLAIM:
         return f"{name} threw five {state.claim_face}s: click a piece to claim it, or Pass"
-    return f"Game over: {name} wins"
+    return f"Game over: {state.outcome()}"
 
 
 def draw(state: JactusState, highlights: Iterable[Hashable] = (),
@@ -163,6 +164,7 @@ def draw(state: JactusState, highlights: Iterable[Hashable] = (),
         d.rect(x0 + 4, 244, width - 8, 176, fill=style.light if lit else "#fbf8f0",
                stroke=style.colour if lit else "#b8a98a", width=4 if lit else 1.5, radius=12)
         seat_marker(d, p, x0 + 26, 268, 14)
+        d.seat_label(p, x0 + width - 48, 244)          # on the panel's top edge
         d.text(x0 + 48, 268, f"Player {seat_name(p)}" if n <= 4 else seat_name(p), size=15,
                align="left", bold=True)
         label = "wins!" if winner else ("to move" if to_move else "")
@@ -170,7 +172,9 @@ def draw(state: JactusState, highlights: Iterable[Hashable] = (),
             d.text(x0 + 48, 288, label, size=12, align="left", fill=style.colour, bold=True)
         held = state.holdings[p]
         if n <= 4:
-            places = [(x0 + 14 + 56 * k, 304) for k in range(3)]
+            # Three pieces and their counts ("×0", about 52 wide each) inside the panel.
+            step = min(56.0, (width - 84) / 2)
+            places = [(x0 + 12 + step * k, 304) for k in range(3)]
             scale = 0.8
         else:
             places = [(x0 + 12, 300), (x0 + 12 + 56, 300), (x0 + 12, 350)]
@@ -182,10 +186,6 @@ def draw(state: JactusState, highlights: Iterable[Hashable] = (),
 
     outline_regions(d, highlights)
     return d
-
-
-def _fraction(p: Any) -> str:
-    return "0" if p == 0 else ("1" if p == 1 else f"{p.numerator}/{p.denominator}")
 
 
 def _odds_panel(d: Drawing, state: JactusState, chosen: frozenset[int]) -> None:
@@ -208,17 +208,22 @@ def _odds_panel(d: Drawing, state: JactusState, chosen: frozenset[int]) -> None:
             this = claim_odds(kept, state.variant)
         best = claim_advice(dice, state.variant)
     rows = (("venus", "Venus"), ("dog", "dog"), ("coin", "coin"))
+    # Every chance in the panel over one denominator, so they compare at a glance.
+    shown = [this[kind] for kind, _ in rows] if this else []
+    shown += [best[kind].chance for kind, _ in rows] if best is not None else []
+    texts = iter(shared_denominator(shown))
+    column = {"this": [next(texts) for _ in rows] if this else None,
+              "best": [next(texts) for _ in rows] if best is not None else None}
     for k, (kind, title) in enumerate(rows):
         ry = y + 32 + 16 * k
         d.text(x, ry, title, size=12, align="left", fill=INK)
-        d.text(x + 104, ry, _fraction(this[kind]) if this else "–", size=12, align="right",
-               fill=INK, bold=bool(this and this[kind]))
+        d.text(x + 104, ry, column["this"][k] if this else "–", size=12,
+               align="right", fill=INK, bold=bool(this and this[kind]))
+        text = "–"
         if best is not None:
             advice = best[kind]
-            text = (f"{advice.pickups[0].notation} {_fraction(advice.chance)}"
-                    if advice.pickups and advice.chance else "–")
-        else:
-            text = "–"
+            if advice.pickups and advice.chance:
+                text = f"{advice.pickups[0].notation} {column['best'][k]}"
         d.text(x + 236, ry, text, size=12, align="right", fill=INK)
 
 

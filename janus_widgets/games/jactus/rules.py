@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 from ...core.errors import InvalidMoveError, VariantError
 from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, State, seat_index,
-                              seat_name)
+                              seat_name, winners_text)
 from ...core.rng import RandomStream
 from ...core.variant import Ruleset, Variant, option
 
@@ -383,6 +383,22 @@ class JactusEngine(Engine[JactusVariant]):
 
     def winners(self, raw: tuple) -> tuple[int, ...]:
         return (raw[5],) if raw[0] == OVER else ()
+
+    def outcome(self, raw: tuple) -> str:
+        """The winner and what won it (JA-15: the collection; JA-16: the points)."""
+        if raw[0] != OVER:
+            return ""
+        who = winners_text(self.winners(raw))
+        if self.points:
+            score = self.scores(raw)[raw[5]]
+            return f"{who} with {score:g} points, {self.target} needed (JA-16)"
+        return f"{who}: a Venus card, two dog cards and a coin collected (JA-15)"
+
+    def log_entry(self, raw: tuple, action: int, player: int | str | None) -> str:
+        """A throw reads "threw 1 2 2 4 5"; a decision is its notation."""
+        if CHANCE_BASE <= action < CLAIM_BASE:
+            return "threw " + _dice_text(MULTISETS[action - CHANCE_BASE])
+        return self.notation(raw, action)
 
     def scores(self, raw: tuple) -> tuple[float, ...]:
         return _scores(raw[3], self.points)

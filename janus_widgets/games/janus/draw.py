@@ -306,14 +306,7 @@ def prompt(state: JanusState) -> str:
     if phase == SHUFFLE:
         return "Lay the tiles: click the board or the button to shuffle and lay all 100 tiles"
     if phase == OVER:
-        won = state.winners()
-        names = " and ".join(seat_name(p) for p in won)
-        why = {"tiles-gone": "all tiles are gone", "no-coins": f"{name} ran out of coins",
-               "stuck": "no column can move",
-               "idle": "too long without a tile removed"}[state.end_reason or "stuck"]
-        best = max(state.scores())
-        return (f"Game over ({why}): {names} win{'s' if len(won) == 1 else ''} with "
-                f"{best:g} point{'s' if best != 1 else ''}")
+        return f"Game over: {state.outcome()}"
     col = state.columns[seat]
     tile = state.tile_at(col)
     where = (f"on {field_name(col)}: {_tile_phrase(tile)}" if tile is not None
@@ -404,8 +397,11 @@ def draw(state: JanusState, highlights: Iterable[Hashable] = (),
                 d.line([(sx + ux * RING, sy + uy * RING), (sx + ux * stop, sy + uy * stop)],
                        stroke=_rgba(style.colour, 0.7), width=2.5)
             x, y = field_origin(f)
-            d.rect(x + 3, y + 3, FIELD - 6, FIELD - 6, stroke=style.colour, width=3,
-                   radius=7, dash=(6, 3))
+            # A white band under the seat's dashes: they stand out on every tile colour.
+            d.rect(x + 3.5, y + 3.5, FIELD - 7, FIELD - 7, stroke="#ffffff", width=6,
+                   radius=7)
+            d.rect(x + 3.5, y + 3.5, FIELD - 7, FIELD - 7, stroke=style.colour, width=3.5,
+                   radius=7, dash=(7, 3))
     for p, f in enumerate(cols):
         _column(d, p, f, state.tile_at(f) if phase != SHUFFLE else None,
                 active=movers and p == seat)
@@ -519,6 +515,7 @@ def _panels(d: Drawing, state: JanusState) -> None:
                radius=10)
         # who, and the score
         seat_marker(d, p, x0 + 22, y0 + 22, 12)
+        d.seat_label(p, x0 + 120, y0)                   # on the panel's top edge
         d.text(x0 + 42, y0 + 16, f"Player {seat_name(p)}", size=15, align="left", bold=True)
         label = ("wins!" if won else "second move" if to_move and phase == BONUS
                  else "to move" if to_move else "")

@@ -41,6 +41,7 @@ from typing import Any
 
 from ...core.errors import InvalidMoveError, VariantError
 from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, State, seat_index,
+                              winners_text,
                               seat_name)
 from ...core.rng import RandomStream
 from ...core.variant import Ruleset, Variant, option
@@ -721,14 +722,28 @@ class JanusEngine(Engine[JanusVariant]):
         elif phase == BONUS:
             lines.append(f"{name} to make a second move (Janus head bonus).")
         else:
-            why = {TILES_GONE: "all tiles are gone",
-                   NO_COINS: f"{name} has run out of coins",
-                   STUCK: "no column can move",
-                   IDLE: f"{v.idle_rounds} rounds passed without a tile removed or a "
-                         "coin paid"}[end]
-            won = " and ".join(seat_name(p) for p in self.winners(raw))
-            lines.append(f"Game over: {why}; {won} win{'s' if ' ' not in won else ''}.")
+            lines.append(f"Game over: {self.outcome(raw)}.")
         return "\n".join(lines)
+
+    def outcome(self, raw: tuple) -> str:
+        """Who won, with how many points, and why the game ended (JB-18 … JB-21)."""
+        if raw[0] != OVER:
+            return ""
+        name, end = seat_name(raw[1]), raw[11]
+        why = {TILES_GONE: "all tiles are gone (JB-18)",
+               NO_COINS: f"{name} has run out of coins (JB-18)",
+               STUCK: "no column can move (JB-19)",
+               IDLE: f"{self.variant.idle_rounds} rounds passed without a tile removed or "
+                     "a coin paid (JB-20)"}[end]
+        best = max(self.scores(raw))
+        return (f"{winners_text(self.winners(raw))} with {best:g} point"
+                f"{'s' if best != 1 else ''}: {why}")
+
+    def log_entry(self, raw: tuple, action: int, player: int | str | None) -> str:
+        """A shuffle is one readable entry; a move is its field (or "pass")."""
+        if self.is_chance_action(action):
+            return "tiles shuffled and laid"
+        return self.notation(raw, action)
 
     def check_invariants(self, raw: tuple) -> None:
         assert isinstance(raw, tuple) and len(raw) == 12, "a Janus raw state has 12 parts"

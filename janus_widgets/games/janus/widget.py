@@ -54,7 +54,7 @@ def census_html(state: Any) -> str:
 
 def extras(shell: GameWidget) -> list[W.Widget]:
     """The shell hook: the census line under the board."""
-    census = W.HTML(value=census_html(shell.state))
+    census = W.HTML(value=census_html(shell.view))
     census.add_class("janus-census")
     return [census]
 
@@ -63,4 +63,4 @@ def refresh(shell: GameWidget) -> None:
     """The shell hook, after every change: bring the census up to date."""
     for child in shell.extras.children:
         if "janus-census" in child._dom_classes:
-            child.value = census_html(shell.state)
+            child.value = census_html(shell.view)   # a seat's record too

@@ -45,11 +45,12 @@ between clicks and starts each new position with :func:`fresh_selection`.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from ...core.numbers import shared_denominator
 from ...core.protocol import CHANCE, TERMINAL, seat_name, viewer_name
 from ...core.protocol import TABLE as WHOLE_TABLE   # (TABLE here is the felt's colour)
 from ...widgets.drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
@@ -57,7 +58,7 @@ from .tables import HAND_LIMIT, SYMBOL_CODES, SYMBOL_NAMES
 from .views import BACK, FRONT, CardsView, LaidTrio, SeenCard
 
 __all__ = ["draw", "click", "highlight", "fresh_selection", "prompt", "Pick",
-           "public_view", "card_origin", "pile_origin", "panel_origin", "odds_text",
+           "public_view", "card_origin", "pile_origin", "panel_origin", "odds_texts",
            "DEFAULT_VIEWPOINT", "WIDTH", "HEIGHT", "CARD_W", "HALF_H", "SYMBOL_COLOURS",
            "BACK_FILL"]
 
@@ -66,6 +67,7 @@ DEFAULT_VIEWPOINT = "current"
 
 WIDTH, HEIGHT = 960, 570
 CARD_W, HALF_H = 54, 42                 # a card: two halves, one above the other
+LABEL_GAP = 13                          # from a hand card's bottom to its label's middle
 CARD_GAP = 4
 PANEL_W, PANEL_H, PANEL_GAP = 304, 138, 12
 TOP_Y, BOTTOM_Y = 38, 392
@@ -381,10 +383,15 @@ def _ordered(take: tuple[str, ...]) -> list[str]:
     return sorted(take, key=lambda r: (r == "P", r))
 
 
-def odds_text(fraction: Fraction) -> str:
-    """``'3/11'`` (or ``'1'``): an exact probability as people write it."""
-    return str(fraction.numerator) if fraction.denominator == 1 else \
-        f"{fraction.numerator}/{fraction.denominator}"
+def odds_texts(odds: Mapping[str, Fraction]) -> dict[str, str]:
+    """The panel's probabilities as people compare them: all over one short common
+    denominator (``'6/22'``, ``'1/22'``), else all as decimals (never a fraction with
+    seven-digit numbers).
+
+    >>> odds_texts({"sun": Fraction(3, 11), "moon": Fraction(1, 22)})
+    {'sun': '6/22', 'moon': '1/22'}
+    """
+    return dict(zip(odds, shared_denominator(odds.values())))
 
 
 # --- the drawing -----------------------------------------------------------------------
@@ -436,6 +443,7 @@ def _panel(d: Drawing, view: CardsView, seat: int, pick: Pick, mover: int | None
            stroke=style.colour if (to_move or you) else "#b8a98a",
            width=4 if to_move else (2.5 if you else 1.5), radius=12)
     seat_marker(d, seat, x + 18, y + 17, 10)
+    d.seat_label(seat, x + PANEL_W - 100, y)           # on the panel's top edge
     d.text(x + 34, y + 17, f"Player {seat_name(seat)}", size=14, align="left", bold=True,
            fill=INK)
     # Between the name and the trio count there is room for about 130 pixels of tags.
@@ -483,14 +491,15 @@ def _panel(d: Drawing, view: CardsView, seat: int, pick: Pick, mover: int | None
             label = f"{ref} · discard" if len(pick.drop) == 1 else \
                 f"{ref} · {'1st' if order == 0 else '2nd, top'}"
             bold = True
+        # A frame round a chosen card ends 4.5 px below it; its label starts 3 px lower.
         if bold and mover is not None:
-            d.rect(cx - 4, cy - 4, CARD_W + 8, 2 * HALF_H + 8, stroke=SEAT_STYLES[mover].colour,
-                   width=3.5, radius=8, dash=(7, 3))
+            d.rect(cx - 3, cy - 3, CARD_W + 6, 2 * HALF_H + 6, stroke=SEAT_STYLES[mover].colour,
+                   width=3, radius=8, dash=(7, 3))
         if pick.inspect == ref:
-            d.rect(cx - 4, cy - 4, CARD_W + 8, 2 * HALF_H + 8, stroke=INK, width=3, radius=8,
+            d.rect(cx - 3, cy - 3, CARD_W + 6, 2 * HALF_H + 6, stroke=INK, width=3, radius=8,
                    dash=(3, 3))
-        d.text(cx + CARD_W / 2, cy + 2 * HALF_H + 11, label, size=10 if not bold else 11,
-               bold=bold, fill=INK if bold else MUTED)
+        d.text(cx + CARD_W / 2, cy + 2 * HALF_H + LABEL_GAP, label,
+               size=10 if not bold else 11, bold=bold, fill=INK if bold else MUTED)
 
 
 def _pile(d: Drawing, view: CardsView, pick: Pick) -> None:
@@ -727,8 +736,8 @@ def _odds_panel(d: Drawing, view: CardsView, ref: str) -> None:
     row_h = min(22.0, (h - 58) / per_col)
     col_w = (w - 24) / cols
     best = max(odds.values())
-    # Exact fractions can be long (the next card: 153070/1501287): make room for them.
-    longest = max(len(odds_text(p)) for _, p in items)
+    texts = odds_texts(odds)
+    longest = max(len(t) for t in texts.values())
     size = 12.0 if longest <= 9 else 10.0
     text_w = longest * size * 0.62
     for i, (symbol, p) in enumerate(items):
@@ -746,7 +755,7 @@ def _odds_panel(d: Drawing, view: CardsView, ref: str) -> None:
         else:  # no room for a bar: the fraction's size in per cent
             d.text(bar_x - 6, ry + row_h / 2, f"{float(p):.1%}", size=10, align="left",
                    fill=MUTED)
-        d.text(rx + col_w - 8, ry + row_h / 2, odds_text(p), size=size, bold=True,
+        d.text(rx + col_w - 8, ry + row_h / 2, texts[symbol], size=size, bold=True,
                align="right", fill=INK)
     note = ("Exact: every way the unseen cards could lie that fits what was seen; "
             "a double counts twice.")

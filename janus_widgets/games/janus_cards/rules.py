@@ -27,14 +27,14 @@ from typing import Any
 
 from ...core.errors import InvalidMoveError, VariantError
 from ...core.protocol import (CHANCE, TABLE, TERMINAL, Engine, Explanation, Game, State,
-                              seat_index, seat_name)
+                              seat_index, seat_name, winners_text)
 from ...core.rng import RandomStream
 from ...core.variant import Ruleset, Variant, option
 from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, DEAL, DISCARD1_BASE, DRAW_PP,
                      END_REASONS, HAND_LIMIT, MAX_SYMBOLS, NUM_ACTIONS, OVER,
                      PHASE_NAMES, PILE, PLAY, REVEAL, SIDE_SYMBOL, SYMBOL_CODES,
                      SYMBOL_NAMES, action_notation, action_slots, action_sources,
-                     card_text, deck_size, discard_action, draw_action, public_actions,
+                     card_text, deck_size, end_text, discard_action, draw_action, public_actions,
                      symbol_index)
 from .views import (CardsView, build_view, determinize, informative, knowledge, view_from_data,
                     view_to_data)
@@ -798,6 +798,27 @@ class CardsEngine(Engine[JanusCardsVariant]):
             return yes("JC-8", "you may draw that: the side you see goes into your hand "
                                "facing you.")
         return no("JC-8", "that draw is not allowed here.")  # pragma: no cover
+
+    def outcome(self, raw: tuple) -> str:
+        """The winners with their trios, and why the game ended (JC-14 … JC-18)."""
+        if raw[0] != OVER:
+            return ""
+        won = self.winners(raw)
+        best = int(self.scores(raw)[won[0]]) if won else 0
+        why = end_text(END_REASONS[raw[9]], self.variant.stall_rounds)
+        if best == 0:
+            return f"nobody laid a trio, so all share the win: {why}"
+        return f"{winners_text(won)} with {best} trio{'s' if best != 1 else ''}: {why}"
+
+    def log_entry(self, raw: tuple, action: int, player: int | str | None) -> str:
+        """A card dealt or turned up says so (its sides masked to what ``player`` saw);
+        a decision is what ``player`` saw of it (:meth:`observed`)."""
+        seen = self.observed(raw, action, player)
+        if not self.is_chance_action(action):
+            return seen
+        if raw[0] == DEAL:
+            return f"dealt {seat_name(raw[1])} a card {seen[1:]}"
+        return f"turned up a card {seen[1:]}"
 
     def text(self, raw: tuple) -> str:
         head = (f"Janus (1993) card game, {self.num_players} players, "

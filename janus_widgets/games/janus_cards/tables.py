@@ -26,7 +26,7 @@ __all__ = [
     "SIDE_SYMBOL", "deck_size", "HAND_LIMIT", "MAX_SEATS", "PILE", "NUM_SOURCES",
     "PAIRS", "DRAW2_BASE", "DRAW_PP", "DISCARD1_BASE", "DISCARD2", "DISCARD2_BASE",
     "AGREE", "CHANCE_BASE", "NUM_ACTIONS", "DEAL", "REVEAL", "PLAY", "OVER",
-    "PHASE_NAMES", "END_REASONS", "draw_action", "discard_action", "chance_action",
+    "PHASE_NAMES", "END_REASONS", "end_text", "draw_action", "discard_action", "chance_action",
     "action_sources", "action_slots", "action_notation", "public_actions",
     "symbol_index", "card_text",
 ]
@@ -104,6 +104,18 @@ DEAL, REVEAL, PLAY, OVER = range(4)
 PHASE_NAMES = ("deal", "reveal", "play", "over")
 #: Why a finished game ended (``raw[9]`` once the phase is OVER).
 END_REASONS = {1: "agreed", 2: "proven", 3: "stalled", 4: "exhausted"}
+
+
+def end_text(reason: str, stall_rounds: int) -> str:
+    """Why a game ended, in words, with its rule.
+
+    >>> end_text("stalled", 10)
+    '10 rounds passed without a new trio (JC-16)'
+    """
+    return {"agreed": "every player agreed that no trio can be made (JC-14)",
+            "proven": "no symbol is left on three cards (JC-15)",
+            "stalled": f"{stall_rounds} rounds passed without a new trio (JC-16)",
+            "exhausted": "every card lies in a trio (JC-17)"}[reason]
 
 
 def _source(seat_slot: tuple[int, int] | None) -> int:

@@ -38,7 +38,7 @@ def deal_all(shell: GameWidget) -> Any:
     """Let chance deal every card still to be dealt and turn up the pile's first card
     (JC-4, JC-5, JC-6), at the end of the line only: replaying a recorded game never
     changes it. The cards come from the game's seed, so the same seed deals the same."""
-    if not (shell.replay.at_end and shell.state.is_chance):
+    if not (shell.replay.at_end and shell.state.is_chance) or shell.seat_mode:
         return shell.state
     shell.resolve_chance()                  # then a bot on seat A answers at once
     shell.say("The cards are dealt and the pile's top card is turned up (JC-5, JC-6).")
@@ -58,7 +58,7 @@ def extras(shell: GameWidget) -> list[W.Widget]:
 
 def refresh(shell: GameWidget) -> None:
     """Show *Deal all the cards* only while chance deals at the end of the line."""
-    show = shell.replay.at_end and shell.state.is_chance
+    show = shell.replay.at_end and shell.state.is_chance and not shell.seat_mode
     for child in shell.extras.children:
         if DEAL_CLASS in child._dom_classes:
             child.layout.display = "" if show else "none"

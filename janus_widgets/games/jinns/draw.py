@@ -609,8 +609,7 @@ def _over(d: Drawing, state: JinnsState) -> None:
     won = state.winners()
     scores = state.scores()
     d.text(CX, CY - 70, "Game over", size=26, bold=True, fill=INK)
-    why = ("every player had to pass (JI-19)" if state.end_reason == "all-passed" else
-           f"the position came back {state.engine.limit} times (JI-20)")
+    why = state.engine.end_why(state.raw)
     d.text(CX, CY - 40, why, size=13, fill=MUTED)
     names = " and ".join(seat_name(s) for s in won)
     d.text(CX, CY, f"{names} win{'s' if len(won) == 1 else ' (tied)'}", size=20, bold=True,
@@ -637,6 +636,7 @@ def _seats(d: Drawing, state: JinnsState) -> None:
             d.rect(PANEL_X, y0, PANEL_W, h, fill="#fff8df", stroke=HIGHLIGHT, width=3.5,
                    radius=10)
         _badge(d, seat, PANEL_X + 20, y0 + 20)
+        d.seat_label(seat, PANEL_X + PANEL_W - 100, y0)  # on the panel's top edge
         d.text(PANEL_X + 40, y0 + 14, f"Player {seat_name(seat)}", size=14, bold=True,
                align="left")
         status = "wins!" if seat in won else ("to move" if seat == cur else "")

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from ...core.errors import InvalidMoveError
 from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, Move, MoveList,
-                              State, seat_name)
+                              State, seat_name, winners_text)
 from ...core.rng import RandomStream
 from ...core.variant import Ruleset, Variant, option
 
@@ -934,11 +934,28 @@ class JinnsEngine(Engine[JinnsVariant]):
             lines.append(f"{name} made a pile of three on cell {raw[7]}: take it off or "
                          "leave it.")
         else:
-            won = " and ".join(seat_name(s) for s in self.winners(raw))
-            why = ("every player must pass" if raw[7] == ALL_PASSED else
-                   f"the position occurred {self.limit} times")
-            lines.append(f"Game over ({why}): {won} win{'s' if ' and ' not in won else ''}.")
+            lines.append(f"Game over: {self.outcome(raw)}.")
         return "\n".join(lines)
+
+    def end_why(self, raw: tuple) -> str:
+        """Why a finished game ended, with the rule (JI-19 or JI-20)."""
+        return ("every player had to pass (JI-19)" if raw[7] == ALL_PASSED else
+                f"the position came back {self.limit} times (JI-20)")
+
+    def outcome(self, raw: tuple) -> str:
+        """The winners with their points, and why the game ended (JI-19 … JI-23)."""
+        if raw[0] != OVER:
+            return ""
+        won = self.winners(raw)
+        best = self.scores(raw)[won[0]] if won else 0
+        return (f"{winners_text(won)} with {best:g} point{'s' if best != 1 else ''}: "
+                f"{self.end_why(raw)}")
+
+    def log_entry(self, raw: tuple, action: int, player: int | str | None) -> str:
+        """A random placement reads "drew R1 for cell 0"; a move is its notation."""
+        if self.is_chance_action(action):
+            return self.describe(raw, action).rstrip(".").replace(" is drawn", " drawn")
+        return self.observed(raw, action, player)
 
     def check_transition(self, before: tuple, after: tuple) -> None:
         for s, (old, new) in enumerate(zip(before[4], after[4])):

@@ -38,7 +38,7 @@ def deal_rest(shell: GameWidget) -> Any:
     Only at the end of the line (replaying an old game never changes it); the draws come
     from the game's seed, so the same seed deals the same ring.
     """
-    if not (shell.replay.at_end and shell.state.is_chance):
+    if not (shell.replay.at_end and shell.state.is_chance) or shell.seat_mode:
         return shell.state
     shell.resolve_chance()                  # a bot on seat A answers at once
     shell.say("Chance placed the pawns; A moves first (JI-7).")
@@ -59,5 +59,5 @@ def refresh(shell: GameWidget) -> None:
     """Show *Deal the rest* only while chance is placing the pawns at the end of the line."""
     for child in shell.extras.children:
         if DEAL_CLASS in child._dom_classes:
-            show = shell.replay.at_end and shell.state.is_chance
+            show = shell.replay.at_end and shell.state.is_chance and not shell.seat_mode
             child.layout.display = "" if show else "none"

@@ -1,0 +1,128 @@
+"""Save / load / export: the game record (save, load, upload), the earlier games of this
+widget (restore one), and pictures and animations of the line shown.
+
+The Save button says which record it writes: the full one (the teacher's view), or a
+seat's or the table's (no seed, no hidden card); see :meth:`RecordsPanel.show_save`.
+
+>>> done = []
+>>> panel = RecordsPanel("jactus", on_save=done.append, on_load=done.append,
+...                      on_upload=done.append, on_restore=done.append,
+...                      on_picture=done.append,
+...                      on_animation=lambda path, fps: done.append((path, fps)))
+>>> panel.save_button.click(); panel.picture_button.click(); panel.animation_button.click()
+>>> done
+['jactus-game.json', 'jactus-position.png', ('jactus-game.gif', 2.0)]
+>>> panel.show_earlier(["1: jactus, 4 moves"])
+>>> panel.previous_box.options, panel.previous_box.value
+((('1: jactus, 4 moves', 0),), 0)
+>>> panel.show_save(1); panel.save_button.description
+"Save B's record"
+>>> panel.show_save("table"); panel.save_button.description
+"Save the table's record"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import ipywidgets as W
+
+from ..core.protocol import TABLE, seat_name
+from .controls import Quiet
+
+__all__ = ["RecordsPanel", "SAVE_FULL", "SAVE_SEAT"]
+
+#: What the Save button writes, by viewpoint (its label and its tooltip).
+SAVE_FULL = ("Save full record", "Writes the full record: the seed, every move and chance "
+             "outcome, every line. It replays and continues exactly (the teacher's).")
+SAVE_SEAT = ("Save {whose} record", "Writes {whose} record: the moves as {who} saw them "
+             "and what {who} saw of each position; no seed, no hidden card. It can be "
+             "stepped through, not played on.")
+
+
+class RecordsPanel:
+    """The Save / load tab (:attr:`widget`)."""
+
+    def __init__(self, game_name: str, *, on_save: Callable[[str], None],
+                 on_load: Callable[[str], None], on_upload: Callable[[bytes], None],
+                 on_restore: Callable[[int], None], on_picture: Callable[[str], None],
+                 on_animation: Callable[[str, float], None]) -> None:
+        self._quiet = Quiet()
+        wide = W.Layout(width="340px")
+        self.path_box = W.Text(value=f"{game_name}-game.json", description="file",
+                               layout=wide)
+        self.save_button = W.Button(description=SAVE_FULL[0], tooltip=SAVE_FULL[1],
+                                    icon="save", layout=W.Layout(width="auto"))
+        self.load_button = W.Button(description="Load", icon="folder-open",
+                                    layout=W.Layout(width="auto"))
+        self.save_button.on_click(lambda _: on_save(self.path_box.value))
+        self.load_button.on_click(lambda _: on_load(self.path_box.value))
+        self.upload = W.FileUpload(accept=".json", multiple=False, description="Upload")
+        self.upload.observe(self._quiet.unless(lambda c: on_upload(_content(c["new"]))
+                                               if c["new"] else None), names="value")
+        self.previous_box = W.Dropdown(options=[("(none yet)", -1)], value=-1,
+                                       description="earlier", layout=wide)
+        self.restore_button = W.Button(description="Restore", icon="undo",
+                                       layout=W.Layout(width="auto"))
+        self.restore_button.on_click(lambda _: on_restore(self.previous_box.value))
+        self.picture_box = W.Text(value=f"{game_name}-position.png", description="picture",
+                                  tooltip="The position as shown: .png or .svg",
+                                  layout=wide)
+        self.picture_button = W.Button(description="Save picture", icon="image",
+                                       tooltip="Write the position as shown (.png or .svg)",
+                                       layout=W.Layout(width="auto"))
+        self.picture_button.on_click(lambda _: on_picture(self.picture_box.value))
+        self.animation_box = W.Text(value=f"{game_name}-game.gif", description="animation",
+                                    tooltip="The line shown, move by move: .gif or .svg",
+                                    layout=wide)
+        self.fps_box = W.BoundedFloatText(value=2.0, min=0.1, max=30, step=0.5,
+                                          description="frames/s",
+                                          layout=W.Layout(width="150px"))
+        self.animation_button = W.Button(
+            description="Save animation", icon="film",
+            tooltip="Write the line shown, one frame per move (.gif or .svg)",
+            layout=W.Layout(width="auto"))
+        self.animation_button.on_click(
+            lambda _: on_animation(self.animation_box.value, float(self.fps_box.value)))
+        self.widget = W.VBox([
+            W.HBox([self.path_box, self.save_button, self.load_button]),
+            self.upload,
+            W.HBox([self.previous_box, self.restore_button]),
+            W.HTML("<b>Pictures for slides</b> (from the view shown)"),
+            W.HBox([self.picture_box, self.picture_button]),
+            W.HBox([self.animation_box, self.fps_box, self.animation_button])])
+
+    def show_save(self, whose: object) -> None:
+        """Say what Save writes: ``None`` the full record, a seat's number that seat's
+        record, ``TABLE`` the table's (what every seat has seen)."""
+        if whose is None:
+            label, tip = SAVE_FULL
+        else:
+            who = "every seat" if whose == TABLE else seat_name(whose)  # type: ignore[arg-type]
+            owner = "the table's" if whose == TABLE else f"{who}'s"
+            label, tip = (text.format(who=who, whose=owner) for text in SAVE_SEAT)
+        self.save_button.description = label
+        self.save_button.tooltip = tip
+
+    def show_earlier(self, labels: Sequence[str], select: int | None = None) -> None:
+        """The earlier games' labels; ``select`` one (``None``: the one chosen, if it is
+        still there, else the last)."""
+        options = [(label, i) for i, label in enumerate(labels)] or [("(none yet)", -1)]
+        value = self.previous_box.value if select is None else select
+        if value not in [v for _, v in options]:
+            value = options[-1][1]
+        if list(self.previous_box.options) != options or self.previous_box.value != value:
+            with self._quiet:
+                self.previous_box.options = options
+                self.previous_box.value = value
+
+    def clear_upload(self) -> None:
+        """Forget the uploaded file (so the same file can be uploaded again)."""
+        with self._quiet:
+            self.upload.value = ()
+
+
+def _content(files: object) -> bytes:
+    item = files[0]  # type: ignore[index]
+    content = item["content"] if isinstance(item, dict) else item.content
+    return bytes(content)
