@@ -10,12 +10,12 @@
     python -m janus_widgets worksheet roman-dice --out roman.html [--answers] [--pdf]
 
 ``--bots`` gives one bot per seat, repeated round the table (random, greedy,
-mcts or mcts:N); the default, greedy, plays games that end in every game (random
-Jactus players hardly ever finish). ``--ruleset NAME`` starts from one of the game's
-named rulesets (``rules GAME`` lists them); ``--set NAME=VALUE`` changes a variant
-option (repeatable) on top of it. The progress bar and any warning (more than 1% of
-the games hitting the cap) go to stderr, the table or the JSON (every metric with its
-95% interval) to stdout.
+mcts or mcts:N; optimal for 2-player Jactus: ``--bots optimal,greedy --rotate``); the
+default, greedy, plays games that end in every game (random Jactus players hardly ever
+finish). ``--ruleset NAME`` starts from one of the game's named rulesets (``rules GAME``
+lists them); ``--set NAME=VALUE`` changes a variant option (repeatable) on top of it. The
+progress bar and any warning (more than 1% of the games hitting the cap) go to stderr,
+the table or the JSON (every metric with its 95% interval) to stdout.
 """
 
 from __future__ import annotations
@@ -67,7 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--players", type=int, help="number of players")
     sim.add_argument("--games", type=int, default=200, help="how many games (default 200)")
     sim.add_argument("--bots", default=DEFAULT_BOTS,
-                     help="comma-separated bots per seat: random, greedy, mcts, mcts:N "
+                     help="comma-separated bots per seat: random, greedy, mcts, mcts:N, "
+                          "optimal (2-player Jactus) "
                           f"(default {DEFAULT_BOTS}: its games end in every game)")
     sim.add_argument("--seed", type=int, default=0, help="seed of the whole run")
     sim.add_argument("--ruleset", help="start from this named ruleset (see: rules GAME)")

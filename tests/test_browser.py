@@ -140,6 +140,36 @@ def test_jactus_canvas_in_jupyterlab(lab, page):
     assert not page.errors, page.errors
 
 
+def test_jactus_solver_bot_and_hint_in_jupyterlab(lab, page):
+    """The lesson's game: B is the optimal bot, the best-move hint follows the position."""
+    base, _ = lab
+    open_lab_notebook(page, base, "solving-jactus.ipynb")
+    run_all_cells(page)
+    assert error_outputs(page) == []
+    widget = page.locator(".janus-widget").first
+    widget.scroll_into_view_if_needed()
+    hint = widget.locator(".jactus-hint-panel")
+    hint.filter(has_text="Best for A").wait_for(timeout=60_000)
+    assert "r*" in hint.inner_text()
+    index = kernel(page, "print(game.index)").strip()
+    kernel(page, "game.bot_delay = 0")
+    click_canvas(page, *jactus_region(("button", "throw")))      # A throws all five
+    # The solver answers for B at once; the hint then shows A's choices with a best move.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jactus-hint-panel')].some("
+        "e => e.innerText.includes('Best for A') && e.innerText.includes('★')"
+        " && e.innerText.includes('short of the best'))", timeout=60_000)
+    assert int(kernel(page, "print(game.index)").strip()) >= int(index) + 4
+    assert kernel(page, "print(game.replay.moves[2] == sol.move(game.replay.states[2]))"
+                  ).strip() == "True"
+    # The seat menus offer the optimal bot; switching the hint off empties the panel.
+    assert widget.locator("select option", has_text="optimal bot").count() >= 2
+    widget.locator("button", has_text="Best move (solver)").click()
+    page.wait_for_function(
+        "() => document.querySelector('.jactus-hint-panel').innerText.trim() === ''")
+    assert not [e for e in page.errors if "setAttr" in e], page.errors
+
+
 def test_jactus_in_voila(page, tmp_path):
     work = scratch_notebooks(ROOT, tmp_path)
     with voila(work / "jactus.ipynb", tmp_path / "voila.log") as url:
@@ -165,7 +195,7 @@ def test_jactus_in_voila(page, tmp_path):
 
 # --- lessons as Voila apps (the classroom mode: no code shown) ------------------------
 LESSON_APPS = ["jactus-odds", "jactus-strategy", "roman-dice", "what-can-i-know",
-               "janus-tolls", "jinns-counting"]
+               "janus-tolls", "jinns-counting", "solving-jactus"]
 
 
 @pytest.mark.parametrize("name", LESSON_APPS)

@@ -8,6 +8,7 @@ import pytest
 
 from janus_widgets import games
 from janus_widgets.core import CHANCE, TERMINAL, IllegalMoveError, InvalidMoveError
+from janus_widgets.core.bots import make_bot
 from janus_widgets.games.jactus.rules import JactusVariant, position
 
 from helpers import moves, refused
@@ -380,3 +381,55 @@ def test_descriptions_are_sentences():
     assert described["r22"] == "Pick up two 2s and throw them."
     assert described["r22356"] == "Pick up all five dice and throw them."
     assert state.play("r3").legal_moves()[0].description == "The thrown die shows 1."
+
+
+# --- JA-19: no spoiling (a design option) -----------------------------------------------
+def test_JA19_by_default_a_pickup_may_spoil():
+    state = position(dice=(3, 3, 3, 5, 6))
+    assert "r6" in moves(state)                      # 3 3 3 5 stay: no five of a kind
+    assert state.explain("r6").rule == "JA-6"
+
+
+def test_JA19_no_spoiling_refuses_a_pickup_whose_throw_cannot_score():
+    state = position(JactusVariant(spoil=False), dice=(3, 3, 3, 5, 6))
+    assert moves(state) == ["r56", "r356", "r3335", "r3336", "r3356", "r33356"]
+    err = refused(state, "r6", "JA-19")
+    assert "3 3 3 5" in err.reason and "two different faces" in err.reason
+    assert "r56" in err.reason                       # what would be allowed
+    refused(state, "r35", "JA-19")
+    assert state.explain("r56").rule == "JA-19" and state.explain("r56").legal
+    refused(state, "r4", "JA-6")                     # not on the table: still JA-6
+    assert str(state.parse("r*")) == "r33356"        # all five: always allowed
+
+
+def test_JA19_every_position_keeps_a_move_and_every_throw_can_score():
+    from janus_widgets.games.jactus.rules import CLAIM, FIVE_DICE
+    engine = jactus.engine(JactusVariant(spoil=False))
+    for dice in FIVE_DICE:
+        raw = position(JactusVariant(spoil=False), dice=dice).raw
+        assert engine.actions(raw), dice
+        for action in engine.actions(raw):
+            thrown = engine.apply(raw, action)
+            assert any(engine.apply(thrown, a)[0] == CLAIM
+                       for a, _ in engine.chance_outcomes(thrown)), (dice, action)
+
+
+def test_JA19_no_spoiling_is_played_through_the_engine():
+    engine = jactus.engine(JactusVariant(spoil=False))
+    state = jactus.new(spoil=False, seed=3).play("r*").play("=12345")
+    assert list(engine.actions(state.raw)) == [m.action for m in state.legal_moves()]
+    assert moves(state) == ["r1234", "r1235", "r1245", "r1345", "r2345", "r12345"]
+
+
+def test_JA19_the_greedy_closed_form_values_exactly_the_legal_pickups():
+    # The greedy bot zips greedy_values with the legal actions: one value per legal move.
+    from janus_widgets.games.jactus.rules import FIVE_DICE
+    for spoil in (True, False):
+        engine = jactus.engine(JactusVariant(spoil=spoil))
+        for dice in FIVE_DICE:
+            raw = position(JactusVariant(spoil=spoil), dice=dice).raw
+            values = engine.greedy_values(raw, 0)
+            assert len(values) == len(engine.actions(raw)), (spoil, dice)
+    state = position(JactusVariant(spoil=False), dice=(3, 3, 3, 5, 6))
+    bot = make_bot("greedy", jactus, 0, 1)
+    assert str(bot(state)) == "r56"                  # keeps the three 3s and tries

@@ -45,8 +45,12 @@ def test_at_least_seven_lessons_and_every_game_has_one():
 
 
 def timing_minutes(text: str) -> int:
-    """The minutes of a timing plan: a table's first column or a list's "N min"."""
+    """The minutes of a timing plan: a table's first column (minutes, or clock ranges
+    "0–5", "5–12"), or a list's "N min"."""
     plan = text.split("Timing plan", 1)[1]
+    ranges = re.findall(r"^\|\s*(\d+)\s*[–-]\s*(\d+)\s*\|", plan, re.MULTILINE)
+    if ranges:
+        return max(int(b) for _, b in ranges) - min(int(a) for a, _ in ranges)
     table = re.findall(r"^\|\s*(\d+)\s*\|", plan, re.MULTILINE)
     if table:
         return sum(map(int, table))
@@ -69,7 +73,8 @@ def test_lesson_follows_the_conventions(name):
     assert len(parameters) == 1 and parameters[0].cell_type == "code"
     assert parameters[0].source.splitlines()[0].startswith("STUDENT_ID = None")
     stem = Path(name).stem
-    assert f'exercise_sets(student=STUDENT_ID)["{stem}"]' in parameters[0].source
+    assert any(f'exercise_sets(student=STUDENT_ID)["{stem}"]' in c.source
+               for c in nb.cells if c.cell_type == "code")
     student = [c for c in nb.cells if not tags(c) & {"teacher", "answer"}]
     headings = "\n".join(c.source for c in student if c.cell_type == "markdown")
     # predict, then measure: a heading or a paragraph that opens with it

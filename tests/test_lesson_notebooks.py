@@ -7,6 +7,7 @@ student would (type an answer, press a button) and check what they show.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 from pathlib import Path
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 LESSONS = ["jactus-odds.ipynb", "jactus-strategy.ipynb", "roman-dice.ipynb",
            "game-design-lab.ipynb", "janus-tolls.ipynb", "jinns-counting.ipynb",
-           "what-can-i-know.ipynb"]
+           "what-can-i-know.ipynb", "solving-jactus.ipynb"]
 
 pytestmark = pytest.mark.notebook
 
@@ -204,6 +205,52 @@ box.check_button.click()
 assert "Right" in box.verdict.value, box.verdict.value
 """,
     ],
+    "solving-jactus.ipynb": [
+        # predict, then measure: who has the edge, does the game end
+        """
+edge_panel.choice_box.value = "A has the edge"
+edge_panel.measure_button.click()
+assert "B has the edge" in edge_panel.result.value and "was A has the edge" in \
+    edge_panel.result.value, edge_panel.result.value
+end_panel.choice_box.value = CHOICES[3]
+end_panel.measure_button.click()
+assert "The prediction was right" in end_panel.result.value, end_panel.result.value
+assert "whatever optimal moves" in end_panel.result.value
+""",
+        # exercises: a common mistake, then the right answer; one found with the solver
+        """
+box = exercises.q1.widget()
+box.answer_box.value = "1/2"
+box.check_button.click()
+assert "throws first" in box.verdict.value, box.verdict.value
+box.answer_box.value = "6/11"
+box.check_button.click()
+assert "Right" in box.verdict.value
+from janus_widgets.analysis.solving_lesson import SOLVER_POSITIONS
+mine = sol.value_for(exercise_position(*SOLVER_POSITIONS[0]), 1)
+assert exercises.q4.check(f"{mine:.3f}").correct
+assert not exercises.q4.check("1/6").correct
+""",
+        # the game: the solver plays B, the hint follows the position
+        """
+game.bot_delay = 0
+game.play("r*")
+game.resolve_chance()
+assert game.state.current_player == 0 or game.state.is_over
+assert "Best for A" in show_hint(game)
+assert len(game.replay.moves) >= 4
+""",
+        # a small MCTS match, and the teacher's solutions only on request
+        """
+mcts_games.value = 2
+mcts_playouts.value = "mcts:30"
+mcts_button.click()
+assert "optimal vs mcts:30" in mcts_out.value, mcts_out.value
+assert all(child.value == "" for child in solutions.children)
+solutions.selected_index = 0
+assert "6/11" in solutions.children[0].value
+""",
+    ],
 }
 
 
@@ -220,7 +267,14 @@ def shown(widget_state: dict) -> str:
     return "\n".join(texts)
 
 
-def run(name: str, extra: list[str], student: str = "s1"
+def kernel_imports_this_copy() -> None:
+    """Put this checkout first on the kernels' PYTHONPATH."""
+    env_path = os.environ.get("PYTHONPATH", "")
+    if str(ROOT) not in env_path.split(os.pathsep):
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
+
+
+def run(name: str, extra: list[str], student: str | None = "s1", which: str = "student"
         ) -> tuple[nbformat.NotebookNode, list[str]]:
     """Execute ``student``'s edition of the lesson, then the student's cells; return it
     and what the Output widgets show after the notebook (index 0) and after each student
@@ -229,18 +283,16 @@ def run(name: str, extra: list[str], student: str = "s1"
     from janus_widgets.analysis.checking import exercise_sets
     from janus_widgets.analysis.lessons import answers_shown, edition
 
-    nb = edition(nbformat.read(NOTEBOOKS / name, as_version=4), "student", student=student)
+    nb = edition(nbformat.read(NOTEBOOKS / name, as_version=4), which, student=student)
     base = len(nb.cells)
     nb.cells.extend(nbformat.v4.new_code_cell(src.strip()) for src in extra)
-    env_path = os.environ.get("PYTHONPATH", "")
-    if str(ROOT) not in env_path.split(os.pathsep):        # the kernel imports this copy
-        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
+    kernel_imports_this_copy()
     client = notebook_client(nb, path=NOTEBOOKS, timeout=300)
     snapshots = []
     with client.setup_kernel():
         for index, cell in enumerate(nb.cells):
             client.execute_cell(cell, index)          # raises on any error in the cell
-            if index == base - 1:
+            if index == base - 1 and which == "student":
                 page = nbformat.from_dict({**nb, "cells": nb.cells[:base]})
                 found = answers_shown(page_texts(page, client.widget_state),
                                       exercise_sets(student)[Path(name).stem])
@@ -401,3 +453,64 @@ def test_jinns_counting_lesson_runs_and_its_widgets_work():
     assert "C's share minus A's, game by game" in text
     assert "random placement minus runs, on the same seeds" in text
     assert images(nb) == 2
+
+
+def test_solving_jactus_lesson_runs_and_its_widgets_work():
+    from janus_widgets.analysis.solving_lesson import solving_jactus
+    nb = nbformat.read(NOTEBOOKS / "solving-jactus.ipynb", as_version=4)
+    base = len(nb.cells)
+    nb, shows = run("solving-jactus.ipynb", STUDENT["solving-jactus.ipynb"], student=None,
+                    which="teacher")    # the student cells open the teacher's solutions
+    assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+                if o.output_type == "error"]
+    own = nb.cells[:base]
+    images = [o for c in own if c.cell_type == "code" for o in c.outputs
+              if "image/png" in o.get("data", {})]
+    assert len(images) >= 3                  # value iteration and the try-or-spoil pictures
+    meta = nb.metadata["janus_widgets"]["lesson"]
+    assert meta["game"] == "jactus" and meta["minutes"] <= 45 and meta["level"]
+    tags = [set(c.metadata.get("tags", [])) for c in own]
+    assert any("teacher" in t for t in tags) and any("answer" in t for t in tags)
+    # No exercise's answer is on the page as it opens: only a check (or the teacher's
+    # solutions, on request) shows it.
+    page = "".join(c.source for c in own if c.cell_type == "markdown") + shows[0]
+    page += "".join(str(o.get("data", {}).get("text/markdown", ""))
+                    + str(o.get("data", {}).get("text/html", "")) + str(o.get("text", ""))
+                    for c in own if c.cell_type == "code" for o in c.outputs)
+    for exercise in solving_jactus:
+        answer = exercise.answer
+        forms = [f"{float(answer):.6f}"]
+        if answer.denominator < 100:
+            forms.append(f"{answer.numerator}/{answer.denominator}")
+        for form in forms:
+            assert form not in page, (exercise.key, form)
+
+
+def test_solving_jactus_student_edition_shows_that_students_numbers():
+    """The lesson with a student id (lessons.edition sets the cell tagged parameters):
+    the exercise boxes ask that student's questions, not the class's, and check that
+    student's answers. Only the setup and the exercise cells run (the solutions are in
+    the test run's cache), so this costs a few seconds."""
+    from janus_widgets.analysis import lessons
+    from janus_widgets.analysis.solving_lesson import solving_jactus
+    nb = lessons.edition(nbformat.read(NOTEBOOKS / "solving-jactus.ipynb", as_version=4),
+                         "student", student="ada")
+    params = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(params) == 1 and params[0].source.startswith("STUDENT_ID = 'ada'")
+    setup = next(c for c in nb.cells if "exercise_sets(student=STUDENT_ID)" in c.source)
+    boxes = [c for c in nb.cells if c.cell_type == "code" and "exercises.q" in c.source]
+    assert len(boxes) == len(solving_jactus)          # every exercise is on the page
+    nb.cells = [params[0], setup, *boxes, nbformat.v4.new_code_cell(
+        'assert exercises.student == "ada"\n'
+        'box = exercises.q3.widget()\n'
+        'box.answer_box.value = str(exercises.q3.answer)\n'
+        'box.check_button.click()\n'
+        'assert "Right" in box.verdict.value, box.verdict.value')]
+    kernel_imports_this_copy()
+    client = notebook_client(nb, path=NOTEBOOKS, timeout=120)
+    client.execute()
+    texts = "".join(str(s.get("value", "")) for s in client.widget_state.values())
+    ada, everyone = solving_jactus.for_student("ada"), solving_jactus
+    for mine, theirs in zip(ada, everyone):
+        assert html.escape(mine.question) in texts, mine.key
+        assert html.escape(theirs.question) not in texts, theirs.key

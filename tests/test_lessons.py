@@ -159,6 +159,34 @@ def test_every_students_exercises_compute_and_explain_their_mistakes():
                     assert mistake.resolve() != right, (who, stem, exercise.key)
 
 
+
+def test_solving_jactus_gives_every_exercise_numbers_of_its_own():
+    """Issue 18's lesson: every exercise's question changes with the student (never the
+    class's numbers), students differ from one another, and a student's answer is
+    accepted for them only where their numbers differ."""
+    from janus_widgets.analysis.solving_lesson import (NO_SPOIL_POSITIONS, SOLVER_POSITIONS,
+                                                       exercise_position, solving_jactus)
+    from janus_widgets.analysis.solve import cached_solution
+    students = [solving_jactus.for_student(f"s{i}") for i in range(12)]
+    for exercise in solving_jactus:
+        asked = {getattr(s, exercise.key).question for s in students}
+        assert exercise.question not in asked, exercise.key
+        assert len(asked) >= 3, exercise.key
+        answers = {getattr(s, exercise.key).answer for s in students}
+        assert len(answers) >= 2, exercise.key
+    # the positions of q4 and q5 are told apart by an answer to three significant figures
+    for positions, spoil in ((SOLVER_POSITIONS, True), (NO_SPOIL_POSITIONS, False)):
+        sol = cached_solution(None if spoil else {"spoil": False})
+        shown = [f"{sol.value_for(exercise_position(d, h, spoil=spoil), 1):.3g}"
+                 for d, h in positions]
+        assert len(set(shown)) == len(shown), shown
+    for student in students:
+        for exercise in student:
+            theirs = getattr(solving_jactus, exercise.key)
+            if theirs.answer != exercise.answer:
+                assert not exercise.check(f"{float(theirs.answer):.4g}"), exercise.key
+
+
 # --- the checker (item 7) -------------------------------------------------------------
 @pytest.mark.parametrize("text, figures", [
     ("0.046", 2), ("0.0460", 3), ("0.04603", 4), ("4.6%", 2), ("4.60 %", 3), ("11.09", 4),

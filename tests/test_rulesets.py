@@ -18,7 +18,8 @@ from janus_widgets.core.variant import check_rulesets
 REQUIRED = {
     "janus": {"rulebook": {}, "tolls on every field": {"toll_fields": "entered"}},
     "jactus": {"rulebook": {}, "other edition": {"dog_throws": "other"},
-               "points": {"scoring": "points"}},
+               "points": {"scoring": "points"},
+               "no spoiling": {"spoil": False}},    # a house rule (JA-19, issue 18)
     "jinns": {"rulebook": {}, "newer edition": {"placement": "random",
                                                 "shared_towers": "zero"}},
     "janus-cards": {"rulebook": {}, "joint agreement": {"agreement": "joint"}},
@@ -245,6 +246,6 @@ def test_the_design_lab_offers_the_other_rulesets():
     assert ("ruleset (a whole reading)", RULESET) in lab.option_box.options
     lab.choose(RULESET, "Points")
     assert lab.value_control.value == "points"
-    assert list(lab.value_control.options) == ["other edition", "points"]
+    assert list(lab.value_control.options) == ["other edition", "points", "no spoiling"]
     with pytest.raises(VariantError, match="no ruleset 'house'"):
         lab.choose(RULESET, "house")

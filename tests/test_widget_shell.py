@@ -116,7 +116,8 @@ def test_the_ruleset_menu_sits_above_the_options_and_starts_a_ruleset(widget):
     game_tab = widget.tabs.children[0]
     assert game_tab.children[0] is widget.ruleset_control
     menu = widget.ruleset_control.menu
-    assert list(menu.options) == ["rulebook", "other edition", "points", "custom"]
+    assert list(menu.options) == ["rulebook", "other edition", "points", "no spoiling",
+                                  "custom"]
     assert menu.value == "rulebook" and "rulebook ruleset" in widget.heading.value
     widget.set_variant(players=3)
     assert menu.value == "rulebook"                       # the players stay the table's

@@ -466,6 +466,7 @@ LESSON_EXERCISES: dict[str, str] = {
     "janus-tolls": "janus_widgets.analysis.janus_lesson:JANUS_LESSON",
     "jinns-counting": "janus_widgets.analysis.jinns_lesson:JINNS_LESSON",
     "game-design-lab": "janus_widgets.analysis.design_exercises:EXERCISES",
+    "solving-jactus": "janus_widgets.analysis.solving_lesson:solving_jactus",
 }
 
 

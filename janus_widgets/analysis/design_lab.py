@@ -51,7 +51,10 @@ class DesignLab(W.VBox):
                                    value=game, description="game")
         self.option_box = W.Dropdown(description="change")
         self.value_holder = W.Box()
-        bot_choices = [b for b in bot_names() if b != "mcts"] + ["mcts:50"]
+        # Bots that play every game (the lab switches games; "optimal" is Jactus only).
+        everywhere = [b for b in bot_names()
+                      if all(b in bot_names(g) for g in registry.all_games())]
+        bot_choices = [b for b in everywhere if b != "mcts"] + ["mcts:50"]
         self.bots_box = W.Dropdown(options=bot_choices, value=bots, description="bots",
                                    tooltip="The bot playing every seat")
         self.games_box = W.IntSlider(value=games, min=10, max=2000, step=10,

@@ -32,10 +32,11 @@ from ..core.bots import make_bot
 from ..core.protocol import Game, seat_name
 from ..core.simulate import play_game
 from .metrics import (METRICS, GameColumns, format_metrics, html_table, metric_keys,
-                      paired_difference, summarize, turn_bins, with_interval)
+                      paired_difference, summarize, turn_bins, wilson,
+                      with_interval)
 
 __all__ = ["run_tournament", "TournamentResult", "BotSpec", "compare_variants",
-           "VariantComparison", "game_seeds"]
+           "VariantComparison", "game_seeds", "bot_scores"]
 
 #: A bot for a seat: a bot name ("random", "greedy", "mcts", "mcts:800"), None for
 #: uniformly random play on the fastest path, a policy(view) -> move (the same one in every
@@ -48,6 +49,41 @@ def game_seeds(seed: int, games: int) -> list[int]:
     """The seeds of the games of a tournament (the same for every machine)."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x7A11]))
     return [int(s) for s in rng.integers(0, 2**63 - 1, size=games, dtype=np.int64)]
+
+
+def bot_scores(result: TournamentResult) -> dict[str, dict[str, float]]:
+    """Each bot's score over the games of a tournament: 1 for a win, ½ for a game with
+    no single winner (a draw, or play cut off at ``max_plies``), 0 for a loss, averaged
+    over every seat it played, with a 95% Wilson interval on the mean score (exact for
+    wins and losses, conservative when some games have no winner). Meant for
+    bots compared with ``rotate_seats=True``; a bot playing itself scores ½ by symmetry
+    and is left out.
+
+    >>> r = run_tournament("jactus", bots=["greedy", "random"], games=4, seed=2,
+    ...                    rotate_seats=True, progress=False)
+    >>> sorted(bot_scores(r)), 0 <= bot_scores(r)["greedy"]["score"] <= 1
+    (['greedy', 'random'], True)
+    """
+    scores: dict[str, list[float]] = {}
+    draws: dict[str, int] = {}
+    for row in result.rows:
+        labels = row["bots"]
+        if len(set(labels)) < 2:
+            continue
+        won = row["winners"]
+        for seat, label in enumerate(labels):
+            name = seat_name(seat)
+            value = 0.5 if len(won) != 1 else float(won[0] == name)
+            scores.setdefault(label, []).append(value)
+            draws[label] = draws.get(label, 0) + (len(won) != 1)
+    out = {}
+    for label, values in scores.items():
+        x = np.array(values)
+        low, high = wilson(float(x.sum()), len(x))
+        out[label] = {"score": float(x.mean()), "low": low, "high": high, "games": len(x),
+                      "wins": int((x == 1).sum()), "no_winner": draws[label],
+                      "losses": int((x == 0).sum())}
+    return out
 
 
 def _policy(spec: BotSpec, game: Game, seat: int, seed: int) -> Any:

@@ -15,6 +15,10 @@ package, all seeded and reproducible:
   consistent with the bot's view (:meth:`Engine.determinize`), so it reads
   nothing its seat may not see.
 
+One more is named here and lives above ``core``: ``"optimal"``, certified optimal
+play of 2-player Jactus (:class:`janus_widgets.analysis.solve.OptimalBot`, made
+through a :class:`LazyFactory`).
+
 >>> from janus_widgets import games
 >>> state = games.get("jactus").new(seed=0).play("r*").play("=12256")
 >>> str(GreedyBot(seed=1)(state.view(1)))     # keep the two 2s, throw the rest
@@ -31,7 +35,8 @@ from .protocol import CHANCE, TERMINAL, Engine, Move, Raw, State
 from .rng import RandomStream
 from .simulate import random_playout
 
-__all__ = ["RandomBot", "GreedyBot", "MCTSBot", "BOT_FACTORIES", "make_bot", "bot_names"]
+__all__ = ["RandomBot", "GreedyBot", "MCTSBot", "BOT_FACTORIES", "LazyFactory", "make_bot",
+           "bot_names"]
 
 #: Outcomes averaged exactly by the greedy bot when there are at most this many.
 EXACT_CHANCE_LIMIT = 512
@@ -296,17 +301,62 @@ class MCTSBot:
         return f"MCTSBot(iterations={self.iterations})"
 
 
+class LazyFactory:
+    """A bot factory named by its dotted path (``"package.module:function"``), imported
+    on first use; ``games`` names the games the bot plays (``None``: every game).
+
+    Why by path: imports run downward (core ← games ← widgets/analysis), so ``core``
+    must not import ``analysis`` when it is itself imported, yet a bot such as
+    ``"optimal"`` (the Jactus solver, in :mod:`janus_widgets.analysis.solve`) must be
+    nameable wherever bots are named: :func:`make_bot`, the widget's seat menus,
+    tournaments and the command line all read this one registry. The entry stays
+    here; the module above is imported only when such a bot is made.
+
+    >>> factory = BOT_FACTORIES["optimal"]
+    >>> factory.path, factory.plays("jactus"), factory.plays("janus")
+    ('janus_widgets.analysis.solve:optimal_bot', True, False)
+    """
+
+    def __init__(self, path: str, *, games: tuple[str, ...] | None = None) -> None:
+        self.path = path
+        self.games = games
+
+    def plays(self, game: Any) -> bool:
+        """Whether the bot plays ``game`` (a game or its name)."""
+        return self.games is None or getattr(game, "name", game) in self.games
+
+    def __call__(self, game: Any, seat: int, seed: int) -> Callable[[Any], Any]:
+        import importlib
+        module, _, attribute = self.path.partition(":")
+        return getattr(importlib.import_module(module), attribute)(game, seat, seed)
+
+    def __repr__(self) -> str:
+        return f"LazyFactory({self.path!r})"
+
+
 #: Named bots: name → factory(game, seat, seed) → policy.
 BOT_FACTORIES: dict[str, Callable[[Any, int, int], Callable[[Any], Any]]] = {
     "random": lambda game, seat, seed: RandomBot(seed),
     "greedy": lambda game, seat, seed: GreedyBot(seed),
     "mcts": lambda game, seat, seed: MCTSBot(seed=seed),
+    # Certified optimal play of 2-player Jactus (solved on first use, then cached).
+    "optimal": LazyFactory("janus_widgets.analysis.solve:optimal_bot", games=("jactus",)),
 }
 
 
-def bot_names() -> list[str]:
-    """The names the seat menus and the command line offer."""
-    return list(BOT_FACTORIES)
+def _plays(name: str, game: Any) -> bool:
+    factory = BOT_FACTORIES[name]
+    return not isinstance(factory, LazyFactory) or factory.plays(game)
+
+
+def bot_names(game: Any = None) -> list[str]:
+    """The names the seat menus and the command line offer: every bot, or those that
+    play ``game`` (a game or its name).
+
+    >>> "optimal" in bot_names("jactus"), "optimal" in bot_names("jinns")
+    (True, False)
+    """
+    return [name for name in BOT_FACTORIES if game is None or _plays(name, game)]
 
 
 def make_bot(name: str, game: Any, seat: int, seed: int) -> Callable[[Any], Any]:
@@ -316,6 +366,10 @@ def make_bot(name: str, game: Any, seat: int, seed: int) -> Callable[[Any], Any]
     if base not in BOT_FACTORIES:
         raise ValueError(f"no bot called {name!r}; the bots are: {', '.join(BOT_FACTORIES)}"
                          " (mcts:N sets its iterations)")
+    if game is not None and not _plays(base, game):
+        title = getattr(game, "title", game)
+        raise ValueError(f"the {base} bot does not play {title}; the bots for {title} are: "
+                         f"{', '.join(bot_names(game))}")
     if base == "mcts" and arg:
         if not arg.isdigit() or int(arg) < 1:
             raise ValueError(f"{name!r}: write mcts:N with N a whole number of iterations")

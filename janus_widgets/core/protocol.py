@@ -862,7 +862,7 @@ class Game(Generic[VariantT]):
     >>> jactus.new(players=3, seed=5).num_players
     3
     >>> [r.name for r in jactus.rulesets()]
-    ['rulebook', 'other edition', 'points']
+    ['rulebook', 'other edition', 'points', 'no spoiling']
     >>> jactus.new(ruleset="points", players=3, seed=5).variant.scoring
     'points'
     """

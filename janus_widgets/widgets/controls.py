@@ -84,7 +84,7 @@ class RulesetControl(W.VBox):
     >>> jactus = games.get("jactus")
     >>> control = RulesetControl(jactus, jactus.variant(players=3))
     >>> control.value, control.menu.options
-    ('rulebook', ('rulebook', 'other edition', 'points', 'custom'))
+    ('rulebook', ('rulebook', 'other edition', 'points', 'no spoiling', 'custom'))
     >>> chosen = []
     >>> control.on_choose(chosen.append)
     >>> control.menu.value = "points"

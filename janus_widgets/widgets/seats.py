@@ -43,9 +43,10 @@ class SeatsPanel:
     """The view menu and one menu per seat; :attr:`widget` is the tab's content."""
 
     def __init__(self, *, on_viewpoint: Callable[[Any], None],
-                 on_seat: Callable[[int, str], None]) -> None:
+                 on_seat: Callable[[int, str], None], game: Any = None) -> None:
         self._quiet = Quiet()
         self._on_seat = on_seat
+        self._game = game                      # the seat menus offer its bots (None: all)
         self.viewpoint_box = W.Dropdown(options=self._view_options(viewpoint_choices(2)),
                                         value=TEACHER,
                                         description="view",
@@ -65,7 +66,7 @@ class SeatsPanel:
         """Show the view and who plays each seat (``bots``: seat → bot label);
         ``choices`` the views allowed (default: :func:`viewpoint_choices`; a seat's
         record allows its own only), ``locked`` keeps a student on the view shown."""
-        names = [("human", "human")] + [(f"{b} bot", b) for b in bot_names()]
+        names = [("human", "human")] + [(f"{b} bot", b) for b in bot_names(self._game)]
         views = self._view_options(viewpoint_choices(players) if choices is None else choices)
         with self._quiet:
             if list(self.viewpoint_box.options) != views:

@@ -168,7 +168,7 @@ class GameWidget(W.VBox):
                                     on_new=guard(self._new_from_box),
                                     on_ruleset=guard(self._propose_variant))
         self.seats = SeatsPanel(on_viewpoint=guard(self.set_viewpoint),
-                                on_seat=guard(self._on_seat))
+                                on_seat=guard(self._on_seat), game=self.game)
         self.records = RecordsPanel(self.game.name, on_save=guard(self.save),
                                     on_load=guard(self._load_from_box),
                                     on_upload=guard(self._on_upload),
@@ -667,7 +667,8 @@ class GameWidget(W.VBox):
             name = getattr(policy, "name", None) or type(policy).__name__
             self._bot_labels[seat] = f"custom: {name}"
         else:
-            raise ValueError(f"a bot is a name ({', '.join(bot_names())}), a callable "
+            names = ", ".join(bot_names(self.game))
+            raise ValueError(f"a bot is a name ({names}), a callable "
                              f"policy(view) -> move, or None; not {policy!r}")
         self._show_seats()
         self._changed()

@@ -90,6 +90,10 @@ PICKS: dict[tuple[int, ...], tuple[int, ...]] = {
 #: The dice left on the table after a pick-up.
 PICK_KEEP: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {
     d: {a: _minus(d, MULTISETS[a]) for a in PICKS[d]} for d in FIVE_DICE}
+#: The pick-ups that leave dice all of one face (or none), so the throw can score: the
+#: only ones allowed with ``spoil=False`` (JA-19).
+SCORING_PICKS: dict[tuple[int, ...], tuple[int, ...]] = {
+    d: tuple(a for a in PICKS[d] if len(set(PICK_KEEP[d][a])) <= 1) for d in FIVE_DICE}
 #: Chance outcome numbers for a throw of k dice, in order.
 OUTCOMES: dict[int, tuple[int, ...]] = {
     k: tuple(CHANCE_BASE + i for i, m in enumerate(MULTISETS) if len(m) == k)
@@ -141,9 +145,15 @@ def _five_chance(kept: tuple[int, ...]) -> float:
 
 
 @lru_cache(maxsize=None)
-def _five_chances(dice: tuple[int, ...]) -> tuple[float, ...]:
-    """:func:`_five_chance` of each pick-up of ``PICKS[dice]``, in that order."""
-    return tuple(_five_chance(PICK_KEEP[dice][action]) for action in PICKS[dice])
+def _five_chances(dice: tuple[int, ...], spoil: bool = True) -> tuple[float, ...]:
+    """:func:`_five_chance` of each legal pick-up, in order: ``PICKS[dice]``, or with
+    ``spoil=False`` only ``SCORING_PICKS[dice]`` (JA-19).
+
+    >>> len(_five_chances((1, 2, 3, 4, 5))), len(_five_chances((1, 2, 3, 4, 5), False))
+    (31, 6)
+    """
+    picks = PICKS if spoil else SCORING_PICKS
+    return tuple(_five_chance(PICK_KEEP[dice][action]) for action in picks[dice])
 
 
 def claim_action(kind: int, source: int | None = None) -> int:
@@ -201,6 +211,9 @@ class JactusVariant(Variant):
         "same", choices=("same", "next"), rule="JA-12",
         doc="Who opens the next round after a scoring throw that claims nothing (declined "
             "or impossible): the 'same' player, or the 'next' one.")
+    spoil: bool = option(True, rule="JA-19",
+                         doc="Whether a pick-up may leave dice of two different faces, so "
+                             "that the throw cannot score ('spoiling'); False refuses it.")
 
     def totals(self) -> tuple[int, int, int]:
         """Venus cards, dog cards and coins in play."""
@@ -263,6 +276,7 @@ class JactusEngine(Engine[JactusVariant]):
         self.any_dogs = variant.dog_throws == "any"
         self.steal_when_centre_empty = variant.steal == "centre-empty"
         self.decline_passes_on = variant.after_decline == "next"
+        self.picks = PICKS if variant.spoil else SCORING_PICKS
 
     # --- lean path -------------------------------------------------------
     def initial(self) -> tuple:
@@ -280,7 +294,7 @@ class JactusEngine(Engine[JactusVariant]):
     def actions(self, raw: tuple) -> tuple[int, ...]:
         phase = raw[0]
         if phase == PICK:
-            return PICKS[raw[2]]
+            return self.picks[raw[2]]
         if phase == THROW:
             return OUTCOMES[5 - len(raw[2])]
         if phase == OPEN:
@@ -420,7 +434,8 @@ class JactusEngine(Engine[JactusVariant]):
             return None
         bonus = 2.0 if self.points else 0.9
         base = super().heuristic(raw, player)
-        return [base + chance * bonus for chance in _five_chances(raw[2])]
+        return [base + chance * bonus
+                for chance in _five_chances(raw[2], self.variant.spoil)]
 
     # --- people's path ---------------------------------------------------
     def notation(self, raw: Any, action: int) -> str:
@@ -523,11 +538,22 @@ class JactusEngine(Engine[JactusVariant]):
         if phase == PICK:
             if legal:
                 kept = PICK_KEEP[dice][action]
+                if not self.variant.spoil and len(set(kept)) == 1:
+                    return yes("JA-19", f"{_dice_text(kept)} stay, all of one face, so "
+                                        "the throw can still score.")
                 return yes("JA-6", "you may pick up any dice lying on the table; "
                                    f"{_dice_text(kept) if kept else 'none'} stay.")
             if action == ROLL_ALL:
                 return no("JA-6", "the round is under way: name the dice to pick up "
                                   f"(all five: r{''.join(map(str, dice))}).")
+            if action in PICKS[dice]:      # the dice are there, but JA-19 refuses it
+                kept = PICK_KEEP[dice][action]
+                face, count = Counter(dice).most_common(1)[0]
+                keep = "r" + "".join(str(v) for v in dice if v != face)
+                return no("JA-19", f"no spoiling (spoil=False): the dice left, "
+                                   f"{_dice_text(kept)}, show two different faces, so the "
+                                   "throw could not score. Leave dice of one face only, "
+                                   f"or none (e.g. {keep} keeps the {face}s).")
             if is_pick:
                 missing = Counter(MULTISETS[action]) - Counter(dice)
                 face = sorted(missing)[0]
@@ -723,7 +749,8 @@ def _sample_variants() -> list[JactusVariant]:
             JactusVariant(supply="full", players=2),
             JactusVariant(scoring="points", players=3),
             JactusVariant(players=3, steal="centre-empty"),
-            JactusVariant(players=4, after_decline="next", opening_throw_scores=False)]
+            JactusVariant(players=4, after_decline="next", opening_throw_scores=False),
+            JactusVariant(spoil=False), JactusVariant(spoil=False, players=4)]
 
 
 #: The named rulesets (see "Rulesets" in seeds/jactus.md and ../shared/FACTS.md).
@@ -740,6 +767,11 @@ RULESETS = (
     Ruleset("points", {"scoring": "points"},
             source="the published points variant (FACTS.md)",
             note="Venus 6, dog 2, coin 5 points; the first to 12 points wins."),
+    Ruleset("no spoiling", {"spoil": False},
+            source="a house rule (JA-19), the design experiment of the lesson "
+                   "notebooks/solving-jactus.ipynb",
+            note="A pick-up must leave dice all of one face, or none, so every throw can "
+                 "score; optimal 2-player play then always ends."),
 )
 
 

@@ -1,0 +1,314 @@
+"""The pieces of the lesson ``notebooks/solving-jactus.ipynb``: two games small enough to
+solve by hand, the checked exercises, and a predict-then-measure panel.
+
+Every exercise's answer is computed here (by the solver, the engine or exact linear
+algebra), never typed in, and shown only by :meth:`Exercise.check`.
+
+>>> print(solving_jactus.q1.check("6/11"))      # doctest: +ELLIPSIS
+Right: 6/11 ≈ 0.5455. ...
+>>> bool(solving_jactus.q3.check("1/6"))       # one face, not any of four
+False
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from itertools import combinations
+from typing import Any
+
+from .checking import Exercise, ExerciseSet, Mistake, Within
+from .exercises import _pick
+from .jactus_odds import solve_exact
+from .solve import CHANCE_NODE, TERMINAL_NODE, GameGraph, cached_solution
+
+__all__ = ["race_graph", "race_value", "cycle_graph", "spoil_chance", "SPOIL_EVENTS",
+           "solving_jactus", "predict_and_measure", "exercise_position", "SOLVER_POSITIONS",
+           "NO_SPOIL_POSITIONS", "SPOILS"]
+
+
+def race_graph(faces: int = 6) -> GameGraph:
+    """*First six wins* (with a die of ``faces`` faces, the first to throw the top face
+    wins): A and B take turns, A first. Nodes: 0 A throws, 1 B throws, 2 A has won,
+    3 B has won."""
+    hit = 1 / faces
+    return GameGraph.from_edges([CHANCE_NODE, CHANCE_NODE, TERMINAL_NODE, TERMINAL_NODE],
+                                {0: [2, 1], 1: [3, 0]}, {2: 1.0, 3: 0.0},
+                                probs={0: [hit, 1 - hit], 1: [hit, 1 - hit]})
+
+
+def race_value(faces: int = 6) -> Fraction:
+    """A's chance in *first six wins*, exactly: the two equations
+    ``a = 1/6 + 5/6·b`` and ``b = 5/6·a`` solved with fractions.
+
+    >>> race_value(), race_value(20)
+    (Fraction(6, 11), Fraction(20, 39))
+    """
+    hit, miss = Fraction(1, faces), Fraction(faces - 1, faces)
+    (a,), _ = solve_exact([[1, -miss], [-miss, 1]], [[hit], [0]])
+    return a
+
+
+def cycle_graph(out_a: float = 0.2, out_b: float = 0.8) -> GameGraph:
+    """The trap in miniature: A may leave (A's payoff ``out_a``) or hand over to B; B may
+    leave (``out_b``) or hand back. Nodes: 0 A, 1 B, 2 and 3 the two ways out."""
+    return GameGraph.from_edges([0, 1, TERMINAL_NODE, TERMINAL_NODE], {0: [2, 1], 1: [3, 0]},
+                                {2: out_a, 3: out_b})
+
+
+#: What exercise 3 asks about B's dice after A spoils: a pair (two dice alike), five
+#: different faces, or a pair of one named face.
+SPOIL_EVENTS = ("a pair", "five different faces", "a pair of one face")
+
+
+def spoil_chance(kept: Sequence[int] = (1, 2, 3, 4), event: str = "a pair",
+                 face: int | None = None) -> Fraction:
+    """A spoils: keeps the four different faces ``kept`` and throws the fifth die. The
+    chance that B then finds ``event`` (one of :data:`SPOIL_EVENTS`; for "a pair of one
+    face", a pair of ``face``), from the engine's exact outcomes.
+
+    >>> spoil_chance(), spoil_chance((2, 3, 5, 6), "five different faces")
+    (Fraction(2, 3), Fraction(1, 3))
+    >>> spoil_chance((1, 3, 4, 6), "a pair of one face", face=4)
+    Fraction(1, 6)
+    """
+    from ..games.jactus.rules import position
+    kept = tuple(kept)
+    if len(set(kept)) != 4 or not set(kept) <= set(range(1, 7)):
+        raise ValueError(f"kept={kept!r}: a spoil keeps four different faces of 1-6")
+    if event not in SPOIL_EVENTS:
+        raise ValueError(f"event={event!r}: use one of {', '.join(SPOIL_EVENTS)}")
+    if (event == SPOIL_EVENTS[2]) != (face is not None):
+        raise ValueError("give face= for 'a pair of one face', and only for it")
+    if face is not None and face not in kept:
+        raise ValueError(f"face={face}: only a face left on the table can make a pair")
+    picked = min(set(range(1, 7)) - set(kept))
+    thrown = position(dice=(*kept, picked)).play(f"r{picked}")
+
+    def happens(dice: tuple[int, ...]) -> bool:
+        counts = Counter(dice)
+        if event == SPOIL_EVENTS[1]:
+            return max(counts.values()) == 1
+        return max(counts.values()) == 2 and (face is None or counts[face] == 2)
+    return sum((p for move, p in thrown.chance_outcomes() if happens(thrown.play(move).dice)),
+               Fraction(0))
+
+
+NOTHING = (0, 0, 0)
+
+
+def exercise_position(dice: Sequence[int], holdings: tuple[tuple[int, int, int], ...] = (
+        NOTHING, NOTHING), *, spoil: bool = True) -> Any:
+    """B to pick up ``dice`` with A and B holding ``holdings`` (Venus cards, dogs, coins;
+    the rest in the middle); at the start of the game by default."""
+    from ..games.jactus.rules import JactusVariant, position
+    return position(JactusVariant(spoil=spoil), dice=tuple(dice), to_move=1,
+                    holdings=tuple(holdings))
+
+
+def _b_value(dice: Sequence[int], holdings: Any, spoil: bool = True) -> Fraction:
+    solution = cached_solution(None if spoil else {"spoil": False})
+    return Fraction(solution.value_for(exercise_position(dice, holdings, spoil=spoil), 1))
+
+
+def _limit(out_a: float, out_b: float) -> Fraction:
+    from .solve import value_iteration
+    return Fraction(float(value_iteration(cycle_graph(out_a, out_b), 0.0, 50)[-1][0])
+                    ).limit_denominator(1000)
+
+
+def _pieces(held: tuple[int, int, int]) -> str:
+    names = (["the Venus card"] if held[0] else []) + (
+        ["two dog cards" if held[1] == 2 else "a dog card"] if held[1] else []) + (
+        ["the coin"] if held[2] else [])
+    return " and ".join(names) or "nothing"
+
+
+def _situation(holdings: Any) -> str:
+    a, b = holdings
+    if a == b == NOTHING:
+        return "At the start of the game A's opening throw shows"
+    return f"A holds {_pieces(a)}, B holds {_pieces(b)}, and A's throw has left"
+
+
+#: The positions of exercises 4 and 5 (dice, holdings of A and B): the class's first,
+#: then the ones students draw (their values differ to three significant figures).
+SOLVER_POSITIONS = [((6, 6, 6, 6, 2), (NOTHING, NOTHING)),
+                    ((6, 6, 6, 6, 2), ((1, 0, 0), NOTHING)),
+                    ((6, 6, 6, 2, 3), ((1, 0, 0), NOTHING)),
+                    ((1, 1, 1, 1, 5), ((0, 0, 1), (1, 0, 0))),
+                    ((6, 6, 6, 6, 2), (NOTHING, (0, 0, 1))),
+                    ((6, 6, 6, 2, 3), (NOTHING, (0, 0, 1))),
+                    ((6, 6, 6, 6, 2), (NOTHING, (0, 1, 0)))]
+NO_SPOIL_POSITIONS = [((1, 2, 3, 4, 5), (NOTHING, NOTHING))] + [
+    p for p in SOLVER_POSITIONS[1:6]] + [((6, 6, 6, 2, 3), (NOTHING, (0, 1, 0)))]
+
+
+#: The four faces A keeps in exercise 3: the class's first, then the others (every
+#: choice of four different faces).
+SPOILS = [(1, 2, 3, 4)] + [k for k in combinations(range(1, 7), 4) if k != (1, 2, 3, 4)]
+
+
+def _spoil_mistakes(kept: Sequence[int], event: str,
+                    face: int | None) -> tuple[Mistake, ...]:
+    """The wrong answers worth explaining in exercise 3: the chances of the other events."""
+    others = " or ".join(str(f) for f in range(1, 7) if f not in kept)
+    one_face = spoil_chance(kept, SPOIL_EVENTS[2], kept[0])
+    why = [(one_face, f"{one_face} is the chance of one particular face" + (
+                "; any of the four faces on the table makes a pair." if event == SPOIL_EVENTS[0]
+                else f"; two faces ({others}) leave five different faces.")),
+           (spoil_chance(kept, SPOIL_EVENTS[1]),
+            f"That is the chance that B finds five different faces (the die shows {others})."),
+           (spoil_chance(kept, SPOIL_EVENTS[0]),
+            "That is the chance of a pair of any of the four faces on the table" + (
+                ", not of one named face." if event == SPOIL_EVENTS[2]
+                else ": the die matches one of them.")),
+           (Fraction(1, 2), "The thrown die has six faces of equal chance, not two outcomes: "
+                            "count the faces that do it.")]
+    right = spoil_chance(kept, event, face)
+    return tuple(Mistake(value, text) for value, text in why if value != right)
+
+
+def _solving_jactus(rng: Any) -> list[Exercise]:
+    """The exercises of ``solving-jactus``; ``rng`` draws a student's own numbers."""
+    faces = _pick(rng, 6, (4, 6, 8, 10, 12, 20))
+    out_a = _pick(rng, 20, (10, 20, 25, 30, 40)) / 100
+    out_b = _pick(rng, 80, (60, 70, 75, 80, 90)) / 100
+    q4 = SOLVER_POSITIONS[_pick(rng, 0, tuple(range(len(SOLVER_POSITIONS))))]
+    q5 = NO_SPOIL_POSITIONS[_pick(rng, 0, tuple(range(len(NO_SPOIL_POSITIONS))))]
+    kept = SPOILS[_pick(rng, 0, tuple(range(len(SPOILS))))]
+    event = SPOIL_EVENTS[0] if rng is None else SPOIL_EVENTS[int(rng.integers(3))]
+    face = int(rng.choice(kept)) if event == SPOIL_EVENTS[2] else None
+    asked = {SPOIL_EVENTS[0]: "a pair (two dice alike) rather than five different faces",
+             SPOIL_EVENTS[1]: "five different faces rather than a pair",
+             SPOIL_EVENTS[2]: f"a pair of {face}s"}[event]
+    others = sorted(set(range(1, 7)) - set(kept))
+    die = "one die" if faces == 6 else f"a die with {faces} faces"
+    top = "six" if faces == 6 else f"{faces}"
+    a_wins = race_value(faces)
+    return [
+    Exercise(
+        "q1", f"First {top} wins: A and B take turns throwing {die}, A first, and the first "
+              f"to throw a {top} wins. What is A's chance of winning?",
+        lambda: race_value(faces),
+        explanation=f"Call A's chance a and B's chance (when B is about to throw) b. A wins "
+                    f"at once with 1/{faces}, otherwise it is B's turn: a = 1/{faces} + "
+                    f"{faces - 1}/{faces}·b; and b = {faces - 1}/{faces}·a, since B must miss "
+                    f"before A throws again. Solved together: a = {a_wins}. Backward induction "
+                    "on a cycle: the value of each position is written in terms of the next, "
+                    "and the equations are solved together.",
+        hint="Write A's chance before A's throw in terms of A's chance before B's throw, "
+             "and solve the two equations together.",
+        mistakes=(
+            Mistake(Fraction(1, 2), "Both have the same die, but A throws first: A gets "
+                                    "the first chance in every pair of throws."),
+            Mistake(Fraction(1, faces), f"1/{faces} is A's chance on the first throw only; "
+                                        "if both miss, A throws again."),
+            Mistake(1 - a_wins, f"{1 - a_wins} is B's chance, not A's."),
+        )),
+    Exercise(
+        "q2", f"The trap in miniature: A may leave with payoff {out_a:g} or hand over to B; B "
+              f"may leave with payoff {out_b:g} (for A) or hand back. Value iteration starts "
+              "every position at 0 and sweeps the Bellman equations again and again. At which "
+              "value for A does it settle?",
+        lambda: _limit(out_a, out_b),
+        explanation=f"From 0: A's best is max({out_a:g}, 0) = {out_a:g}, B's min({out_b:g}, "
+                    f"{out_a:g}) = {out_a:g}, and nothing changes any more. From 1 it settles "
+                    f"at {out_b:g} instead. Every value between {out_a:g} and {out_b:g} solves "
+                    "the equations; the game's value is 1/2, the solution in which a cycle "
+                    "both players keep for ever is a draw. Value iteration cannot tell them "
+                    "apart, which is why the solver evaluates strategies exactly instead.",
+        hint=f"Do two sweeps by hand: A takes the larger of {out_a:g} and B's value, B the "
+             f"smaller of {out_b:g} and A's value.",
+        tolerance=Within(Fraction(1, 1000)),
+        mistakes=(
+            Mistake(Fraction(1, 2), "1/2 is the game's value (play that never ends is a "
+                                    "draw), but value iteration from 0 does not find it."),
+            Mistake(Fraction(str(out_b)), f"{out_b:g} is where value iteration settles when "
+                                          "it starts from 1."),
+        )),
+    Exercise(
+        "q3", f"A spoils: A keeps {' '.join(map(str, kept))} on the table and throws the "
+              f"fifth die. What is the chance that B finds {asked}?",
+        lambda: spoil_chance(kept, event, face),
+        explanation=f"The thrown die makes a pair when it shows one of the four faces left "
+                    f"on the table ({', '.join(map(str, kept))}): 4 faces of 6, 2/3; a pair "
+                    f"of one named face, 1/6. Otherwise ({' or '.join(map(str, others))}) the "
+                    "five faces all differ: 2 faces of 6, 1/3. Either way B finds at most a "
+                    "pair: three alike can never follow a spoil, so a player who spoils "
+                    "hands on dice that are no better than before.",
+        hint="Which faces of the thrown die match one of the four dice left on the table?",
+        mistakes=_spoil_mistakes(kept, event, face)),
+    Exercise(
+        "q4", f"Use the solver (sol.value_for, or the widget's best-move hint). {_situation(q4[1])} "
+              f"{' '.join(map(str, q4[0]))} and B is to pick up. What is B's payoff under "
+              "optimal play (a win 1, a draw 1/2)? Give three significant figures.",
+        lambda: _b_value(*q4),
+        explanation="The solver's value for B, read off after B's best pick-up: B keeps the "
+                    "largest group that can bring a piece it needs and throws the rest.",
+        hint=f"sol.value_for(exercise_position({q4[0]}, {q4[1]}), 1) gives it.",
+        mistakes=(
+            Mistake(Fraction(1, 6), "1/6 is the chance of five of a kind on one throw, not "
+                                    "B's chance of winning the game."),
+            Mistake(Fraction(1, 2), "1/2 would be an even game; this position is not."),
+        )),
+    Exercise(
+        "q5", f"The rule change: with no spoiling (spoil=False). {_situation(q5[1])} "
+              f"{' '.join(map(str, q5[0]))} and B is to pick up. What is B's payoff under "
+              "optimal play? Give three significant figures (the second solution is "
+              "sol_no_spoil).",
+        lambda: _b_value(*q5, spoil=False),
+        explanation="B may no longer leave two different faces: it keeps dice of one face "
+                    "(or none) and tries. The solver's value for B after its best pick-up; "
+                    "and now the game ends for certain.",
+        hint=f"sol_no_spoil.value_for(exercise_position({q5[0]}, {q5[1]}, spoil=False), 1) "
+             "gives it.",
+        mistakes=(
+            Mistake(Fraction(1, 1296), "1/1296 is the chance of five of a kind when one die "
+                                       "is kept, not B's payoff in the game."),
+        )),
+    ]
+
+
+solving_jactus = ExerciseSet("solving-jactus", build=_solving_jactus)
+
+
+def predict_and_measure(question: str, choices: Sequence[str],
+                        measure: Callable[[], tuple[str, str]]) -> Any:
+    """A panel: the class commits to a prediction (a dropdown), then *Measure* computes
+    the answer. ``measure()`` returns ``(choice, explanation)``: which choice is right
+    and a sentence with the numbers. Nothing is measured before the button is pressed.
+
+    The panel has the CSS class ``janus-predict``; ``panel.choice_box``,
+    ``panel.measure_button`` and ``panel.result`` are its parts.
+    """
+    import ipywidgets as w
+
+    box = w.Dropdown(options=["(your prediction)", *choices], description="Predict:",
+                     layout=w.Layout(width="34em"))
+    button = w.Button(description="Measure", icon="flask", button_style="primary")
+    result = w.HTML()
+
+    def run(_: Any = None) -> None:
+        right, explanation = measure()
+        guess = box.value
+        if guess not in choices:
+            verdict = "No prediction was made."
+        elif guess == right:
+            verdict = "The prediction was right."
+        else:
+            verdict = f"The prediction was {html.escape(guess)!s}; the measurement says: " \
+                      f"{html.escape(right)}."
+        result.value = (f"<p><b>{html.escape(right)}</b>. {html.escape(explanation)} "
+                        f"<i>{verdict}</i></p>")
+
+    button.on_click(run)
+    panel = w.VBox([w.HTML(f"<p><b>Predict, then measure.</b> {html.escape(question)}</p>"),
+                    w.HBox([box, button]), result],
+                   layout=w.Layout(border="1px solid #c9c2b0", padding="8px", margin="6px 0"))
+    panel.add_class("janus-predict")
+    panel.choice_box, panel.measure_button, panel.result = (  # type: ignore[attr-defined]
+        box, button, result)
+    return panel
