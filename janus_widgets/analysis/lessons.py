@@ -357,8 +357,10 @@ def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, s
     student's page must never contain. An answer that is a fraction is found as the
     fraction, or as its decimal or percentage to four significant figures (or fewer when
     that is all it has), standing on its own: ``1/36`` but not inside ``1/360``, ``0.02778``
-    but not inside ``0.027781``. Whole-number answers (4, 204) are in any text and are not
-    searched; nor are three-figure roundings, which turn up by chance in tables.
+    but not inside ``0.027781``. A number the question itself gives is not counted, nor a
+    one-figure rounding of a long decimal ("0.5" for 0.49999). Whole-number answers (4,
+    204) are in any text and are not searched; nor are three-figure roundings, which turn
+    up by chance in tables.
 
     >>> from janus_widgets.analysis.exercises import jactus_odds
     >>> answers_shown("six of the 7776 throws: 1/1296", jactus_odds)
@@ -380,12 +382,16 @@ def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, s
     short = {ex.key: {f"{float(ex.answer):.3g}", f"{100 * float(ex.answer):.3g}%"}
              - {f"{float(ex.answer):.4g}", f"{100 * float(ex.answer):.4g}%"}
              for ex in exercises}
+    questions = {ex.key: ex.question for ex in exercises}
+    values = {ex.key: ex.answer for ex in exercises}
     for key, forms in answer_texts(exercises).items():
         if key in wholes:          # a whole number (4, 204) is in any text: not searched
             continue
         for form in forms:
-            if form in short.get(key, ()):
+            if form in short.get(key, ()) or _too_rough(form, values[key]):
                 continue
+            if _answer_pattern(form).search(questions[key]):
+                continue           # the question itself gives that number
             if _answer_pattern(form).search(text):
                 found.append((key, form))
     # the same value written otherwise: unreduced (2/12), as odds (1 in 6, 1:6)
@@ -397,6 +403,13 @@ def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, s
                     k == key and f == f"{top}/{bottom}" for k, f in found):
                 found.append((key, m.group(0)))
     return found
+
+
+def _too_rough(form: str, value: Fraction) -> bool:
+    # "0.5" for 0.4999956: a rounding to one figure is no answer (it is in any text)
+    digits = form.rstrip("%").replace(".", "").lstrip("0")
+    exact = Fraction(form.rstrip("%")) / (100 if form.endswith("%") else 1) == value
+    return len(digits) < 2 and not exact
 
 
 # "a/b", "a in b", "a:b" standing on their own (not "1:4:4:1", "JC-1/2", "2024/25")
