@@ -181,6 +181,19 @@ class Drawing:
     #: the shell marks the seats bots play there.
     seat_labels: dict[int, Point] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        """Short: a notebook shows the picture, and this text only where it cannot
+        (every shape's numbers would fill a saved notebook and a screen reader's time).
+
+        >>> d = Drawing(200, 100, title="a board"); d.rect(0, 0, 10, 10, key="a1")
+        >>> d
+        Drawing(200×100, 'a board', 1 shape, 1 click region)
+        """
+        shapes = sum(len(layer) for layer in self.layers.values())
+        return (f"Drawing({self.width}×{self.height}, {self.title!r}, {shapes} shape"
+                f"{'' if shapes == 1 else 's'}, {len(self.regions)} click region"
+                f"{'' if len(self.regions) == 1 else 's'})")
+
     # --- adding shapes -----------------------------------------------------
     def add(self, shape: Shape, layer: Layer = "pieces") -> None:
         """Add a shape to a layer."""
