@@ -201,7 +201,10 @@ def test_item2_a_loaded_seat_record_shows_that_view_and_cannot_be_played(tmp_pat
     assert "seat C's record" in w.status_line.value and "not playable" in w.status_line.value
     assert [label for label, _ in w.viewpoint_box.options] == ["seat C's record"]
     assert w.state.view(2) == state.view(2)
-    assert [label for label, _ in w.move_log.options][-1] == f"{n}. {state.history_for(2)[-1]}"
+    # The log reads as every log does: the move's number, who moved, what C was told.
+    mover = "ABC"[card_game(seed=SEED, plies=n - 1, stall_rounds=20).current_player]
+    assert [label for label, _ in w.move_log.options][-1] == \
+        f"{n}. {mover} {state.history_for(2)[-1]}"
     with pytest.raises(RecordError, match="stepped through but not played on"):
         w.play("dB1")
     assert "load its full record" in w.message

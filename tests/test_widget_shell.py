@@ -93,7 +93,7 @@ def test_variant_change_asks_and_keeps_the_old_game(widget):
     widget.play("r*")
     widget.variant_controls["players"].value = 4
     assert widget.confirm_box.layout.display == "flex"
-    assert "players=4" in widget.confirm_text.value
+    assert "players: 4" in widget.confirm_text.value
     assert widget.state.num_players == 2               # nothing changed yet
     widget.confirm_no.click()
     assert widget.variant_controls["players"].value == 2 and widget.index == 2
@@ -148,7 +148,7 @@ def test_a_ruleset_chosen_mid_game_asks_first(widget):
     menu = widget.ruleset_control.menu
     menu.value = "points"
     assert widget.confirm_box.layout.display == "flex"
-    assert "scoring=points" in widget.confirm_text.value
+    assert "scoring: points" in widget.confirm_text.value
     assert "points ruleset" in widget.confirm_text.value
     assert widget.state.variant.scoring == "collection"       # nothing changed yet
     widget.confirm_no.click()

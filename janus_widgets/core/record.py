@@ -58,11 +58,13 @@ MAX_BYTES = 64 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Branch:
-    """A side line: leaves line ``parent`` after ``at`` moves and plays ``moves``."""
+    """A side line: leaves line ``parent`` after ``at`` moves and plays ``moves``
+    (``by``: who made each of them, when the record keeps it)."""
 
     parent: int
     at: int
     moves: tuple[str, ...]
+    by: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,9 @@ class Record:
     meta: Mapping[str, Any] = field(default_factory=dict)
     #: The ruleset the variant follows (``"custom"``: none); None only if not stated.
     ruleset: str | None = None
+    #: Who made each move of the main line: ``"human"``, ``"chance"``, ``"bot:greedy"``
+    #: (see :mod:`.replay`), ``""`` if not known; None when the record does not say.
+    by: tuple[str, ...] | None = None
 
     # --- making ------------------------------------------------------------
     @classmethod
@@ -103,8 +108,11 @@ class Record:
         }
         if self.ruleset is not None:
             out["ruleset"] = self.ruleset
+        if self.by is not None:
+            out["by"] = list(self.by)
         if self.branches:
-            out["branches"] = [{"parent": b.parent, "at": b.at, "moves": list(b.moves)}
+            out["branches"] = [{"parent": b.parent, "at": b.at, "moves": list(b.moves),
+                                **({} if b.by is None else {"by": list(b.by)})}
                                for b in self.branches]
         if self.result is not None:
             out["result"] = dict(self.result)
@@ -160,7 +168,7 @@ class Record:
                 "in a widget) but cannot be replayed as the full game; the full record "
                 "is the one saved from the teacher's view.")
         allowed = {"format", "version", "game", "variant", "seed", "moves", "branches",
-                   "result", "meta", "ruleset"}
+                   "result", "meta", "ruleset", "by"}
         extra = sorted(set(data) - allowed)
         if extra:
             raise RecordError(f"unknown record field {extra[0]!r}; the fields are "
@@ -172,22 +180,25 @@ class Record:
             raise RecordError(f"record seed {seed!r} is not a whole number from 0 to "
                               "2**63 - 1")
         moves = _string_list(data.get("moves"), "moves")
+        by = _by_list(data.get("by"), len(moves), "by")
         branches = []
         raw_branches = data.get("branches", [])
         if not isinstance(raw_branches, list):
             raise RecordError("record 'branches' must be a list")
         for k, b in enumerate(raw_branches, start=1):
-            if not isinstance(b, dict) or set(b) != {"parent", "at", "moves"}:
+            if not isinstance(b, dict) or not {"parent", "at", "moves"} <= set(b) or \
+                    not set(b) <= {"parent", "at", "moves", "by"}:
                 raise RecordError(f"branch {k} must have exactly 'parent', 'at' and "
-                                  "'moves'")
+                                  "'moves' (and 'by', who made them)")
             parent, at = b["parent"], b["at"]
             if isinstance(parent, bool) or not isinstance(parent, int) or not 0 <= parent < k:
                 raise RecordError(f"branch {k}: parent {parent!r} must name an earlier "
                                   f"line (0 … {k - 1})")
             if isinstance(at, bool) or not isinstance(at, int) or at < 0:
                 raise RecordError(f"branch {k}: 'at' must be a move count, not {at!r}")
-            branches.append(Branch(parent, at, tuple(_string_list(b["moves"],
-                                                                  f"branch {k} moves"))))
+            own = tuple(_string_list(b["moves"], f"branch {k} moves"))
+            branches.append(Branch(parent, at, own,
+                                   _by_list(b.get("by"), len(own), f"branch {k} by")))
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError("record 'result' must be an object")
@@ -195,7 +206,8 @@ class Record:
         if not isinstance(meta, dict):
             raise RecordError("record 'meta' must be an object")
         return cls(game=name, variant=dict(variant), seed=seed, moves=tuple(moves),
-                   branches=tuple(branches), result=result, meta=meta, ruleset=ruleset)
+                   branches=tuple(branches), result=result, meta=meta, ruleset=ruleset,
+                   by=by)
 
     # --- replaying -----------------------------------------------------------
     @property
@@ -208,10 +220,12 @@ class Record:
         """The state before the first move."""
         return self.game_obj.new(self.variant, seed=self.seed)
 
-    def _checked(self) -> tuple[State, list[tuple[int | None, int, list[int], list[Any]]]]:
-        """The start state and every line as ``(parent, at, actions, checkpoints)``,
+    def _checked(self) -> tuple[State, list[tuple[int | None, int, list[int], list[Any],
+                                                  list[str]]]]:
+        """The start state and every line as ``(parent, at, actions, checkpoints, by)``,
         each move proven legal by playing it; worked out once per record. A line's
-        actions run from the start (a branch's first ``at`` are its parent's)."""
+        actions (and who made them) run from the start (a branch's first ``at`` are its
+        parent's)."""
         done = self.__dict__.get("_lines")
         if done is not None:
             return done
@@ -220,7 +234,8 @@ class Record:
         actions: list[int] = []
         checkpoints: list[Any] = [start.raw]
         final = _check_moves(start, start.raw, self.moves, actions, checkpoints, "move")
-        lines = [(None, 0, actions, checkpoints)]
+        by = list(self.by) if self.by is not None else [""] * len(actions)
+        lines = [(None, 0, actions, checkpoints, by)]
         if self.result is not None:
             expected = _result(type(start)(start.engine, final, seed=self.seed,
                                            ply=len(actions)))
@@ -230,7 +245,7 @@ class Record:
                     f"its moves gives {expected}: the moves or the result were changed")
         k_every = CHECKPOINT_EVERY
         for k, b in enumerate(self.branches, start=1):
-            _, _, parent_actions, parent_points = lines[b.parent]
+            _, _, parent_actions, parent_points, parent_by = lines[b.parent]
             if b.at > len(parent_actions):
                 raise RecordError(f"branch {k} leaves line {b.parent} after move {b.at}, "
                                   f"but that line has only {len(parent_actions)} moves")
@@ -240,7 +255,9 @@ class Record:
             for action in own[(len(points) - 1) * k_every:]:
                 raw = start.engine.apply(raw, action)
             _check_moves(start, raw, b.moves, own, points, f"branch {k} move")
-            lines.append((b.parent, b.at, own, points))
+            own_by = parent_by[:b.at] + (list(b.by) if b.by is not None
+                                         else [""] * len(b.moves))
+            lines.append((b.parent, b.at, own, points, own_by))
         done = (start, lines)
         object.__setattr__(self, "_lines", done)
         return done
@@ -270,7 +287,7 @@ class Record:
         every move (``.moves``) and, in a game with secrets, its view after each one;
         no seed and no hidden chance outcome. See :mod:`.seat_record`."""
         from .seat_record import SeatRecord
-        return SeatRecord.from_state(self.final_state(), seat, meta=self.meta)
+        return SeatRecord.from_state(self.final_state(), seat, meta=self.meta, by=self.by)
 
     def __len__(self) -> int:
         return len(self.moves)
@@ -447,8 +464,24 @@ def _string_list(value: Any, what: str) -> list[str]:
 
 def _line(start: State, checked: tuple) -> Any:
     from .replay import Line
-    parent, at, actions, checkpoints = checked
-    return Line(0, parent, at, start, actions, list(checkpoints))
+    parent, at, actions, checkpoints, by = checked
+    return Line(0, parent, at, start, actions, list(checkpoints), list(by))
+
+
+def _by_list(value: Any, n: int, what: str) -> tuple[str, ...] | None:
+    """A record's ``by`` (who made each of ``n`` moves), checked; None if absent."""
+    if value is None:
+        return None
+    from .replay import check_by
+    if not isinstance(value, list) or len(value) != n:
+        raise RecordError(f"record {what} must be a list of {n} entries (one per move: "
+                          "who made it)")
+    for i, item in enumerate(value):
+        try:
+            check_by(item)
+        except ValueError as exc:
+            raise RecordError(f"record {what}: entry {i}: {exc}", index=i) from None
+    return tuple(value)
 
 
 def _check_moves(start: State, raw: Any, texts: Sequence[str], actions: list[int],

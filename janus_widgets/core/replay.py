@@ -35,10 +35,38 @@ from .protocol import Move, Prefix, Raw, State, _make_move
 if TYPE_CHECKING:
     from .record import Record
 
-__all__ = ["Replay", "Line", "CHECKPOINT_EVERY"]
+__all__ = ["Replay", "Line", "CHECKPOINT_EVERY", "HUMAN", "CHANCE_BY", "UNKNOWN", "bot_by",
+           "check_by"]
 
 #: Moves between two checkpoints of a line (the raw state is kept at plies 0, k, 2k …).
 CHECKPOINT_EVERY = 64
+
+#: Who made a move, as a line (and a record's ``"by"``) keeps it: a person at the screen
+#: or at a notebook cell, chance, a bot (``"bot:greedy"``: :func:`bot_by`), or not known
+#: (a record written before records kept it).
+HUMAN = "human"
+CHANCE_BY = "chance"
+UNKNOWN = ""
+#: Longest "by" text a record may hold.
+MAX_BY = 80
+
+
+def bot_by(label: str) -> str:
+    """The "by" of a move a bot made: ``bot_by("greedy") == "bot:greedy"``."""
+    return f"bot:{label}"
+
+
+def check_by(value: object) -> str:
+    """``value`` if it is a "by" a record may hold, else ``ValueError`` saying what is.
+
+    >>> check_by("bot:mcts:200"), check_by("")
+    ('bot:mcts:200', '')
+    """
+    if isinstance(value, str) and len(value) <= MAX_BY and (
+            value in (HUMAN, CHANCE_BY, UNKNOWN) or value.startswith("bot:")):
+        return value
+    raise ValueError(f"who made a move is 'human', 'chance', 'bot:<name>' (at most "
+                     f"{MAX_BY} characters) or '' (not known), not {value!r}")
 
 
 class Line:
@@ -52,12 +80,19 @@ class Line:
 
     def __init__(self, id: int, parent: int | None, at: int, start: State,
                  actions: list[int] | None = None,
-                 checkpoints: list[Raw] | None = None) -> None:
+                 checkpoints: list[Raw] | None = None,
+                 by: list[str] | None = None) -> None:
         self.id = id
         self.parent = parent
         self.at = at
         self.start = start
         self.actions: list[int] = [] if actions is None else actions
+        #: Who made each move (:data:`HUMAN`, :data:`CHANCE_BY`, ``"bot:…"`` or
+        #: :data:`UNKNOWN`), one per action.
+        self.by: list[str] = [UNKNOWN] * len(self.actions) if by is None else by
+        if len(self.by) != len(self.actions):
+            raise ValueError(f"a line of {len(self.actions)} moves needs as many 'by', "
+                             f"not {len(self.by)}")
         self._checkpoints: list[Raw] = [start.raw] if checkpoints is None else checkpoints
         self._fill_checkpoints()
 
@@ -138,18 +173,20 @@ class Line:
                 for raw, a in zip(self.raws(lo, len(self.actions)), self.actions[lo:])]
 
     # --- changing (the replay does it) ---------------------------------------
-    def _append(self, action: int, raw_after: Raw) -> None:
+    def _append(self, action: int, raw_after: Raw, by: str = UNKNOWN) -> None:
         self.actions.append(action)
+        self.by.append(by)
         if len(self.actions) % CHECKPOINT_EVERY == 0:
             self._checkpoints.append(raw_after)
 
     def _branch(self, id: int, at: int) -> Line:
         """A new line with this line's first ``at`` moves."""
         return Line(id, self.id, at, self.start, self.actions[:at],
-                    self._checkpoints[:at // CHECKPOINT_EVERY + 1])
+                    self._checkpoints[:at // CHECKPOINT_EVERY + 1], self.by[:at])
 
     def _cut(self, index: int) -> None:
         self.actions = self.actions[:index]
+        self.by = self.by[:index]
         del self._checkpoints[index // CHECKPOINT_EVERY + 1:]
 
     def __repr__(self) -> str:
@@ -203,6 +240,7 @@ class Replay:
         replay = cls(states[0])
         line = replay.lines[0]
         line.actions = [s.last_move.action for s in states[1:]]  # type: ignore[union-attr]
+        line.by = [UNKNOWN] * len(line.actions)
         line._fill_checkpoints()
         return replay
 
@@ -213,12 +251,12 @@ class Replay:
 
     @classmethod
     def _from_lines(cls, start: State, lines: Sequence[tuple[int | None, int, list[int],
-                                                             list[Raw]]]) -> Replay:
-        """A replay over checked lines: ``(parent, at, actions, checkpoints)`` each
+                                                             list[Raw], list[str]]]) -> Replay:
+        """A replay over checked lines: ``(parent, at, actions, checkpoints, by)`` each
         (what :class:`~janus_widgets.core.record.Record` keeps after checking)."""
         replay = cls(start)
-        replay.lines = [Line(i, parent, at, start, list(actions), list(checkpoints))
-                        for i, (parent, at, actions, checkpoints) in enumerate(lines)]
+        replay.lines = [Line(i, parent, at, start, list(actions), list(checkpoints), list(by))
+                        for i, (parent, at, actions, checkpoints, by) in enumerate(lines)]
         return replay
 
     def _add_line(self, line: Line) -> Line:
@@ -328,13 +366,15 @@ class Replay:
         return self.goto(index)
 
     # --- playing ------------------------------------------------------------
-    def play(self, move: Move | str) -> State:
+    def play(self, move: Move | str, by: str = UNKNOWN) -> State:
         """Play at the cursor: follow the line, extend it, or branch off.
 
-        If the next move of the line is this move, the cursor just moves on.
-        If a line already branches here with this move, the cursor goes there.
-        Otherwise a new line is made; nothing is lost.
+        If the next move of the line is this move, the cursor just moves on (the line
+        keeps who made it first). If a line already branches here with this move, the
+        cursor goes there. Otherwise a new line is made; nothing is lost. ``by`` says who
+        makes the move (:data:`HUMAN`, ``bot_by("greedy")``, :data:`CHANCE_BY`).
         """
+        check_by(by)
         here = self.state
         new_state = here.play(move)  # raises for an illegal move; nothing changes
         action = new_state.last_move.action  # type: ignore[union-attr]
@@ -344,7 +384,7 @@ class Replay:
             self._index, self._state = i + 1, new_state
             return new_state
         if i == len(current):
-            current._append(action, new_state.raw)
+            current._append(action, new_state.raw, by)
             self._index, self._state = i + 1, new_state
             return new_state
         prefix = current.actions[:i]
@@ -354,7 +394,7 @@ class Replay:
                 self._line, self._index, self._state = other.id, i + 1, new_state
                 return new_state
         line = self._add_line(current._branch(len(self.lines), i))
-        line._append(action, new_state.raw)
+        line._append(action, new_state.raw, by)
         self._line, self._index, self._state = line.id, i + 1, new_state
         return new_state
 
@@ -379,10 +419,13 @@ class Replay:
             raise RecordError(
                 "this replay does not start from the game's start position (it was "
                 "built with from_raw); records replay from the start only")
-        branches = tuple(Branch(line.parent, line.at, tuple(line.notations(line.at)))
+        known = any(b for line in self.lines for b in line.by)
+        branches = tuple(Branch(line.parent, line.at, tuple(line.notations(line.at)),
+                                tuple(line.by[line.at:]) if known else None)
                          for line in self.lines[1:] if line.parent is not None)
         return Record(game=start.game.name, variant=start.variant.to_dict(),
                       seed=start.seed, moves=main.notations(), branches=branches,
+                      by=tuple(main.by) if known else None,
                       result=_result(main.state_at(len(main))), meta=dict(meta),
                       ruleset=start.game.ruleset_of(start.variant))
 

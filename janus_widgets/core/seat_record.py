@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import RecordError
 from .protocol import (CHANCE, TABLE, MoveList, State, check_viewer, seat_index, seat_name,
                        winners_text)
-from .record import (FORMAT, VERSION, _check_moves, _result, _string_list,
+from .record import (FORMAT, VERSION, _by_list, _check_moves, _result, _string_list,
                      check_game_and_variant, check_header, check_ruleset, parse_json,
                      read_text, source_data, write_atomic)
 
@@ -55,8 +55,17 @@ if TYPE_CHECKING:
 
 __all__ = ["SeatRecord", "SeatReplay", "SeatFrame"]
 
-FIELDS = ("format", "version", "game", "variant", "ruleset", "seat", "moves", "views",
+FIELDS = ("format", "version", "game", "variant", "ruleset", "seat", "moves", "by", "views",
           "result", "meta")
+
+
+def _by_for(by: Sequence[str] | None, n: int) -> tuple[str, ...] | None:
+    """``by`` for the first ``n`` moves (a state's history may be a prefix of the
+    line ``by`` was kept for), or None when not known."""
+    if by is None or not any(by[:n]):
+        return None
+    by = tuple(by[:n])
+    return by + ("",) * (n - len(by))
 
 
 def _seat_text(seat: int | str) -> str:
@@ -76,13 +85,17 @@ class SeatRecord:
     meta: Mapping[str, Any] = field(default_factory=dict)
     #: The ruleset the variant follows (``"custom"``: none), as in a full record.
     ruleset: str | None = None
+    #: Who made each move (``"human"``, ``"chance"``, ``"bot:greedy"``, ``""`` not
+    #: known), public to every seat; None when the record does not say.
+    by: tuple[str, ...] | None = None
 
     # --- making ------------------------------------------------------------
     @classmethod
     def from_state(cls, state: State, seat: int | str, *,
-                   meta: Mapping[str, Any] | None = None) -> SeatRecord:
+                   meta: Mapping[str, Any] | None = None,
+                   by: Sequence[str] | None = None) -> SeatRecord:
         """The record of ``state``'s history as ``seat`` knew it (a seat number, or
-        ``TABLE`` for what every seat has seen)."""
+        ``TABLE`` for what every seat has seen); ``by``: who made each move."""
         if seat is None:
             raise RecordError("a seat's record needs a seat (or 'table'); the teacher's "
                               "record is the full one: state.record()")
@@ -103,7 +116,8 @@ class SeatRecord:
         return cls(game=state.game.name, variant=state.variant.to_dict(),
                    seat=int(seat) if seat != TABLE else TABLE, moves=tuple(moves),
                    views=None if views is None else tuple(views), result=_result(state),
-                   meta=dict(meta or {}), ruleset=state.game.ruleset_of(state.variant))
+                   meta=dict(meta or {}), ruleset=state.game.ruleset_of(state.variant),
+                   by=_by_for(by, len(moves)))
 
     # --- reading it ----------------------------------------------------------
     @property
@@ -135,6 +149,8 @@ class SeatRecord:
         if self.ruleset is not None:
             out["ruleset"] = self.ruleset
         out.update(seat=_seat_text(self.seat), moves=list(self.moves))
+        if self.by is not None:
+            out["by"] = list(self.by)
         if self.views is not None:
             out["views"] = list(self.views)
         if self.result is not None:
@@ -209,6 +225,7 @@ class SeatRecord:
                                   f"letter A … {seat_name(players - 1)}, or "
                                   f"{TABLE!r}") from None
         moves = tuple(_string_list(data.get("moves"), "moves"))
+        by = _by_list(data.get("by"), len(moves), "by")
         views = data.get("views")
         if game.has_secrets:
             if not isinstance(views, list) or len(views) != len(moves) + 1:
@@ -225,7 +242,7 @@ class SeatRecord:
         if not isinstance(meta, dict):
             raise RecordError("record 'meta' must be an object")
         rec = cls(game=name, variant=dict(variant), seat=seat, moves=moves, views=views,
-                  result=result, meta=meta, ruleset=ruleset)
+                  result=result, meta=meta, ruleset=ruleset, by=by)
         frames = rec._frames()                    # proves every view (or every move)
         if result is not None:
             last = frames.frame(len(moves))

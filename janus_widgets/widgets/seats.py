@@ -24,6 +24,7 @@ import ipywidgets as W
 
 from ..core.bots import bot_names
 from ..core.protocol import seat_name
+from ..table.local import viewpoint_choices
 from .controls import Quiet
 
 __all__ = ["SeatsPanel", "viewpoint_choices", "TEACHER"]
@@ -31,12 +32,6 @@ __all__ = ["SeatsPanel", "viewpoint_choices", "TEACHER"]
 #: The menu's value for the teacher's view (``viewpoint=None``): a menu whose value
 #: is ``None`` shows nothing at all.
 TEACHER = "everything"
-
-
-def viewpoint_choices(players: int) -> list[tuple[str, Any]]:
-    """``(label, viewpoint)`` for every view: everything, the player to move, each seat."""
-    return ([("everything (teacher)", None), ("the player to move", "current")]
-            + [(f"seat {seat_name(p)}", p) for p in range(players)])
 
 
 class SeatsPanel:

@@ -1,7 +1,10 @@
 """The widget shell: one interactive widget for every game.
 
-A :class:`GameWidget` is made of the parts a student sees, each a small class of its
-own module:
+A :class:`GameWidget` draws a :class:`~janus_widgets.table.Table` (the game session:
+the record and its lines, the seats and bots, proposals, the facts the status line
+states) or a seat of the table server (:class:`~janus_widgets.table.client.RemoteTable`,
+which holds only what the server sent that seat). It is made of the parts a student
+sees, each a small class of its own module:
 
 * the **stage** (:mod:`.stage`): the canvas, scaled to the screen, and under it
 * the **step bar** (:mod:`.stepbar`): first / back / forward / last, a slider,
@@ -15,8 +18,10 @@ own module:
   pictures and animations);
 * the **keyboard** (:mod:`.keyboard`): ← → Home End Space Enter ↑ ↓.
 
-The shell owns the game: the replay (every line), the selection, the bots and the
-timer, and keeps every part up to date.
+The widget owns what is drawn: the viewpoint, the selection and the highlights; the
+table owns the game. Every change of the table reaches the widget through the table's
+observers, so a move made by a notebook cell, a bot, a timer or (for a seat of the
+server) another seat's device is drawn the same way.
 
 The viewpoint is the boundary of what the screen gives away (``docs/secrets.md``): the
 teacher's view (``None``) shows everything, the seed included, and Save writes the full
@@ -41,7 +46,6 @@ viewpoint, previous)``), and its ``widget`` module may add ``extras(shell)`` and
 
 from __future__ import annotations
 
-import asyncio
 import html
 import importlib
 import re
@@ -53,28 +57,25 @@ from typing import Any
 import ipywidgets as W
 
 from .. import games as game_registry
-from ..core.bots import bot_names, make_bot
 from ..core.errors import IllegalMoveError, InvalidMoveError, JanusError, RecordError
-from ..core.protocol import CHANCE, TABLE, TERMINAL, Engine, Game, Move, State, seat_name
-from ..core.record import Record, read_record
-from ..core.replay import Replay
-from ..core.rng import RandomStream, fresh_seed
-from ..core.seat_record import SeatRecord, SeatReplay
+from ..core.protocol import Game, Move, State, seat_name
+from ..core.record import Record
+from ..core.seat_record import SeatRecord
+from ..table.local import Table, kernel_loop, moves_text
+from ..table.narrate import Facts
 from .drawing import Click, Drawing
 from .export import write_animation, write_picture
 from .game_panel import GamePanel
 from .keyboard import Keyboard
 from .moves_panel import LOG_WINDOW, MovesPanel
 from .records_panel import RecordsPanel
-from .seats import SeatsPanel, viewpoint_choices
+from .seats import SeatsPanel
 from .stage import Stage
 from .status import StatusFacts, StatusLine
 from .stepbar import StepBar
 
-__all__ = ["GameWidget"]
+__all__ = ["GameWidget", "is_table"]
 
-#: Longest run of bot moves made in one go when bots move without delay.
-SYNC_BOT_LIMIT = 5000
 #: After a click in the browser, the new picture goes out first and the other parts
 #: (step bar, moves, status line) this many seconds later, so the browser paints the
 #: picture before it rebuilds the lists (a notebook cell's call updates everything at
@@ -84,61 +85,52 @@ CONTROLS_AFTER = 0.1
 Viewpoint = Any  # None (everything), a seat number, or "current"
 
 
-def _moves(n: int) -> str:
-    """``"1 move"``, ``"3 moves"``."""
-    return f"{n} move{'s' * (n != 1)}"
-
-
-def _kernel_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop of the Jupyter kernel we run in, or None outside a kernel (plain
-    Python, tests): there, timed steps run at once instead."""
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
-        return None
-    shell = get_ipython()
-    if shell is None or getattr(shell, "kernel", None) is None:
-        return None
-    try:
-        return asyncio.get_event_loop()
-    except RuntimeError:
-        return None
+def is_table(obj: Any) -> bool:
+    """Whether ``obj`` is a game session a widget can draw (a :class:`Table` or a seat
+    of the table server), not a game's name."""
+    return hasattr(obj, "observe") and hasattr(obj, "facts") and hasattr(obj, "replay")
 
 
 class GameWidget(W.VBox):
-    """Play, replay and study one game; every control is also a method."""
+    """Play, replay and study one game; every control is also a method.
 
-    def __init__(self, game: str | Game, variant: Any = None, *, seed: int | None = None,
-                 record: Record | str | Path | None = None,
+    ``game`` is a game's name (a new local :class:`Table` is made from it and the
+    other arguments) or a table to draw: ``GameWidget(classroom.join(url, code))``
+    draws a seat of the table server.
+    """
+
+    def __init__(self, game: str | Game | Any, variant: Any = None, *,
+                 seed: int | None = None, record: Record | str | Path | None = None,
                  bots: dict[int, Any] | None = None, viewpoint: Viewpoint = "default",
                  bot_delay: float = 0.5, big: bool = False, lock_view: bool = False,
                  **options: Any) -> None:
         super().__init__()
-        self.game: Game = game_registry.get(game) if isinstance(game, str) else game
+        if is_table(game):
+            if variant is not None or seed is not None or record is not None or bots \
+                    or options:
+                raise ValueError("a widget drawn for a table takes its game, seed, "
+                                 "record and bots from the table; give only viewpoint, "
+                                 "big and lock_view")
+            self.table = game
+        else:
+            self.table = Table(game, variant, seed=seed, bots=None, bot_delay=bot_delay,
+                               **options)
+        self.game: Game = self.table.game
         self.board = self.game.board()
-        self.bot_delay = float(bot_delay)
-        self.previous_games: list[Record | SeatRecord] = []
-        self.errors: list[str] = []          # full tracebacks of anything that went wrong
         self._selection: Any = None
         self._highlights: tuple[Hashable, ...] = ()
-        self._tick_generation = 0
-        self._game_number = 0                 # a new game, a load, a restore: +1
-        self._autoplay = False
-        self._bots: dict[int, Callable[[Any], Any]] = {}
-        self._bot_labels: dict[int, str] = {}
-        self._pending_variant: Any = None       # a Variant waiting for the confirm box
         self._from_browser = False            # inside a callback of the browser's
         self._controls_due = False            # the parts wait for CONTROLS_AFTER
-        self._lock_view = bool(lock_view)     # the view menu cannot be changed
-        self._bots_wait = False               # a loaded game's bots wait for the user
+        self._lock_view = bool(lock_view) or self.table.remote   # the view is fixed
 
-        start = self.game.new(variant, seed=seed, **options)
-        self.replay: Replay | SeatReplay = Replay(start)
+        fixed = [v for _, v in self.table.viewpoint_options()]
         if viewpoint == "default":
-            viewpoint = getattr(self.board, "DEFAULT_VIEWPOINT", None)
-        self._check_viewpoint(viewpoint)
+            viewpoint = fixed[0] if self.table.remote else getattr(
+                self.board, "DEFAULT_VIEWPOINT", None)
+        self.table.check_viewpoint(viewpoint)
         self._viewpoint: Viewpoint = viewpoint
         self._build()
+        self.table.observe(self._on_table)
         if record is not None:
             self.load(record)
         for seat, policy in (bots or {}).items():
@@ -151,18 +143,18 @@ class GameWidget(W.VBox):
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
         guard = self._guard
-        first = self.game.draw(self.state.view(self._view_seat()))
+        first = self.game.draw(self._view())
         self.stage = Stage(first, on_click=guard(self._on_canvas_click),
                            on_ready=guard(lambda: self.stage.repaint()))
         self.stepbar = StepBar(on_goto=guard(self.goto), on_step=guard(self.step),
                                on_autoplay=guard(self.autoplay),
-                               on_delay=guard(self._on_delay), delay=self.bot_delay)
+                               on_delay=guard(self._on_delay), delay=self.table.bot_delay)
         self.status = StatusLine()
         self.moves = MovesPanel(on_option=guard(self._on_option_selected),
                                 on_play=guard(self._play_selected),
                                 on_log=guard(self.goto), on_line=guard(self.switch_line))
         # The seed box is filled in by _show_secret_parts, in the teacher's view only.
-        self.game_panel = GamePanel(self.game, self.state.variant,
+        self.game_panel = GamePanel(self.game, self.table.variant,
                                     on_option=guard(self._on_variant_control),
                                     on_confirm=guard(self._confirm_variant),
                                     on_new=guard(self._new_from_box),
@@ -191,9 +183,10 @@ class GameWidget(W.VBox):
         # button); the shell stays the same for every game.
         self.extras = W.VBox(list(self._game_hooks("extras", default=[])))
         self.stage.set_below([self.stepbar.widget, self.status.widget, self.extras])
-        self.tabs = W.Tab(children=[self.game_panel.widget, self.seats.widget,
-                                    self.records.widget],
-                          titles=["Game & variant", "Seats & view", "Save / load"])
+        tabs = [(self.seats.widget, "Seats & view"), (self.records.widget, "Save / load")]
+        if not self.table.remote:            # a seat of the server changes no rule
+            tabs.insert(0, (self.game_panel.widget, "Game & variant"))
+        self.tabs = W.Tab(children=[w for w, _ in tabs], titles=[t for _, t in tabs])
         self._show_seats()
         self.children = [
             self.keyboard, self.status.live,
@@ -262,19 +255,43 @@ class GameWidget(W.VBox):
 
     # ------------------------------------------------------------------ reading
     @property
+    def replay(self) -> Any:
+        """The table's replay: its lines and the cursor."""
+        return self.table.replay
+
+    @property
     def state(self) -> State:
         """The state at the cursor."""
-        return self.replay.state
+        return self.table.state
 
     @property
     def record(self) -> Record:
         """The record of this game (every line)."""
-        return self.replay.record()
+        return self.table.record()
 
     @property
     def index(self) -> int:
         """How many moves of the current line are played at the cursor."""
-        return self.replay.index
+        return self.table.index
+
+    @property
+    def previous_games(self) -> list[Record | SeatRecord]:
+        """The earlier games of this table (a new game or a load keeps the last one)."""
+        return self.table.previous_games
+
+    @property
+    def errors(self) -> list[str]:
+        """Full tracebacks of anything that went wrong (the status line says it short)."""
+        return self.table.errors
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds a bot waits before it moves."""
+        return self.table.bot_delay
+
+    @bot_delay.setter
+    def bot_delay(self, seconds: float) -> None:
+        self.table.bot_delay = float(seconds)
 
     @property
     def drawing(self) -> Drawing:
@@ -312,58 +329,54 @@ class GameWidget(W.VBox):
     @property
     def seat_mode(self) -> bool:
         """Whether a seat's record is shown (stepped through, never played on)."""
-        return isinstance(self.replay, SeatReplay)
+        return self.table.seat_mode
+
+    @property
+    def bots(self) -> dict[int, Callable[[Any], Any]]:
+        """Seat → policy for the seats played by bots."""
+        return self.table.bots
 
     def _shows_secrets(self) -> bool:
         """Whether the screen may show the seed: only the teacher's view of a game."""
-        return self._viewpoint is None and not self.seat_mode
-
-    def _not_playable(self) -> str:
-        """Why nothing can be played on the seat's record shown."""
-        return self.replay.seat_record.not_playable()  # type: ignore[union-attr]
-
-    def _viewpoint_options(self) -> list[tuple[str, Any]]:
-        """``(label, viewpoint)`` for every view allowed now (a seat's record: its own)."""
-        if isinstance(self.replay, SeatReplay):
-            record = self.replay.seat_record
-            return [(f"{record.whose}'s record", record.seat)]
-        return viewpoint_choices(self.state.num_players)
-
-    def _check_viewpoint(self, viewpoint: Viewpoint) -> None:
-        allowed = [v for _, v in self._viewpoint_options()]
-        if isinstance(self.replay, SeatReplay) and viewpoint not in allowed:
-            raise ValueError(f"this is {self.replay.seat_record.whose}'s record: it holds "
-                             "that view only")
-        if viewpoint not in allowed or isinstance(viewpoint, bool):
-            raise ValueError(f"viewpoint {viewpoint!r} is not allowed: use None, 'current' "
-                             f"or a seat 0 … {self.state.num_players - 1}")
+        return self.table.shows_secrets(self._viewpoint)
 
     def _view_seat(self) -> int | str | None:
-        """The seat whose view is drawn: with "current" the player to move; at a chance
-        point the table's (what every seat has seen); at the end everything."""
-        if self._viewpoint == "current":
-            cur = self.replay.state.current_player
-            if cur >= 0:
-                return cur
-            return TABLE if cur == CHANCE else None
-        return self._viewpoint
+        return self.table.view_seat(self._viewpoint)
 
     def _view(self) -> Any:
-        return self.state.view(self._view_seat())
+        return self.table.view(self._viewpoint)
 
     def _situation(self) -> Hashable:
         """What an answer in the status line answers: this game, line, position,
         viewpoint and selection. When any of them changes, the answer is gone."""
-        return (self._game_number, self.replay.line, self.replay.index, self.replay.length,
-                repr(self._viewpoint), repr(self._selection), self._highlights)
+        t = self.table
+        return (t.game_number, t.line, t.index, t.length, repr(self._viewpoint),
+                repr(self._selection), self._highlights)
+
+    # ------------------------------------------------------------------ the table's news
+    def _on_table(self, what: str) -> None:
+        """The table changed (a move by anyone, a new game, the seats, a proposal, an
+        answer to an action): bring the screen up to date."""
+        if what == "moves":
+            self._changed()
+        elif what == "game":
+            self._after_new_game()
+        elif what == "seats":
+            self._show_seats()
+        elif what == "proposal":
+            self._show_proposal()
+        elif what == "notice":
+            if self.table.notice is not None:
+                self._say(*self.table.notice)
+        elif what == "autoplay":
+            self._show_steps()
+        elif what == "connection":
+            self._update_status()
 
     # ------------------------------------------------------------------ navigation
     def goto(self, index: int) -> State:
         """Show the state after ``index`` moves of the current line."""
-        self._stop_ticks()
-        self.replay.goto(index)
-        self._changed()
-        return self.state
+        return self.table.goto(index)
 
     def first(self) -> State:
         """Go to the start."""
@@ -371,70 +384,26 @@ class GameWidget(W.VBox):
 
     def last(self) -> State:
         """Go to the end of the current line."""
-        return self.goto(self.replay.length)
+        return self.goto(self.table.length)
 
     def back(self) -> State:
         """One move back."""
-        return self.goto(max(0, self.replay.index - 1))
+        return self.goto(max(0, self.table.index - 1))
 
     def forward(self) -> State:
         """One move forward in the recorded line (nothing new is played)."""
-        return self.goto(min(self.replay.length, self.replay.index + 1))
+        return self.goto(min(self.table.length, self.table.index + 1))
 
     def step(self) -> bool:
         """One step: forward in the line, or at its end the dice's or a bot's move.
 
         Returns whether anything happened (False when a human is to move or the
-        game is over).
-        """
-        self._stop_ticks()
-        done = self._step_once()
-        self._changed()
-        self._schedule_bots()
-        if not done and self.replay.at_end:
-            if self.seat_mode:                   # nothing is played on a seat's record
-                self._say(self._not_playable(), "refused")
-            elif not self.state.is_over:
-                self._say(f"{seat_name(self.state.current_player)} is to move: choose a "
-                          "move (click the board, or the list and Play).")
-        return done
-
-    def _step_once(self) -> bool:
-        replay = self.replay
-        if not replay.at_end:
-            replay.forward()
-            return True
-        if isinstance(replay, SeatReplay):
-            return False
-        self._release_bots()                     # the user stepped: bots may move
-        state = replay.state
-        player = state.current_player
-        if player == TERMINAL:
-            return False
-        if player == CHANCE:
-            replay.play(state.sample_chance())
-            return True
-        policy = self._bots.get(player)
-        if policy is None:
-            return False
-        choice = policy(state.view(player))
-        before = replay.state
-        if isinstance(choice, int) and not isinstance(choice, bool):
-            choice = before._move(choice)
-        if not before.is_legal(choice):
-            raise IllegalMoveError(
-                f"The bot of seat {seat_name(player)} chose {choice!s}, which is not legal: "
-                f"{before.explain(choice)}", move=str(choice), rule="", reason="bot error")
-        replay.play(choice)
-        self._resolve_chance()
-        return True
+        game is over)."""
+        return self.table.step()
 
     def switch_line(self, line: int) -> State:
         """Go to another line of play (0 is the main line)."""
-        self._stop_ticks()
-        self.replay.switch(line)
-        self._changed()
-        return self.state
+        return self.table.switch_line(line)
 
     # ------------------------------------------------------------------ playing
     def play(self, move: Move | str) -> State:
@@ -446,56 +415,12 @@ class GameWidget(W.VBox):
         move, after showing the reason in the status line; a refused move changes
         nothing. A seat's record cannot be played on (:class:`RecordError`).
         """
-        self._stop_ticks()
-        if self.seat_mode:
-            text = self._not_playable()
-            self._say(text, "refused")
-            raise RecordError(text)
-        state = self.state
-        # At the end of the line where chance is to act, the move waits for chance:
-        # its outcomes are worked out aside first, so a refused move changes nothing.
-        pending: list[Move] = []
-        if self.replay.at_end:
-            while state.is_chance:
-                pending.append(state.sample_chance())
-                state = state.play(pending[-1])
-        player = state.current_player
-        if player in self._bots:
-            text = f"Seat {seat_name(player)} is played by a bot; wait for it, or set the " \
-                   "seat to human (Seats & view)."
-            self._say(text, "refused")
-            raise IllegalMoveError(text, move=str(move), rule="", reason="bot seat")
-        try:
-            move_obj = state.parse(move) if isinstance(move, str) else move
-            if not isinstance(move_obj, Move):
-                state.play(move_obj)  # raises InvalidMoveError naming what is allowed
-            if not state.is_legal(move_obj):
-                state.play(move_obj)  # raises the explained error
-        except (IllegalMoveError, InvalidMoveError) as exc:
-            self._refuse(exc)
-            raise
-        branching = not self.replay.at_end
-        for outcome in pending:
-            self.replay.play(outcome)
-        self.replay.play(move_obj)
-        self._release_bots()
-        self._resolve_chance()
-        self._changed()
-        if branching:
-            self._say("A new line starts here; the old one is kept (see line, beside).")
-        self._schedule_bots()
-        return self.state
+        return self.table.play(move)
 
     def resolve_chance(self) -> State:
         """At the end of the line, let chance act until a player is to move (from the
         game's seed: the same seed gives the same outcomes); bots then reply."""
-        self._stop_ticks()
-        if self.replay.at_end and self.state.is_chance and not self.seat_mode:
-            self._release_bots()
-            self._resolve_chance()
-            self._changed()
-            self._schedule_bots()
-        return self.state
+        return self.table.resolve_chance()
 
     def say(self, text: str, kind: str = "info") -> None:
         """Show a message in the status line (``kind``: info, refused or error); it
@@ -503,17 +428,6 @@ class GameWidget(W.VBox):
         if kind not in ("info", "refused", "error"):
             raise ValueError(f"kind={kind!r}: use 'info', 'refused' or 'error'")
         self._say(text, kind)
-
-    def _resolve_chance(self) -> None:
-        replay = self.replay
-        while replay.at_end and replay.state.is_chance:
-            replay.play(replay.state.sample_chance())
-
-    def _refuse(self, exc: Exception) -> None:
-        if isinstance(exc, IllegalMoveError):
-            self._say(f"Refused {exc.move!r} — {exc.rule}: {exc.reason}", "refused")
-        else:
-            self._say(str(exc).split(" Legal now:")[0], "refused")
 
     def click(self, x: float, y: float) -> None:
         """Click the canvas at ``(x, y)`` (drawing coordinates), as a mouse would."""
@@ -528,20 +442,20 @@ class GameWidget(W.VBox):
 
     def _on_canvas_click(self, x: float, y: float) -> None:
         key = self.drawing.hit(x, y)
-        state = self.state
+        table = self.table
         result: Click = self.board.click(self._view(), self._selection, key)
-        if result.step and state.is_chance:
+        if result.step and table.is_chance:
             self.step()                      # chance acts, then any bots reply
-            self._schedule_bots()
             if result.message:
                 self._say(result.message)
             return
         if result.move is not None:
-            if self.seat_mode:
-                self._say(self._not_playable(), "refused")
+            why = table.not_playable()
+            if why:
+                self._say(why, "refused")
                 return
-            player = state.current_player
-            if player in self._bots:
+            player = table.current_player
+            if player in table.bot_labels:
                 self._say(f"Seat {seat_name(player)} is played by a bot: its move comes "
                           "by itself (or set the seat to human).", "refused")
                 return
@@ -564,14 +478,14 @@ class GameWidget(W.VBox):
             self.moves.mark(None)
             self._show_selection()
             return
-        state = self.state
-        move_obj = state.parse(move) if isinstance(move, str) else move
-        legal = list(state.legal_moves())
+        table = self.table
+        move_obj = table.parse(move) if isinstance(move, str) else move
+        legal = list(table.legal_moves())
         if move_obj not in legal:
             raise IllegalMoveError(f"{move_obj} is not a legal move here",
                                    move=str(move_obj), rule="", reason="not legal")
         # At a chance point the list holds no outcomes, only the "press ▶" line.
-        self.moves.mark(None if state.is_chance else legal.index(move_obj))
+        self.moves.mark(None if table.is_chance else legal.index(move_obj))
         self._show_option(move_obj)
 
     def _show_option(self, move: Move) -> None:
@@ -586,27 +500,28 @@ class GameWidget(W.VBox):
     def _play_selected(self) -> None:
         """The Play button (and Enter): the move selected in the list, if there is one
         to play here."""
-        state = self.state
-        if self.seat_mode:
-            self._say(self._not_playable(), "refused")
+        table = self.table
+        why = table.not_playable()
+        if why:
+            self._say(why, "refused")
             return
-        if state.is_chance:
+        if table.is_chance:
             self._say("Chance acts here, not a player: press ▶ (step) to let it act.",
                       "refused")
             return
-        if state.is_over:
+        if table.is_over:
             self._say("The game is over: there is no move to play.", "refused")
             return
         index = self.moves.selected
-        moves = state.legal_moves()
+        moves = table.legal_moves()
         if index is None or not 0 <= index < len(moves):
             self._say("Select a move in the list first (or with ↑ ↓).", "refused")
             return
         self.play(moves[index])
 
     def _on_option_selected(self, index: int) -> None:
-        moves = self.state.legal_moves()
-        if 0 <= index < len(moves) and not self.state.is_chance:
+        moves = self.table.legal_moves()
+        if 0 <= index < len(moves) and not self.table.is_chance:
             self._show_option(moves[index])
 
     # ------------------------------------------------------------------ keyboard
@@ -623,7 +538,7 @@ class GameWidget(W.VBox):
         elif key == "End":
             self.last()
         elif key == " ":
-            self.autoplay(not self._autoplay)
+            self.autoplay(not self.table.autoplaying)
         elif key == "Enter":
             self._play_selected()
         elif key in ("ArrowUp", "ArrowDown"):
@@ -633,15 +548,19 @@ class GameWidget(W.VBox):
                              "Space Enter ↑ ↓")
 
     def _walk_options(self, step: int) -> None:
-        state = self.state
-        if self.seat_mode:
-            self._say(self._not_playable(), "refused")
+        table = self.table
+        why = table.not_playable()
+        if why:
+            self._say(why, "refused")
             return
-        if state.is_over or state.is_chance:
+        if table.is_over or table.is_chance:
             self._say("There is no move to choose here" + (" (▶ lets chance act)."
-                                                           if state.is_chance else "."))
+                                                           if table.is_chance else "."))
             return
-        moves = state.legal_moves()
+        moves = table.legal_moves()
+        if not moves:
+            self._say("There is no move to choose here: it is not this seat's turn.")
+            return
         current = self.moves.selected
         index = (0 if step > 0 else len(moves) - 1) if current is None else \
             (current + step) % len(moves)
@@ -651,225 +570,76 @@ class GameWidget(W.VBox):
     def set_bot(self, seat: int, policy: Any) -> None:
         """Let a bot play ``seat``: a bot name (``"random"``), any callable
         ``policy(view) -> move``, or ``None``/``"human"`` for a person."""
-        n = self.state.num_players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"seat {seat!r} is not a seat: use 0 … {n - 1}")
-        if policy is None or policy == "human":
-            self._bots.pop(seat, None)
-            self._bot_labels.pop(seat, None)
-        elif isinstance(policy, str):
-            seed = (RandomStream(self.state.seed + 7919 * (seat + 1)).spawn_seed()
-                    if self.state.seed is not None else fresh_seed())
-            self._bots[seat] = make_bot(policy, self.game, seat, seed)
-            self._bot_labels[seat] = policy
-        elif callable(policy):
-            self._bots[seat] = policy
-            name = getattr(policy, "name", None) or type(policy).__name__
-            self._bot_labels[seat] = f"custom: {name}"
-        else:
-            names = ", ".join(bot_names(self.game))
-            raise ValueError(f"a bot is a name ({names}), a callable "
-                             f"policy(view) -> move, or None; not {policy!r}")
-        self._show_seats()
-        self._changed()
-        self._schedule_bots()
-
-    @property
-    def bots(self) -> dict[int, Callable[[Any], Any]]:
-        """Seat → policy for the seats played by bots."""
-        return dict(self._bots)
+        self.table.set_bot(seat, policy)
 
     def _on_seat(self, seat: int, value: str) -> None:
         self.set_bot(seat, None if value == "human" else value)
 
     def _show_seats(self) -> None:
-        self.seats.show(players=self.state.num_players, viewpoint=self._viewpoint,
-                        bots=self._bot_labels, choices=self._viewpoint_options(),
+        self.seats.show(players=self.table.num_players, viewpoint=self._viewpoint,
+                        bots=self.table.bot_labels, choices=self.table.viewpoint_options(),
                         locked=self._lock_view)
-
-    def _release_bots(self) -> None:
-        """The user stepped or played: a loaded game's bots may move again, and the
-        status line's note that they wait leaves it (it is no longer true)."""
-        self._bots_wait = False
-
-    def _waiting_bot(self) -> str:
-        """The status line's note while the bot to move waits for the user (after a
-        load or a restore); ``""`` when no bot waits."""
-        cur = self.state.current_player
-        if self._bots_wait and self.replay.at_end and cur in self._bots:
-            return f"{seat_name(cur)} is played by a bot: it moves when you step (▶) or play."
-        return ""
-
-    def _schedule_bots(self) -> None:
-        """After a change at the end of the line, let bots (and dice) move (not in a
-        seat's record, and not in a loaded game until the user steps or plays)."""
-        if not self.replay.at_end or self.seat_mode or self._bots_wait:
-            return
-        cur = self.state.current_player
-        if cur not in self._bots and not self._autoplay:
-            return
-        if self.bot_delay <= 0 or _kernel_loop() is None:
-            for _ in range(SYNC_BOT_LIMIT):
-                if not self.replay.at_end or self.state.current_player not in self._bots:
-                    break
-                self._step_once()
-            self._changed()
-            return
-        self._schedule_tick(self.bot_delay)
 
     # ------------------------------------------------------------------ autoplay
     def autoplay(self, on: bool = True) -> None:
         """Step forward on a timer (replay, dice and bots) until a human is to move
         or the game ends. Without a running event loop it runs to that point now."""
-        self._autoplay = bool(on)
-        if on:
-            self._release_bots()
-        self._show_steps()
-        if not on:
-            self._stop_ticks()
-            return
-        if _kernel_loop() is None:
-            for _ in range(SYNC_BOT_LIMIT):
-                if not self._step_once():
-                    break
-            self._autoplay = False
-            self._changed()
-            return
-        self._schedule_tick(self.stepbar.speed.value)
-
-    def _schedule_tick(self, delay: float) -> None:
-        self._tick_generation += 1
-        generation = self._tick_generation
-        loop = _kernel_loop()
-        if loop is None:
-            return
-        loop.call_later(max(0.0, delay), self._guard(lambda: self._tick(generation)))
-
-    def _stop_ticks(self) -> None:
-        self._tick_generation += 1
-
-    def _tick(self, generation: int) -> None:
-        if generation != self._tick_generation:
-            return  # the user did something since; this tick is stale
-        if self._autoplay:
-            done = self._step_once()
-            self._changed()
-            if done:
-                self._schedule_tick(self.stepbar.speed.value)
-            else:
-                self.autoplay(False)
-            return
-        if self.replay.at_end and self.state.current_player in self._bots:
-            self._step_once()
-            self._changed()
-            self._schedule_tick(self.bot_delay)
+        self.table.autoplay(on, delay=self.stepbar.speed.value)
 
     def _on_delay(self, seconds: float) -> None:
-        self.bot_delay = float(seconds)
+        self.table.bot_delay = float(seconds)
 
     # ------------------------------------------------------------------ variants
     def set_variant(self, variant: Any = None, **options: Any) -> State:
         """Start a new game with other rule options (the current one is kept in
-        :attr:`previous_games`). ``set_variant(players=4)``."""
-        current = self.state.variant
-        base = current if variant is None else variant
-        new_variant = self.game.variant(base, **options)
-        return self.new_game(seed=self.state.seed, variant=new_variant)
+        :attr:`previous_games`), from a fresh secret seed. ``set_variant(players=4)``."""
+        return self.table.set_variant(variant, **options)
 
     def set_ruleset(self, name: str) -> State:
         """Start a new game under one of the game's named rulesets, keeping the number of
         players (the Ruleset menu's method). ``set_ruleset("points")``."""
-        variant = self.state.variant
-        setup = {s.name: getattr(variant, s.name) for s in variant.options() if s.setup}
-        return self.set_variant(self.game.variant(ruleset=name, **setup))
+        return self.table.set_ruleset(name)
 
     def new_game(self, seed: int | None = None, variant: Any = None) -> State:
         """Start a new game (same variant unless given); the current one is kept.
         Without ``seed`` a fresh one is drawn secretly (see ``rng.fresh_seed``)."""
-        self._stop_ticks()
-        variant = self.state.variant if variant is None else self.game.variant(variant)
-        seed = fresh_seed() if seed is None else seed
-        start = self.game.new(variant, seed=seed)  # validates before anything changes
-        self._archive()
-        self.replay = Replay(start)
-        self._after_new_game()
-        return self.state
-
-    def _after_new_game(self, schedule_bots: bool = True) -> None:
-        """Show a new game or a loaded one. A new game lets its bots start at once; a
-        loaded or restored one is shown as saved, and its bots wait until the user
-        steps or plays (``schedule_bots=False``)."""
-        self._bots_wait = not schedule_bots
-        self._game_number += 1
-        self._highlights = ()
-        self._pending_variant = None
-        self.game_panel.hide()
-        n = self.state.num_players
-        for seat in [s for s in self._bots if s >= n]:
-            self._bots.pop(seat)
-            self._bot_labels.pop(seat, None)
-        self.game_panel.show(self.state.variant)
-        options = self._viewpoint_options()
-        if self._viewpoint not in [v for _, v in options]:
-            # Fewer seats than before, or a seat's record (loaded, or left): the nearest
-            # view that shows no more than before, never the teacher's unless it was.
-            self._viewpoint = options[0][1] if self.seat_mode else (
-                "current" if self._viewpoint is not None else None)
-        self._show_seats()
-        self._selection = self._fresh_selection()
-        self._refresh(board=True)
-        self._schedule_bots()
-
-    def _show_replay(self, replay: Replay | SeatReplay) -> None:
-        """Put a loaded or restored game on screen, at its end, as it was saved; its
-        bots wait for the user."""
-        self._stop_ticks()
-        self._archive()
-        self.replay = replay
-        self.replay.last()
-        if isinstance(replay, SeatReplay):
-            self._viewpoint = replay.seat_record.seat
-        self._after_new_game(schedule_bots=False)
-
-    def _archive(self) -> None:
-        if any(len(line) for line in self.replay.lines):
-            self.previous_games.append(self.replay.record())
-            self._show_earlier(select=len(self.previous_games) - 1)
-        else:
-            self._show_earlier()
-
-    def _show_earlier(self, select: int | None = None) -> None:
-        """The "earlier games" list, always as :attr:`previous_games` is now (a seed
-        only in the teacher's view); ``select`` one, or keep the choice if it is still
-        there."""
-        def label(i: int, rec: Record | SeatRecord) -> str:
-            if isinstance(rec, SeatRecord):
-                return f"{i + 1}: {rec.whose}'s record, {_moves(len(rec.moves))}"
-            seed = f", seed {rec.seed}" if self._shows_secrets() else ""
-            return f"{i + 1}: {rec.game}{seed}, {_moves(len(rec.moves))}"
-        self.records.show_earlier([label(i, rec) for i, rec in enumerate(self.previous_games)],
-                                  select=select)
+        return self.table.new_game(seed=seed, variant=variant)
 
     def restore(self, index: int = -1) -> State:
         """Bring back an earlier game from :attr:`previous_games` (the current one is
         kept there in its place), shown as it was; its bots wait for the user."""
-        count = len(self.previous_games)
-        if not count:
-            raise ValueError("there is no earlier game to restore")
-        if isinstance(index, bool) or not isinstance(index, int) or \
-                not -count <= index < count:
-            raise ValueError(f"there is no earlier game {index!r}: use 0 … {count - 1} "
-                             "(or -1 for the last)")
-        replay = self.previous_games[index].replay()        # before anything changes
-        self.previous_games.pop(index)
-        self._show_replay(replay)
-        self._say(f"Restored the earlier game ({_moves(self.replay.length)}), shown as it "
-                  "was.")
-        return self.state
+        return self.table.restore(index)
+
+    def _after_new_game(self) -> None:
+        """The table holds another game (new, loaded or restored): show it."""
+        self._highlights = ()
+        self.game_panel.hide()
+        self.game_panel.show(self.table.variant)
+        options = self.table.viewpoint_options()
+        if self._viewpoint not in [v for _, v in options]:
+            # Fewer seats than before, or a seat's record (loaded, or left): the nearest
+            # view that shows no more than before, never the teacher's unless it was.
+            self._viewpoint = options[0][1] if self.table.seat_mode else (
+                "current" if self._viewpoint is not None else None)
+        self._show_seats()
+        self._selection = self._fresh_selection()
+        self._refresh(board=True)
+
+    def _show_earlier(self) -> None:
+        """The "earlier games" list, as the table's earlier games are now (a seed only
+        in the teacher's view); a new entry is selected."""
+        def label(i: int, rec: Record | SeatRecord) -> str:
+            if isinstance(rec, SeatRecord):
+                return f"{i + 1}: {rec.whose}'s record, {moves_text(len(rec.moves))}"
+            seed = f", seed {rec.seed}" if self._shows_secrets() else ""
+            return f"{i + 1}: {rec.game}{seed}, {moves_text(len(rec.moves))}"
+        labels = [label(i, rec) for i, rec in enumerate(self.table.previous_games)]
+        grew = len(labels) > len(self.records.previous_box.options)
+        self.records.show_earlier(labels, select=len(labels) - 1 if grew else None)
 
     def _on_variant_control(self, name: str, change: dict) -> None:
         try:
-            variant = self.game.variant(self.state.variant, **self.game_panel.wanted())
+            variant = self.game.variant(self.table.variant, **self.game_panel.wanted())
         except ValueError as exc:
             self._say(str(exc), "error")
             self.game_panel.undo(change["owner"], change["old"])
@@ -880,31 +650,19 @@ class GameWidget(W.VBox):
         """Show ``variant`` in the controls and start it: at once if nothing has been
         played yet, else after the confirm box (an option by hand or a ruleset)."""
         self.game_panel.show(variant)
-        moves = sum(len(line) for line in self.replay.lines)
-        if moves == 0:
-            self.set_variant(variant)
-            self._say(f"New game: {self.game.describe_variant(self.state.variant)}.")
+        self.table.propose_variant(variant)
+
+    def _show_proposal(self) -> None:
+        pending = self.table.pending_variant
+        if pending is None:
+            self.game_panel.hide()
+            self.game_panel.show(self.table.variant)
             return
-        self._pending_variant = variant
-        now = self.state.variant.to_dict()
-        changed = ", ".join(f"{k}={v}" for k, v in variant.to_dict().items() if now[k] != v)
-        self.game_panel.ask(
-            f"Start a new game with <b>{html.escape(changed)}</b> "
-            f"({html.escape(self.game.describe_variant(variant))})? This game ({moves} "
-            "moves) is kept under Save / load → earlier.")
+        self.game_panel.show(pending)
+        self.game_panel.ask(html.escape(self.table.proposal_text()))
 
     def _confirm_variant(self, yes: bool) -> None:
-        pending = self._pending_variant
-        self._pending_variant = None
-        self.game_panel.hide()
-        if pending is None:
-            return
-        if yes:
-            self.set_variant(pending)
-            self._say(f"New game: {self.game.describe_variant(self.state.variant)}.")
-        else:
-            self.game_panel.show(self.state.variant)
-            self._say("Variant unchanged; the game goes on.")
+        self.table.confirm_variant(yes)
 
     def _new_from_box(self, seed: int) -> None:
         if self._shows_secrets():
@@ -919,7 +677,7 @@ class GameWidget(W.VBox):
     def set_viewpoint(self, viewpoint: Viewpoint) -> None:
         """Draw the game as a seat sees it (a seat number), as the player to move
         sees it (``"current"``), or everything (``None``, the teacher's view)."""
-        self._check_viewpoint(viewpoint)
+        self.table.check_viewpoint(viewpoint)
         self._viewpoint = viewpoint
         self._show_seats()
         self._selection = self._fresh_selection()
@@ -951,7 +709,7 @@ class GameWidget(W.VBox):
         record that was loaded is written again as it is. The Save button says which.
         A failed save changes nothing and says why in the status line."""
         target = Path(path or self.records.path_box.value)
-        record, what = self._record_to_save()
+        record, what = self.table.record_to_save(self._viewpoint)
         try:
             written = record.save(target)
         except OSError as exc:
@@ -959,25 +717,8 @@ class GameWidget(W.VBox):
             self._say(text, "error")
             raise RecordError(text) from None
         note = "" if isinstance(record, Record) else "; no seed, no hidden card"
-        self._say(f"Saved {what} ({_moves(self.replay.length)}{note}) to {written}.")
+        self._say(f"Saved {what} ({moves_text(self.table.length)}{note}) to {written}.")
         return written
-
-    def _save_target(self) -> Any:
-        """Whose record the Save button writes: None (the full record), a seat or TABLE."""
-        if isinstance(self.replay, SeatReplay):
-            return self.replay.seat_record.seat
-        return TABLE if self._viewpoint == "current" else self._viewpoint
-
-    def _record_to_save(self) -> tuple[Record | SeatRecord, str]:
-        if isinstance(self.replay, SeatReplay):
-            rec = self.replay.seat_record
-            return rec, f"{rec.whose}'s record"
-        seat = self._save_target()
-        if seat is None:
-            return self.replay.record(saved_by="janus_widgets"), "the full record"
-        line = self.replay.current_line
-        rec = line.state_at(len(line)).seat_record(seat, saved_by="janus_widgets")
-        return rec, f"{rec.whose}'s record"
 
     def load(self, source: Record | SeatRecord | str | Path | bytes) -> State:
         """Load a record: a path, JSON text or bytes, a :class:`Record` or a
@@ -985,29 +726,7 @@ class GameWidget(W.VBox):
         but not to play on. A loaded game is shown as saved: its bots wait until the
         user steps or plays. Anything wrong changes nothing; the status line says what
         (a :class:`RecordError` is raised)."""
-        try:
-            record = read_record(source)
-            if record.game != self.game.name:
-                raise RecordError(f"that record is a {record.game} game; this widget plays "
-                                  f"{self.game.name}")
-            replay: Replay | SeatReplay = record.replay()
-        except RecordError as exc:
-            self._say(f"Could not load the record: {exc}", "error")
-            raise
-        except Exception as exc:  # noqa: BLE001 - whatever it is, the user gets our error
-            self.errors.append(traceback.format_exc())
-            text = f"Could not load the record: {type(exc).__name__}: {exc}"
-            self._say(text, "error")
-            raise RecordError(text) from exc
-        self._show_replay(replay)
-        if isinstance(replay, SeatReplay):
-            self._say(f"Loaded {replay.seat_record.whose}'s record ({_moves(replay.length)}): "
-                      "step through it; it cannot be played on (no seed, no hidden card).")
-        else:
-            lines = len(replay.lines)
-            self._say(f"Loaded {_moves(replay.length)} ({lines} line{'s' * (lines > 1)}), "
-                      "shown as saved.")
-        return self.state
+        return self.table.load(source)
 
     def _load_from_box(self, path: str) -> None:
         try:
@@ -1043,16 +762,12 @@ class GameWidget(W.VBox):
         ``.svg`` (``fps`` frames a second). Every frame is drawn from the view shown; for
         a screen passed round, from the seat whose screen it is now (the player to
         move). A GIF's frames are drawn with matplotlib: about a second each."""
-        length = self.replay.length
+        length = self.table.length
         stop = length if stop is None else stop
         if not 0 <= start <= stop <= length:
             raise ValueError(f"moves {start} to {stop}: use 0 ≤ start ≤ stop ≤ {length} "
                              "(the moves of the line shown)")
-        seat = self._view_seat()
-        if isinstance(self.replay, SeatReplay):          # the seat's views, as saved
-            views = [self.replay.seat_record.replay_view(i) for i in range(start, stop + 1)]
-        else:
-            views = [state.view(seat) for state in self.replay.states[start:stop + 1]]
+        views = self.table.views_of_line(self._viewpoint, start, stop)
         frames = [self.game.draw(view) for view in views]
         written = write_animation(frames, path, fps=fps, scale=scale)
         self._say(f"Saved {len(frames)} frames to {written}.")
@@ -1083,7 +798,7 @@ class GameWidget(W.VBox):
         self._render(board=board)
         if board:           # a new game, view or record: the seed leaves with no delay
             self._show_secret_parts()
-        loop = _kernel_loop() if self._from_browser else None
+        loop = kernel_loop() if self._from_browser else None
         if loop is None:
             self._controls_due = False
             self._refresh_controls()
@@ -1110,140 +825,68 @@ class GameWidget(W.VBox):
         self._update_status()
 
     def _show_steps(self) -> None:
-        self.stepbar.show(index=self.replay.index, length=self.replay.length,
-                          autoplay=self._autoplay)
+        self.stepbar.show(index=self.table.index, length=self.table.length,
+                          autoplay=self.table.autoplaying)
 
     def _show_secret_parts(self) -> None:
         """What may name the seed, as the view allows: the heading, the seed box and New
         game, the earlier games; and what Save writes. The seed is in the widget (shown
         or not) only in the teacher's view: it predicts every chance to come."""
-        state = self.state
-        rules = self.game.describe_variant(state.variant)
+        table = self.table
+        rules = self.game.describe_variant(table.variant)
         secret = not self._shows_secrets()
-        seed = "" if secret else f", seed {state.seed}"
-        whose = (f" · {self.replay.seat_record.whose}'s record"
-                 if isinstance(self.replay, SeatReplay) else "")
+        seed = "" if secret else f", seed {table.state.seed}"
+        whose = ""
+        if table.seat_mode:
+            whose = f" · {table.replay.seat_record.whose}'s record"
+        elif table.remote:
+            whose = f" · seat {seat_name(table.seat)} at table {table.table_id}"
         heading = (f"<h3 style='margin:0'>{html.escape(self.game.title)} <small>— "
                    f"{html.escape(rules + seed + whose, quote=False)}</small></h3>")
         if self.heading.value != heading:
             self.heading.value = heading
-        self.game_panel.show_seed(None if secret else state.seed)
-        self.records.show_save(self._save_target())
+        self.game_panel.show_seed(None if secret else table.state.seed)
+        self.records.show_save(table.save_target(self._viewpoint))
         self._show_earlier()
 
     def _show_moves(self) -> None:
-        replay = self.replay
-        state = replay.state
-        if self.seat_mode:
+        table = self.table
+        why = table.not_playable()
+        if why:
             self.moves.show_options([], note="(a seat's record: nothing can be played)",
                                     can_play=False)
-        elif state.is_over:
+        elif table.is_over:
             self.moves.show_options([], note="(the game is over)", can_play=False)
-        elif state.is_chance:
+        elif table.is_chance:
             self.moves.show_options([], note="(chance) press ▶ step for the dice/draw",
                                     can_play=False)
         else:
-            self.moves.show_options([(m.notation, m.description)
-                                     for m in state.legal_moves()])
-        lo = max(0, replay.index - LOG_WINDOW)
-        hi = min(replay.length, replay.index + LOG_WINDOW)
+            moves = table.legal_moves()
+            if moves or not table.remote:
+                self.moves.show_options([(m.notation, m.description) for m in moves])
+            else:
+                self.moves.show_options([], note="(not this seat's turn)", can_play=False)
+        lo = max(0, table.index - LOG_WINDOW)
+        hi = min(table.length, table.index + LOG_WINDOW)
         entries = [("start", 0)] if lo == 0 else []
-        entries += self._log_entries(lo, hi)
-        self.moves.show_log(entries, replay.index if lo <= replay.index <= hi else None)
+        entries += table.log(self._viewpoint, lo, hi)
+        self.moves.show_log(entries, table.index if lo <= table.index <= hi else None)
         self.moves.show_lines(
             [("main line" if line.parent is None else
               f"line {line.id} (from line {line.parent} after move {line.at})", line.id)
-             for line in replay.lines], replay.line)
-
-    def _entry(self, engine: Engine, raw: Any, action: int) -> str:
-        """What the viewpoint shown may know of a move: a seat's own account; a screen
-        passed round ("current") shows what every seat knows (the table's account)."""
-        seat = TABLE if self._viewpoint == "current" else self._viewpoint
-        return engine.log_entry(raw, action, seat)
-
-    def _mover(self, seat: int) -> str:
-        if seat == CHANCE:
-            return "chance"
-        return seat_name(seat) + (" (bot)" if seat in self._bots else "")
-
-    def _log_entries(self, lo: int, hi: int) -> list[tuple[str, int]]:
-        """Log entries for moves ``lo`` … ``hi - 1`` of the current line: the raw
-        states rolled forward from one replay checkpoint (a long game costs no more
-        than a short one); a seat's record shows what the seat was told, as saved."""
-        if hi <= lo:
-            return []
-        replay = self.replay
-        if isinstance(replay, SeatReplay):
-            told = replay.observations
-            return [(f"{i + 1}. {told[i]}", i + 1) for i in range(lo, hi)]
-        line = replay.current_line
-        engine = line.start.engine
-        return [(f"{i + 1}. {self._mover(engine.current(raw))} "
-                 f"{self._entry(engine, raw, line.actions[i])}", i + 1)
-                for i, raw in zip(range(lo, hi), line.raws(lo, hi))]
-
-    def _last_move_text(self) -> str:
-        """The move that led to the position shown, as the viewpoint may know it: the
-        last decision, and the chance that followed it (dice thrown, a card dealt)."""
-        replay = self.replay
-        i = replay.index
-        if isinstance(replay, SeatReplay):
-            if i == 0:
-                return ""
-            mover = replay.seat_record.replay_view(i - 1).current_player
-            told = replay.observations[i - 1]
-            if mover == CHANCE:
-                return f"Chance: {told}."
-            return f"{self._mover(mover)} played {told}."
-        line = replay.current_line
-        engine = line.start.engine
-        lo = max(0, i - 5)                       # a decision and up to four chances
-        raws = list(line.raws(lo, i))            # raws[k]: after lo + k moves
-
-        def before(move: int) -> Any:            # the raw state move ``move`` was made in
-            return raws[move - 1 - lo]
-        chance: list[str] = []
-        while i > 0 and engine.current(before(i)) == CHANCE:
-            chance.append(self._entry(engine, before(i), line.actions[i - 1]))
-            i -= 1
-            if len(chance) == 4:
-                break
-        chance.reverse()
-        if len(chance) == 4:
-            chance[0] = "…"
-        then = ", ".join(chance)
-        if i == 0 or engine.current(before(i)) == CHANCE:
-            return f"Chance: {then}." if chance else ""
-        raw, action = before(i), line.actions[i - 1]
-        said = f"{self._mover(engine.current(raw))} played {self._entry(engine, raw, action)}"
-        public = len({engine.log_entry(raw, action, p)
-                      for p in range(engine.num_players)}) == 1
-        if public:
-            said += f": {engine.describe(raw, action).rstrip('.')}"
-        return said + (f"; then chance: {then}." if chance else ".")
+             for line in table.lines], table.line)
 
     def _update_status(self) -> None:
-        replay = self.replay
-        state = replay.state
-        cur = state.current_player
-        if cur == TERMINAL:
-            turn = "<b>Game over</b>: " + html.escape(state.outcome())
-        elif cur == CHANCE:
-            turn = "chance to act (▶ step)"
-        else:
-            who = "bot" if cur in self._bots else "human"
-            turn = f"<b>{seat_name(cur)}</b> to move ({who})"
-        where = f"move {replay.index}/{replay.length}"
-        if len(replay.lines) > 1:
-            where += f", line {replay.line}"
-        if isinstance(replay, SeatReplay):
-            where = (f"{replay.seat_record.whose}'s record (step through it; not "
-                     f"playable) · {where}")
-        scores = " · ".join(f"{seat_name(p)} {s:g}" for p, s in enumerate(state.scores()))
-        facts = StatusFacts(where=where, turn=turn, scores=scores,
-                            last=self._last_move_text(), note=self._waiting_bot(),
-                            position=str(self._view()))
-        self.status.show(facts, situation=self._situation())
+        facts: Facts = self.table.facts(self._viewpoint)
+        turn = html.escape(facts.turn_text, quote=False)
+        if facts.turn_text.startswith("Game over"):
+            turn = "<b>Game over</b>" + turn[len("Game over"):]
+        elif facts.turn >= 0:
+            letter = seat_name(facts.turn)
+            turn = f"<b>{letter}</b>" + turn[len(letter):]
+        shown = StatusFacts(where=facts.where, turn=turn, scores=facts.scores_text,
+                            last=facts.last, note=facts.note, position=str(self._view()))
+        self.status.show(shown, situation=self._situation())
 
     def _render(self, board: bool = False) -> None:
         """Paint the current picture: one ``hold_canvas`` batch, one message."""
@@ -1255,7 +898,7 @@ class GameWidget(W.VBox):
     def _mark_bots(self, d: Drawing) -> None:
         """Write "bot" beside the name of every seat a bot plays (where the game's
         drawing says a seat's name is)."""
-        for seat in self._bots:
+        for seat in self.table.bot_labels:
             anchor = d.seat_labels.get(seat)
             if anchor is None:
                 continue
@@ -1269,5 +912,6 @@ class GameWidget(W.VBox):
         return render_svg(self.drawing)
 
     def __repr__(self) -> str:
-        return (f"<GameWidget {self.game.name} move {self.replay.index}/"
-                f"{self.replay.length}, {len(self.replay.lines)} line(s)>")
+        t = self.table
+        return (f"<GameWidget {self.game.name} move {t.index}/{t.length}, "
+                f"{len(t.lines)} line(s)>")

@@ -1,0 +1,135 @@
+"""What a viewer is told of the moves: the log's entries, the last move, the status facts.
+
+One set of functions for every kind of table, so that a screen passed round, a seat's
+page, a loaded seat's record and a seat of the table server read every move the same
+way. They take a :class:`Told` per move (who moved, who made it, and the words the
+viewer may know) and never a raw state, so the same text comes from the truth on a
+local table and from what the server sent on a seat's page.
+
+>>> moves = [Told(0, "human", "r*"), Told(CHANCE, "chance", "threw 1 2 3 4 6"),
+...          Told(1, "bot:greedy", "r1")]
+>>> last_move(moves, 3)
+'B (bot) played r1.'
+>>> last_move(moves, 2)
+'A played r*; then chance: threw 1 2 3 4 6.'
+>>> log_entries(moves)
+[('1. A r*', 1), ('2. chance threw 1 2 3 4 6', 2), ('3. B (bot) r1', 3)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..core.protocol import CHANCE, TERMINAL, seat_name
+
+__all__ = ["Told", "Facts", "mover", "last_move", "log_entries", "is_bot"]
+
+
+@dataclass(frozen=True)
+class Told:
+    """One move as a viewer may know it: the seat that moved (or ``CHANCE``), who made
+    the move (``"human"``, ``"chance"``, ``"bot:…"`` or ``""``), the viewer's words for
+    it and, for a move every seat learns alike, the sentence that says what it did."""
+
+    seat: int
+    by: str
+    words: str
+    sentence: str = ""
+
+
+def is_bot(by: str) -> bool:
+    """Whether a move's "by" names a bot."""
+    return by.startswith("bot:")
+
+
+def mover(seat: int, by: str) -> str:
+    """Who made a move, as the log writes it: ``"B"``, ``"B (bot)"``, ``"chance"``.
+
+    A bot is named from the move's own "by" (what the record keeps), never from who
+    plays the seat now.
+
+    >>> mover(1, "bot:greedy"), mover(0, "human"), mover(CHANCE, "chance"), mover(2, "")
+    ('B (bot)', 'A', 'chance', 'C')
+    """
+    if seat == CHANCE:
+        return "chance"
+    return seat_name(seat) + (" (bot)" if is_bot(by) else "")
+
+
+def log_entries(moves: Sequence[Told], first: int = 0) -> list[tuple[str, int]]:
+    """``("<n>. <mover> <words>", n)`` for each move, ``moves[k]`` being move
+    ``first + k`` of the line (so ``n = first + k + 1``)."""
+    return [(f"{first + k + 1}. {mover(m.seat, m.by)} {m.words}", first + k + 1)
+            for k, m in enumerate(moves)]
+
+
+def last_move(moves: Sequence[Told], index: int, first: int = 0) -> str:
+    """The move that led to the position after ``index`` moves: the last decision and
+    the chance that followed it (up to four chance moves, then "…"). ``moves[k]`` is
+    move ``first + k`` (a window of the last few moves is enough)."""
+    i = index
+    chance: list[str] = []
+    while i > first and moves[i - 1 - first].seat == CHANCE:
+        chance.append(moves[i - 1 - first].words)
+        i -= 1
+        if len(chance) == 4:
+            break
+    chance.reverse()
+    if len(chance) == 4:
+        chance[0] = "…"
+    then = ", ".join(chance)
+    if i == first or moves[i - 1 - first].seat == CHANCE:
+        return f"Chance: {then}." if chance else ""
+    told = moves[i - 1 - first]
+    said = f"{mover(told.seat, told.by)} played {told.words}"
+    if told.sentence:
+        said += f": {told.sentence.rstrip('.')}"
+    return said + (f"; then chance: {then}." if chance else ".")
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the status line states about the position a viewer is shown, every field
+    computed from the record (never from what the screen did before).
+
+    ``turn`` is the seat to move, ``CHANCE`` or ``TERMINAL``; ``turn_by`` who plays it
+    now (``"human"`` or ``"bot:…"``); ``outcome`` who won and why (at the end);
+    ``record_of`` whose seat's record is shown (``""``: the game itself); ``note`` a
+    standing fact (a bot that waits, and why)."""
+
+    index: int
+    length: int
+    line: int
+    lines: int
+    turn: int
+    turn_by: str
+    scores: tuple[float, ...]
+    last: str
+    outcome: str = ""
+    note: str = ""
+    record_of: str = ""
+    playable: bool = True
+
+    @property
+    def where(self) -> str:
+        """``"move 3/7"``, with the line when there are several, and whose record."""
+        where = f"move {self.index}/{self.length}"
+        if self.lines > 1:
+            where += f", line {self.line}"
+        if self.record_of:
+            where = f"{self.record_of}'s record (step through it; not playable) · {where}"
+        return where
+
+    @property
+    def turn_text(self) -> str:
+        """``"B to move (bot)"``, ``"chance to act (▶ step)"``, ``"Game over: A wins"``."""
+        if self.turn == TERMINAL:
+            return f"Game over: {self.outcome}"
+        if self.turn == CHANCE:
+            return "chance to act (▶ step)"
+        return f"{seat_name(self.turn)} to move ({'bot' if is_bot(self.turn_by) else 'human'})"
+
+    @property
+    def scores_text(self) -> str:
+        return " · ".join(f"{seat_name(p)} {s:g}" for p, s in enumerate(self.scores))
