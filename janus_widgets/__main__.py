@@ -8,6 +8,7 @@
     python -m janus_widgets simulate jactus --ruleset "other edition" --players 3
     python -m janus_widgets lessons --edition student --out class/ [--student-id ada]
     python -m janus_widgets worksheet roman-dice --out roman.html [--answers] [--pdf]
+    python -m janus_widgets serve [--host 127.0.0.1] [--port 8866] [--db classroom.sqlite]
 
 ``--bots`` gives one bot per seat, repeated round the table (random, greedy,
 mcts or mcts:N; optimal for 2-player Jactus: ``--bots optimal,greedy --rotate``); the
@@ -80,9 +81,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="move the bots one seat on each game (compare bots, not seats)")
     sim.add_argument("--json", action="store_true", help="print JSON instead of a table")
     _add_lesson_commands(sub)
+    _add_server_commands(sub)
     args = parser.parse_args(argv)
     if args.command in ("lessons", "worksheet"):
         return _lesson_command(args)
+    if args.command == "serve":
+        from .table.server import main as serve_main
+        return serve_main(args)
 
     if args.command == "games":
         for game in games.all_games():
@@ -127,6 +132,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"warning: {warning}", file=sys.stderr)
     print(result.to_json() if args.json else result)
     return 0
+
+
+def _add_server_commands(sub: argparse._SubParsersAction) -> None:
+    serve = sub.add_parser("serve", help="run the table server: one game at many screens, "
+                                         "each seat told only its own (docs/"
+                                         "classroom-server.md)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only; "
+                            "0.0.0.0 for the class's network)")
+    serve.add_argument("--port", type=int, default=8866, help="port (default 8866)")
+    serve.add_argument("--db", default="classroom.sqlite",
+                       help="SQLite file that keeps every table (default classroom.sqlite;"
+                            " a restart brings every table back)")
+    serve.add_argument("--teacher-token-file", metavar="F",
+                       help="read the teacher's token from F, or write a new one there "
+                            "(default: print a new token)")
+    serve.add_argument("--certfile", help="TLS certificate (serve https and wss)")
+    serve.add_argument("--keyfile", help="TLS private key (with --certfile)")
+    serve.add_argument("--bot-delay", type=float, default=0.4,
+                       help="seconds a bot waits before it moves (default 0.4)")
 
 
 def _add_lesson_commands(sub: argparse._SubParsersAction) -> None:

@@ -111,7 +111,7 @@ class Table:
         self._bot_labels: dict[int, str] = {}
         self._pending_variant: Any = None     # a Variant waiting for its confirmation
         self._bots_wait = False               # a loaded game's bots wait for the user
-        self._wait_reason = ""                # why the bot to move waits
+        self._held = ""                       # why play is stopped (a paused table)
         self.notice: tuple[str, str] | None = None   # (text, kind) answering an action
         self.serial = 0                       # +1 for every action (notices belong to one)
         self.game_number = 0                  # a new game, a load, a restore: +1
@@ -276,7 +276,7 @@ class Table:
             return TABLE if cur == CHANCE else None
         return viewpoint
 
-    def view(self, viewpoint: Viewpoint) -> Any:
+    def view_of(self, viewpoint: Viewpoint) -> Any:
         """The position at the cursor as ``viewpoint`` sees it."""
         return self.state.view(self.view_seat(viewpoint))
 
@@ -401,6 +401,10 @@ class Table:
             text = self.not_playable()
             self.say(text, "refused")
             raise RecordError(text)
+        if self._held:
+            text = f"Not played: {self._held}."
+            self.say(text, "refused")
+            raise IllegalMoveError(text, move=str(move), rule="", reason=self._held)
         state = self.state
         # At the end of the line where chance is to act, the move waits for chance:
         # its outcomes are worked out aside first, so a refused move changes nothing.
@@ -494,12 +498,39 @@ class Table:
         """The user stepped or played: a loaded game's bots may move again."""
         self._bots_wait = False
 
+    def release_bots(self) -> None:
+        """Let the bots of a loaded game move without waiting for the user (a table the
+        server brought back after a restart goes on by itself)."""
+        self._release_bots()
+        self._schedule_bots()
+
+    def hold(self, reason: str) -> None:
+        """Stop play: bots and autoplay wait, and moves are refused saying ``reason``
+        ("the teacher paused this table")."""
+        self._held = reason or "play is stopped"
+        self._autoplay = False
+        self._stop_ticks()
+        self._notify("moves")
+
+    def release_hold(self) -> None:
+        """Play on after :meth:`hold`; the bots move again."""
+        self._held = ""
+        self._notify("moves")
+        self._schedule_bots()
+
+    @property
+    def held(self) -> str:
+        """Why play is stopped, ``""`` while it goes on."""
+        return self._held
+
     def waiting_bot(self) -> str:
         """Why the bot to move does not move, ``""`` when no bot waits: a loaded or
         restored game waits for the user; so does a cursor stepped back."""
         cur = self.state.current_player
         if cur not in self._bots or self.seat_mode:
             return ""
+        if self._held:
+            return f"{seat_name(cur)} is played by a bot, waiting: {self._held}."
         if not self.replay.at_end:
             return (f"{seat_name(cur)} is played by a bot, waiting: you stepped back; ▶ "
                     "steps on (at the end of the line it lets the bot play).")
@@ -511,7 +542,7 @@ class Table:
     def _schedule_bots(self) -> None:
         """After a change at the end of the line, let bots (and dice) move (not in a
         seat's record, and not in a loaded game until the user steps or plays)."""
-        if not self.replay.at_end or self.seat_mode or self._bots_wait:
+        if not self.replay.at_end or self.seat_mode or self._bots_wait or self._held:
             return
         cur = self.state.current_player
         if cur not in self._bots and not self._autoplay:
@@ -565,8 +596,8 @@ class Table:
         self._tick_generation += 1
 
     def _tick(self, generation: int) -> None:
-        if generation != self._tick_generation:
-            return  # the user did something since; this tick is stale
+        if generation != self._tick_generation or self._held:
+            return  # the user did something since, or play stopped: this tick is stale
         if self._autoplay:
             done = self._step_once()
             self._notify("moves")

@@ -344,7 +344,7 @@ class GameWidget(W.VBox):
         return self.table.view_seat(self._viewpoint)
 
     def _view(self) -> Any:
-        return self.table.view(self._viewpoint)
+        return self.table.view_of(self._viewpoint)
 
     def _situation(self) -> Hashable:
         """What an answer in the status line answers: this game, line, position,
@@ -852,9 +852,11 @@ class GameWidget(W.VBox):
     def _show_moves(self) -> None:
         table = self.table
         why = table.not_playable()
-        if why:
+        if table.seat_mode:
             self.moves.show_options([], note="(a seat's record: nothing can be played)",
                                     can_play=False)
+        elif why:
+            self.moves.show_options([], note=f"({why.rstrip('.')})", can_play=False)
         elif table.is_over:
             self.moves.show_options([], note="(the game is over)", can_play=False)
         elif table.is_chance:

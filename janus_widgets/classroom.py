@@ -1,0 +1,42 @@
+"""A class at many screens: the table server's clients under the names notebooks use.
+
+Start the server (``python -m janus_widgets serve``: it prints its address and the
+teacher's token), then::
+
+    from janus_widgets import classroom
+    teacher = classroom.connect("http://127.0.0.1:8866", token)
+    t = teacher.create_table("janus-cards", players=3, bots={2: "greedy"})
+    t.id, t.codes                       # 't1', {'A': 'K7MTPX', 'B': 'RW4DCE'}
+    teacher.tables()                    # every table at a glance
+    teacher.record(t.id)                # the full Record (the teacher's)
+
+and on a student's page::
+
+    seat = classroom.join("http://127.0.0.1:8866", "K7MTPX")
+    seat.view, seat.legal_moves()       # only what seat A may know
+    seat.play(seat.legal_moves()[0])
+    jw.widget(seat)                     # the usual widget, kept up to date
+
+See ``docs/classroom-server.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .table.client import ClassroomError, CreatedTable, RemoteTable, TeacherClient
+from .table.client import join as _join
+
+__all__ = ["connect", "join", "TeacherClient", "RemoteTable", "CreatedTable",
+           "ClassroomError"]
+
+
+def connect(url: str, token: str, **kwargs: Any) -> TeacherClient:
+    """The lobby with the teacher's token (checked now: a wrong one raises
+    :class:`ClassroomError`)."""
+    return TeacherClient(url, token, **kwargs)
+
+
+def join(url: str, code: str, **kwargs: Any) -> RemoteTable:
+    """The seat a join code opens, as a :class:`RemoteTable`."""
+    return _join(url, code, **kwargs)

@@ -1,0 +1,741 @@
+"""Clients of the table server: the teacher's lobby and a seat's :class:`RemoteTable`.
+
+:class:`TeacherClient` speaks the server's HTTP lobby with the teacher's token: make
+tables, list them, read a table's full record, pause, resume and end. :func:`join`
+turns a join code into a seat's credential and returns a :class:`RemoteTable`: that
+seat of that table, holding only what the server sent it (its view after every move,
+what it was told of each move, its legal moves), kept up to date over a WebSocket that
+reconnects by itself. A :class:`~janus_widgets.widgets.shell.GameWidget` draws a
+``RemoteTable`` as it draws a local :class:`~janus_widgets.table.Table`.
+
+``janus_widgets.classroom`` gives these under the names notebooks use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import ssl
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from .. import games as game_registry
+from ..core.errors import IllegalMoveError, InvalidMoveError, JanusError
+from ..core.protocol import CHANCE, TERMINAL, Game, Move, MoveList, seat_index, seat_name
+from ..core.record import Record
+from ..core.replay import HUMAN, Line
+from ..core.seat_record import SeatFrame, SeatRecord
+from .local import kernel_loop
+from .narrate import Facts, Told, last_move, log_entries
+
+__all__ = ["TeacherClient", "RemoteTable", "ClassroomError", "join", "CreatedTable"]
+
+
+class ClassroomError(JanusError, ConnectionError):
+    """The table server refused a request, or could not be reached: the message says
+    which and why (the server's own words when it answered)."""
+
+    def __init__(self, text: str, code: str = "") -> None:
+        super().__init__(text)
+        self.code = code
+
+
+def _base(url: str) -> str:
+    parsed = urllib.parse.urlparse(url.strip())
+    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        raise ClassroomError(f"{url!r} is not a table server's address: write it as the "
+                             "server printed it, e.g. http://127.0.0.1:8866")
+    return f"{parsed.scheme}://{parsed.netloc}"
+
+
+def _request(base: str, method: str, path: str, *, secret: str = "", data: Any = None,
+             timeout: float = 10, context: ssl.SSLContext | None = None) -> Any:
+    """One HTTP request to the lobby: JSON in, JSON out; the server's error as
+    :class:`ClassroomError`."""
+    body = None if data is None else json.dumps(data).encode()
+    request = urllib.request.Request(base + path, data=body, method=method)
+    request.add_header("Content-Type", "application/json")
+    if secret:
+        request.add_header("Authorization", f"Bearer {secret}")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout, context=context) as reply:
+            return json.loads(reply.read().decode())
+    except urllib.error.HTTPError as exc:
+        try:
+            answer = json.loads(exc.read().decode())
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict) or "error" not in answer:
+            raise ClassroomError(f"the server answered {exc.code} {exc.reason}") from None
+        raise ClassroomError(str(answer["error"]), str(answer.get("code", ""))) from None
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise ClassroomError(f"cannot reach the table server at {base}: {reason}") from None
+
+
+class CreatedTable:
+    """A table the teacher made: its ``id`` and the join ``codes`` of its human seats
+    (``{"A": "K7MTPX", "B": …}``), and its summary as the server gave it."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.id: str = data["id"]
+        self.codes: dict[str, str] = dict(data["codes"])
+        self.summary: dict[str, Any] = data.get("table", {})
+
+    def __repr__(self) -> str:
+        return f"<CreatedTable {self.id} codes {self.codes}>"
+
+
+class TeacherClient:
+    """The lobby, with the teacher's token: ``classroom.connect(url, token)``."""
+
+    def __init__(self, url: str, token: str, *, context: ssl.SSLContext | None = None) -> None:
+        self.url = _base(url)
+        self._token = token
+        self._context = context
+        self.tables()                       # checks the address and the token now
+
+    def _call(self, method: str, path: str, data: Any = None) -> Any:
+        return _request(self.url, method, path, secret=self._token, data=data,
+                        context=self._context)
+
+    def create_table(self, game: str, players: int | None = None, *,
+                     bots: dict[Any, str] | None = None, ruleset: str | None = None,
+                     seed: int | None = None, name: str = "", **options: Any) -> CreatedTable:
+        """Make a table: ``create_table("janus-cards", players=3, bots={2: "greedy"})``.
+        No seed: the server draws one secretly. Returns its id and the join codes."""
+        spec = {"game": game, "players": players,
+                "bots": {str(k): v for k, v in (bots or {}).items()},
+                "ruleset": ruleset, "seed": seed, "options": options, "name": name}
+        return CreatedTable(self._call("POST", "/api/tables", spec))
+
+    def tables(self) -> list[dict[str, Any]]:
+        """Every table at a glance (id, game, ruleset, whose turn, moves, scores, seats
+        and which are connected)."""
+        return self._call("GET", "/api/tables")["tables"]
+
+    def table(self, table_id: str) -> dict[str, Any]:
+        """One table's summary."""
+        return self._call("GET", f"/api/tables/{urllib.parse.quote(table_id)}")
+
+    def record(self, table_id: str) -> Record:
+        """A table's full record (seed and every move: the teacher's)."""
+        data = self._call("GET", f"/api/tables/{urllib.parse.quote(table_id)}/record")
+        return Record.from_dict(data)
+
+    def pause(self, table_id: str) -> dict[str, Any]:
+        """Stop a table: its seats cannot move and its bots wait."""
+        return self._call("POST", f"/api/tables/{urllib.parse.quote(table_id)}/pause")
+
+    def resume(self, table_id: str) -> dict[str, Any]:
+        """Let a paused table go on."""
+        return self._call("POST", f"/api/tables/{urllib.parse.quote(table_id)}/resume")
+
+    def end(self, table_id: str) -> dict[str, Any]:
+        """End a table for good (its record stays)."""
+        return self._call("POST", f"/api/tables/{urllib.parse.quote(table_id)}/end")
+
+    def answers(self, lesson: str | None = None) -> list[dict[str, Any]]:
+        """Every exercise check the class's lesson pages sent (of one lesson)."""
+        query = "" if lesson is None else "?" + urllib.parse.urlencode({"lesson": lesson})
+        return self._call("GET", "/api/answers" + query)["answers"]
+
+    def __repr__(self) -> str:
+        return f"<TeacherClient {self.url}>"
+
+
+# ---------------------------------------------------------------------- the IO thread
+class _IO:
+    """One background thread with an event loop for every connection of this process
+    (a notebook cell that waits does not stop the news from arriving)."""
+
+    _lock = threading.Lock()
+    _loop: asyncio.AbstractEventLoop | None = None
+
+    @classmethod
+    def loop(cls) -> asyncio.AbstractEventLoop:
+        with cls._lock:
+            if cls._loop is None or cls._loop.is_closed():
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(target=loop.run_forever, daemon=True,
+                                          name="janus-classroom-io")
+                thread.start()
+                cls._loop = loop
+            return cls._loop
+
+
+class _RemoteFrame(SeatFrame):
+    """The seat's position after some moves: it answers as a state does (whose turn, the
+    scores, the outcome); it is played on through the table (``seat.play``)."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise IllegalMoveError("a seat plays through its table: seat.play(move)", move="",
+                               rule="", reason="remote seat")
+
+    play = play_chance = sample_chance = parse = explain = play_action = _refuse
+
+
+class RemoteTable:
+    """A seat of a table on the server: ``classroom.join(url, code)``.
+
+    It holds what the server sent this seat and nothing else: ``view`` (the seat's view
+    now, equal to ``state.view(seat)`` of the truth), ``legal_moves()``, ``play(move)``,
+    ``record()`` (this seat's :class:`SeatRecord`), ``wait(timeout)`` (until news
+    arrives). A cursor steps back through the seat's own history (a widget's step bar);
+    moves are played at the present only."""
+
+    remote = True
+
+    def __init__(self, url: str, credential: str, *, timeout: float = 10,
+                 context: ssl.SSLContext | None = None) -> None:
+        self.url = _base(url)
+        parsed = urllib.parse.urlparse(self.url)
+        self._ws_url = ("wss" if parsed.scheme == "https" else "ws") + f"://{parsed.netloc}/ws"
+        self._credential = credential
+        self._context = context
+        self._lock = threading.RLock()
+        self._news = threading.Condition(self._lock)
+        self._observers: list[Callable[[str], None]] = []
+        self._home = kernel_loop()
+        self.version = 0
+        self.errors: list[str] = []
+        self.previous_games: list[Any] = []
+        self.notice: tuple[str, str] | None = None
+        self.serial = 0
+        self.game_number = 1
+        self.bot_delay = 0.0
+        self.autoplaying = False
+        self.pending_variant = None
+        self.connected = False
+        self.status = "playing"
+        self.note = ""
+        self._fatal = ""
+        self._welcome: dict[str, Any] | None = None
+        self._answers: dict[str, dict[str, Any]] = {}     # client move id → answer
+        self._pending: dict[str, dict[str, Any]] = {}     # sent, not answered yet
+        self._closed = False
+        self._ws: Any = None
+        self._index = 0
+        self._ready = threading.Event()
+        loop = _IO.loop()
+        self._task = asyncio.run_coroutine_threadsafe(self._run(), loop)
+        if not self._ready.wait(timeout):
+            self.close()
+            raise ClassroomError(f"no answer from the table server at {self.url} within "
+                                 f"{timeout:g} s")
+        if self._fatal:
+            self.close()
+            raise ClassroomError(self._fatal)
+
+    # ------------------------------------------------------------------ connection
+    async def _run(self) -> None:
+        import tornado.httpclient
+        import tornado.websocket
+        delay = 0.2
+        while not self._closed:
+            try:
+                request = tornado.httpclient.HTTPRequest(self._ws_url, connect_timeout=5,
+                                                         ssl_options=self._context)
+                ws = await tornado.websocket.websocket_connect(request)
+            except (OSError, tornado.httpclient.HTTPClientError,
+                    tornado.websocket.WebSocketError):
+                if not self._ready.is_set() and delay > 1.5:
+                    self._fatal = f"cannot reach the table server at {self.url}"
+                    self._ready.set()
+                    return
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 3.0)
+                continue
+            delay = 0.2
+            self._ws = ws
+            with self._lock:
+                since = len(self._told) if self._welcome else 0
+                pending = list(self._pending.values())
+            await ws.write_message(json.dumps({"type": "hello",
+                                               "credential": self._credential,
+                                               "since": since}))
+            for message in pending:               # resent with the same id: played once
+                await ws.write_message(json.dumps(message))
+            while True:
+                text = await ws.read_message()
+                if text is None:
+                    break
+                try:
+                    self._receive(json.loads(text))
+                except Exception as exc:  # noqa: BLE001 - a bad update must not kill the link
+                    import traceback
+                    self.errors.append(traceback.format_exc())
+                    self._say(f"An update from the server could not be read ({exc}).",
+                              "error")
+                if self._fatal:
+                    ws.close()
+                    return
+            self._ws = None
+            with self._lock:
+                self.connected = False
+            self._notify("connection")
+            if not self._closed:
+                await asyncio.sleep(delay)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        ws = self._ws
+        if ws is None:
+            return                                # sent again when it reconnects
+        loop = _IO.loop()
+        loop.call_soon_threadsafe(lambda: ws.write_message(json.dumps(message)))
+
+    def close(self) -> None:
+        """Leave the table (the seat stays; its code joins it again)."""
+        self._closed = True
+        ws = self._ws
+        if ws is not None:
+            _IO.loop().call_soon_threadsafe(ws.close)
+
+    # ------------------------------------------------------------------ news
+    def _receive(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "welcome":
+            with self._lock:
+                if self._welcome is None:
+                    self._setup(msg)
+                self.connected = True
+            self._notify("connection")
+        elif kind == "update":
+            with self._lock:
+                at_end = self._index == len(self._told)
+                self._apply(msg)
+                if at_end:
+                    self._index = len(self._told)
+                self.version += 1
+                self._news.notify_all()
+            self._ready.set()
+            self._notify("moves")
+        elif kind in ("ack", "error") and isinstance(msg.get("id"), str):
+            with self._lock:
+                self._pending.pop(msg["id"], None)
+                self._answers[msg["id"]] = msg
+                self._news.notify_all()
+        elif kind == "error":
+            text = msg.get("error", "the server refused a message")
+            if msg.get("code") in ("bad_credential", "no_credential") and \
+                    not self._ready.is_set():
+                self._fatal = f"the server does not know this seat: {text}"
+                self._ready.set()
+                return
+            self._say(text, "error")
+
+    def _setup(self, msg: dict[str, Any]) -> None:
+        self._welcome = msg
+        self.table_id: str = msg["table"]
+        self.game: Game = game_registry.get(msg["game"])
+        self.variant = self.game.variant(msg["variant"])
+        self.ruleset: str = msg["ruleset"]
+        self.seat: int = seat_index(msg["seat"], msg["players"])
+        self.seats: list[str] = list(msg["seats"])
+        self.num_players: int = msg["players"]
+        self._engine = self.game.engine(self.variant)
+        self._secret = self._engine.has_secrets
+        self._told: list[Told] = []
+        self._observed: list[str] = []
+        self._view_data: list[Any] = []
+        self._views: list[Any] = []
+        self._legal: list[list[Any]] | None = None
+        self._result: dict[str, Any] = {}
+        self.connected_seats: list[int] = []
+        if not self._secret:
+            start = self.game.new(self.variant, seed=0)
+            self._line = Line(0, None, 0, start)
+            self._end_raw = start.raw
+
+    def _apply(self, msg: dict[str, Any]) -> None:
+        """Take in an update: the moves from ``from`` on, the turn, the legal moves."""
+        first = msg["from"]
+        if first > len(self._told):
+            self._send({"type": "sync", "since": len(self._told)})
+            return
+        if "view0" in msg and not self._views:
+            self._view_data.append(msg["view0"])
+            self._views.append(self._engine.view_from_data(msg["view0"], self.seat))
+        for entry in msg["moves"][len(self._told) - first:]:
+            self._told.append(Told(entry["seat"], entry["by"], entry["log"],
+                                   entry.get("sentence", "")))
+            self._observed.append(entry["told"])
+            if self._secret:
+                self._view_data.append(entry["view"])
+                self._views.append(self._engine.view_from_data(entry["view"], self.seat))
+            else:
+                engine = self._engine
+                action = engine.parse(self._end_raw, entry["told"])
+                self._end_raw = engine.apply(self._end_raw, action)
+                self._line._append(action, self._end_raw, entry["by"])
+        self._legal = msg.get("legal")
+        self._result = msg.get("result", {})
+        self.status = msg.get("status", "playing")
+        self.note = msg.get("note", "")
+        self.seats = list(msg.get("seats", self.seats))
+        self.connected_seats = list(msg.get("connected", []))
+
+    def _notify(self, what: str) -> None:
+        for callback in list(self._observers):
+            if self._home is not None and self._home.is_running():
+                self._home.call_soon_threadsafe(callback, what)
+            else:
+                callback(what)
+
+    def observe(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback(what)`` after every change (news from the server, the cursor):
+        in a notebook on the kernel's own loop."""
+        self._observers.append(callback)
+
+    def unobserve(self, callback: Callable[[str], None]) -> None:
+        self._observers.remove(callback)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until news arrives from the server (a move by anyone, a pause); returns
+        whether it did within ``timeout`` seconds."""
+        with self._lock:
+            version = self.version
+            return self._news.wait_for(lambda: self.version != version, timeout)
+
+    def say(self, text: str, kind: str = "info") -> None:
+        """Answer the last action (as :meth:`Table.say`)."""
+        self._say(text, kind)
+
+    def _say(self, text: str, kind: str) -> None:
+        self.notice = (text, kind)
+        self._notify("notice")
+
+    # ------------------------------------------------------------------ reading
+    def _frame(self, index: int) -> SeatFrame:
+        view = self._views[index] if self._secret else self._line.state_at(index)
+        return _RemoteFrame(self, view, index, self.game, self.variant)
+
+    @property
+    def state(self) -> SeatFrame:
+        """The seat's position at the cursor."""
+        with self._lock:
+            return self._frame(self._index)
+
+    @property
+    def view(self) -> Any:
+        """The seat's view now (at the present, whatever the cursor)."""
+        with self._lock:
+            return self._frame(len(self._told)).view()
+
+    @property
+    def replay(self) -> RemoteTable:
+        """The table is its own replay (one line: the seat's history)."""
+        return self
+
+    @property
+    def index(self) -> int:
+        return self._index
+
+    @property
+    def length(self) -> int:
+        return len(self._told)
+
+    @property
+    def at_end(self) -> bool:
+        return self._index == len(self._told)
+
+    line = 0
+
+    @property
+    def lines(self) -> list[Any]:
+        class _One:
+            id, parent, at = 0, None, 0
+        return [_One()]
+
+    @property
+    def seat_mode(self) -> bool:
+        return False
+
+    @property
+    def by(self) -> list[str]:
+        return [t.by for t in self._told]
+
+    @property
+    def bots(self) -> dict[int, Any]:
+        return {}
+
+    @property
+    def bot_labels(self) -> dict[int, str]:
+        return {s: who for s, who in enumerate(self.seats) if who != "human"}
+
+    def seat_label(self, seat: int) -> str:
+        return self.seats[seat]
+
+    @property
+    def current_player(self) -> int:
+        return self.state.current_player
+
+    @property
+    def is_chance(self) -> bool:
+        return self.state.is_chance
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def record(self, **meta: Any) -> SeatRecord:
+        """This seat's record: what it was told of every move and its views, no seed."""
+        with self._lock:
+            n = len(self._told)
+            last = self._frame(n)
+            result = {"ply": n, "over": last.is_over, "winners": list(last.winners()),
+                      "scores": [float(x) for x in last.scores()]}
+            by = tuple(t.by for t in self._told)
+            return SeatRecord(game=self.game.name, variant=self.variant.to_dict(),
+                              seat=self.seat, moves=tuple(self._observed),
+                              views=tuple(self._view_data) if self._secret else None,
+                              result=result, meta={"table": self.table_id, **meta},
+                              ruleset=self.ruleset, by=by if any(by) else None)
+
+    def not_playable(self) -> str:
+        """Why this seat cannot move now, ``""`` when it can."""
+        if not self.connected:
+            return "Reconnecting to the table server…"
+        if self.status != "playing":
+            return f"Not now: {self.note}."
+        if not self.at_end:
+            return (f"You are looking at move {self._index} of {self.length}: go to the "
+                    "end (⏭) to play.")
+        return ""
+
+    def whose_turn_note(self) -> str:
+        state = self.state
+        cur = state.current_player
+        if not self.at_end or cur < 0 or cur == self.seat:
+            return ""
+        return f"Waiting for {seat_name(cur)}" + (" (a bot)" if self.seats[cur] != "human"
+                                                 else "") + " to move."
+
+    # ------------------------------------------------------------------ views
+    def viewpoint_options(self) -> list[tuple[str, Any]]:
+        return [(f"seat {seat_name(self.seat)}", self.seat)]
+
+    def check_viewpoint(self, viewpoint: Any) -> None:
+        if viewpoint != self.seat or isinstance(viewpoint, bool):
+            raise ValueError(f"this page is seat {seat_name(self.seat)} at table "
+                             f"{self.table_id}: it shows that seat's view only")
+
+    def view_seat(self, viewpoint: Any) -> int:
+        return self.seat
+
+    def view_of(self, viewpoint: Any) -> Any:
+        return self.state.view()
+
+    def shows_secrets(self, viewpoint: Any) -> bool:
+        return False
+
+    def views_of_line(self, viewpoint: Any, start: int, stop: int) -> list[Any]:
+        with self._lock:
+            return [self._frame(i).view() for i in range(start, stop + 1)]
+
+    def save_target(self, viewpoint: Any) -> int:
+        return self.seat
+
+    def record_to_save(self, viewpoint: Any) -> tuple[SeatRecord, str]:
+        return self.record(), f"seat {seat_name(self.seat)}'s record"
+
+    # ------------------------------------------------------------------ moves
+    def legal_moves(self) -> MoveList:
+        """This seat's legal moves now (none when it is not its turn)."""
+        with self._lock:
+            if not self.at_end or not self._legal:
+                return MoveList()
+            name = self.game.name
+            return MoveList(Move(name, action, notation, description)
+                            for action, notation, description in self._legal)
+
+    def parse(self, text: str) -> Move:
+        """One of this seat's legal moves by its notation."""
+        moves = self.legal_moves()
+        found = moves.get(text) if isinstance(text, str) else None
+        if found is None:
+            raise InvalidMoveError(f"{text!r} is not one of your moves now"
+                                   + (f"; they are {', '.join(moves.notations())}"
+                                      if moves else ": it is not your turn"),
+                                   text=str(text), legal=moves.notations())
+        return found
+
+    def play(self, move: Move | str, by: str = HUMAN, *, timeout: float = 10) -> SeatFrame:
+        """Send a move to the server and wait for its answer: the new position, or
+        :class:`IllegalMoveError` with the server's reason (the rule). A move sent while
+        the connection is down is sent again when it comes back, with the same id:
+        the server plays it once."""
+        self.serial += 1
+        self.notice = None
+        why = self.not_playable()
+        if why and self.connected:
+            self._say(why, "refused")
+            raise IllegalMoveError(why, move=str(move), rule="", reason="not now")
+        text = move.notation if isinstance(move, Move) else move
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is its notation (text) or a Move, not "
+                                   f"{type(move).__name__}", text=str(move), legal=[])
+        move_id = uuid.uuid4().hex
+        message = {"type": "play", "move": text, "id": move_id}
+        with self._lock:
+            self._pending[move_id] = message
+        self._send(message)
+        with self._lock:
+            answered = self._news.wait_for(lambda: move_id in self._answers, timeout)
+            answer = self._answers.pop(move_id, None)
+        if not answered or answer is None:
+            text_ = (f"No answer from the server within {timeout:g} s; the move {text!r} "
+                     "is sent again when the connection is back, and played at most once.")
+            self._say(text_, "error")
+            raise ClassroomError(text_)
+        if answer["type"] == "error":
+            self._say(answer["error"], "refused")
+            raise IllegalMoveError(answer["error"], move=text, rule="",
+                                   reason=answer.get("code", ""))
+        with self._lock:
+            self._news.wait_for(lambda: len(self._told) > answer["ply"], timeout)
+            self._index = len(self._told)
+        self._notify("moves")
+        return self.state
+
+    # ------------------------------------------------------------------ the cursor
+    def goto(self, index: int) -> SeatFrame:
+        """Step through this seat's history (nothing is played)."""
+        n = self.length
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"index must be a whole number, not {index!r}")
+        if index < 0:
+            index += n + 1
+        if not 0 <= index <= n:
+            raise IndexError(f"move index {index} is outside this game: use 0 … {n}")
+        self.serial += 1
+        self.notice = None
+        self._index = index
+        self._notify("moves")
+        return self.state
+
+    def step(self) -> bool:
+        """One move forward in the seat's history; at the present, nothing (the server
+        plays the dice and the bots)."""
+        if not self.at_end:
+            self.goto(self._index + 1)
+            return True
+        self.serial += 1
+        why = self.whose_turn_note() or self.not_playable() or (
+            "The game is over." if self.is_over else "It is your turn: choose a move.")
+        self._say(why, "info")
+        return False
+
+    def switch_line(self, line: int) -> SeatFrame:
+        if line != 0:
+            raise IndexError("a seat of the server sees one line (0)")
+        return self.state
+
+    def resolve_chance(self) -> SeatFrame:
+        """Chance is resolved by the server: nothing to do here."""
+        return self.state
+
+    def autoplay(self, on: bool = True, delay: float | None = None) -> None:
+        """Step forward through the seat's history on a timer (to the present)."""
+        self.autoplaying = bool(on)
+        self._notify("autoplay")
+        loop = kernel_loop()
+        if not on:
+            return
+        if loop is None:
+            self.goto(self.length)
+            self.autoplaying = False
+            self._notify("autoplay")
+            return
+
+        def tick() -> None:
+            if not self.autoplaying:
+                return
+            if self.at_end:
+                self.autoplaying = False
+                self._notify("autoplay")
+                return
+            self.goto(self._index + 1)
+            loop.call_later(delay or 0.6, tick)
+        loop.call_later(0, tick)
+
+    def _teachers(self, what: str) -> Any:
+        raise ValueError(f"{what} is the teacher's: this page plays seat "
+                         f"{seat_name(self.seat)} at table {self.table_id} of the server")
+
+    def set_bot(self, seat: int, policy: Any) -> None:
+        self._teachers("who plays a seat")
+
+    def set_variant(self, *args: Any, **kwargs: Any) -> Any:
+        return self._teachers("changing the rules")
+
+    set_ruleset = new_game = propose_variant = set_variant
+
+    def confirm_variant(self, yes: bool) -> None:
+        return None
+
+    def proposal_text(self) -> str:
+        return ""
+
+    def restore(self, index: int = -1) -> Any:
+        return self._teachers("an earlier game")
+
+    def load(self, source: Any) -> Any:
+        return self._teachers("loading a record")
+
+    @property
+    def moves_played(self) -> int:
+        return self.length
+
+    @property
+    def held(self) -> str:
+        return self.note if self.status != "playing" else ""
+
+    # ------------------------------------------------------------------ what is told
+    def log(self, viewpoint: Any, lo: int, hi: int) -> list[tuple[str, int]]:
+        with self._lock:
+            return log_entries(self._told[lo:hi], lo)
+
+    def last_move(self, viewpoint: Any) -> str:
+        with self._lock:
+            i = self._index
+            lo = max(0, i - 5)
+            return last_move(self._told[lo:i], i, lo)
+
+    def facts(self, viewpoint: Any) -> Facts:
+        """What the status line states: from the seat's own history."""
+        with self._lock:
+            frame = self._frame(self._index)
+            cur = frame.current_player
+            who = self.seats[cur] if 0 <= cur < len(self.seats) else "human"
+            note = ""
+            if not self.connected:
+                note = "Reconnecting to the table server…"
+            elif self.status != "playing":
+                note = f"{self.note[0].upper()}{self.note[1:]}." if self.note else ""
+            else:
+                note = self.whose_turn_note()
+            return Facts(index=self._index, length=len(self._told), line=0, lines=1,
+                         turn=cur, turn_by=HUMAN if who == "human" else f"bot:{who}",
+                         scores=tuple(frame.scores()), last=self.last_move(viewpoint),
+                         outcome=frame.outcome() if cur == TERMINAL else "", note=note,
+                         playable=not self.not_playable())
+
+    def __repr__(self) -> str:
+        return (f"<RemoteTable {self.url} table {getattr(self, 'table_id', '?')} seat "
+                f"{seat_name(self.seat) if hasattr(self, 'seat') else '?'}, move "
+                f"{self._index}/{self.length}>")
+
+
+def join(url: str, code: str, *, timeout: float = 10,
+         context: ssl.SSLContext | None = None) -> RemoteTable:
+    """Join a seat with its code: the seat's :class:`RemoteTable`."""
+    base = _base(url)
+    answer = _request(base, "POST", "/api/join", data={"code": code}, context=context)
+    return RemoteTable(base, answer["credential"], timeout=timeout, context=context)

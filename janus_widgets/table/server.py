@@ -1,0 +1,910 @@
+"""The table server: one authority for every game of a class, each seat told only its own.
+
+``python -m janus_widgets serve`` starts it (see ``docs/classroom-server.md``). It keeps
+a :class:`~janus_widgets.table.Table` per game, runs the bots and the chance moves,
+stores every move before it acknowledges it (:mod:`.storage`), and talks HTTP (the
+lobby: make tables, join a seat) and WebSocket (a seat's moves and news, the teacher's
+dashboard) on tornado.
+
+Everything a seat receives is made by one function, :meth:`Hall.seat_update`: the seat's
+view (``state.view(seat)``, as the game's JSON form), what the seat was told of each move
+(``Engine.observed`` and ``log_entry`` for that seat), its legal moves when it is to
+move, the public result. Never the seed, the full record, another seat's view, or
+anything of the teacher's. The teacher's token opens the lobby, every table's summary
+and its full record.
+
+The wire protocol, message by message, is in ``docs/classroom-server.md``; the
+messages themselves are made and checked in this module only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import signal
+import ssl
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tornado.httpserver
+import tornado.web
+import tornado.websocket
+
+from .. import games as game_registry
+from ..core.errors import IllegalMoveError, InvalidMoveError, JanusError, RecordError
+from ..core.protocol import CHANCE, TERMINAL, Game, seat_index, seat_name
+from ..core.record import Record
+from ..core.replay import HUMAN
+from ..core.rng import check_seed, fresh_seed
+from .local import Table
+from .storage import AnswerRow, MoveRow, SQLiteStorage, Storage, StorageError, TableRow
+
+__all__ = ["Hall", "make_app", "serve", "main", "LIMITS", "WireError"]
+
+log = logging.getLogger("janus_widgets.server")
+
+#: What one connection may send: the largest message we read (bytes; tornado closes a
+#: connection whose frame exceeds ``frame_bytes``), messages a second and the burst.
+LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 1024 * 1024, "per_second": 20.0,
+          "burst": 40, "tables": 500, "body_bytes": 64 * 1024}
+#: Letters of join codes: no 0/O, 1/I/L, 2/Z, 5/S, 8/B that a class would misread.
+CODE_LETTERS = "ACDEFHJKMNPRTUVWXY3469"
+CODE_LENGTH = 6
+STATUSES = ("playing", "paused", "ended")
+
+
+class WireError(Exception):
+    """A request or message the server refuses: ``code`` (a short name a program can
+    test), ``text`` (what was wrong and what is allowed), ``status`` (HTTP)."""
+
+    def __init__(self, code: str, text: str, status: int = 400) -> None:
+        super().__init__(text)
+        self.code = code
+        self.text = text
+        self.status = status
+
+    def message(self, **extra: Any) -> dict[str, Any]:
+        """The error as a wire message."""
+        return {"type": "error", "code": self.code, "error": self.text, **extra}
+
+
+def _seat_letter(seat: int) -> str:
+    return seat_name(seat)
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket's sign-in and its share of the message budget."""
+
+    send: Callable[[dict[str, Any]], None]
+    role: str = ""                 # "", "seat" or "teacher"
+    table_id: str = ""
+    seat: int = -1
+    sent: int = 0                  # moves of its table this connection has been sent
+    watching: set[str] = field(default_factory=set)   # tables a teacher watches
+    watch_sent: dict[str, int] = field(default_factory=dict)
+    tokens: float = LIMITS["burst"]
+    refill: float = field(default_factory=time.monotonic)
+    warned: float = 0.0
+
+    def allow(self) -> bool:
+        """Take one message from the budget (``per_second``, up to ``burst`` saved)."""
+        now = time.monotonic()
+        self.tokens = min(LIMITS["burst"], self.tokens + (now - self.refill)
+                          * LIMITS["per_second"])
+        self.refill = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class ServedTable:
+    """One table of the hall: its stored row, the :class:`Table` holding the truth, the
+    moves committed so far and the connections of each seat."""
+
+    def __init__(self, hall: Hall, row: TableRow, table: Table, stored: int) -> None:
+        self.hall = hall
+        self.row = row
+        self.table = table
+        self.stored = stored
+        self.status = row.status
+        self.connections: dict[int, set[Connection]] = {}
+        self._client_ids: dict[int, str] = {}       # ply → the client's move id
+        table.observe(self._on_change)
+        if self.status != "playing":
+            table.hold(self.status_text())
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def game(self) -> Game:
+        return self.table.game
+
+    def status_text(self) -> str:
+        return {"paused": "the teacher paused this table", "ended":
+                "the teacher ended this table"}.get(self.status, "")
+
+    def _on_change(self, what: str) -> None:
+        if what == "moves":
+            self.persist()
+            self.hall.broadcast(self)
+        elif what == "notice" and self.table.notice and self.table.notice[1] == "error":
+            log.error("table %s: %s", self.id, self.table.notice[0])
+
+    def persist(self) -> None:
+        """Commit every move of the table not stored yet (one transaction); on failure
+        put the table back as stored, so memory never runs ahead of the disk."""
+        line = self.table.replay.lines[0]
+        if len(line) <= self.stored:
+            return
+        notations = line.notations(self.stored)
+        rows = [MoveRow(self.stored + k, text, line.by[self.stored + k],
+                        self._client_ids.pop(self.stored + k, None))
+                for k, text in enumerate(notations)]
+        try:
+            self.hall.storage.append_moves(self.id, self.stored, rows)
+        except StorageError:
+            self._client_ids.clear()
+            self.hall.reload(self)
+            raise
+        self.stored = len(line)
+
+
+class Hall:
+    """Every table of the class, the lobby, and the one outgoing filter per seat.
+
+    ``storage`` keeps everything; ``teacher_token`` is the token that opens the lobby
+    (only its hash is kept); ``bot_delay`` seconds pass before a bot moves; ``loop``
+    gives the event loop bots wait on."""
+
+    def __init__(self, storage: Storage, teacher_token: str, *, bot_delay: float = 0.4,
+                 loop: Callable[[], asyncio.AbstractEventLoop | None] | None = None) -> None:
+        self.storage = storage
+        self._teacher = Storage.hash_credential(teacher_token)
+        self.bot_delay = bot_delay
+        self._loop = loop or (lambda: None)
+        self.tables: dict[str, ServedTable] = {}
+        self.teachers: set[Connection] = set()
+        self.answer_listeners: list[Callable[[AnswerRow], None]] = []
+        for row in storage.tables():
+            self.tables[row.id] = self._restore(row)
+
+    # ------------------------------------------------------------------ tables
+    def _table(self, row: TableRow, moves: list[MoveRow] | None = None) -> Table:
+        bots = {seat: who for seat, who in enumerate(row.seats) if who != "human"}
+        table = Table(row.game, row.variant, seed=row.seed, bot_delay=self.bot_delay,
+                      loop=self._loop)
+        if moves:
+            record = Record(game=row.game, variant=row.variant, seed=row.seed,
+                            moves=tuple(m.notation for m in moves),
+                            by=tuple(m.by for m in moves), ruleset=row.ruleset)
+            table.load(record)
+        for seat, who in bots.items():
+            table.set_bot(seat, who)
+        if row.status == "playing":
+            table.resolve_chance()    # chance never waits on the server (a deal, a throw)
+        return table
+
+    def _restore(self, row: TableRow) -> ServedTable:
+        """A stored table brought back exactly: the same seed and moves, its bots going
+        on where they stopped."""
+        moves = self.storage.moves(row.id)
+        served = ServedTable(self, row, self._table(row, moves), len(moves))
+        if served.status == "playing":
+            served.table.release_bots()
+        return served
+
+    def reload(self, served: ServedTable) -> None:
+        """Put a table back as storage has it (after a failed commit)."""
+        fresh = self._restore(served.row)
+        fresh.connections = served.connections
+        self.tables[served.id] = fresh
+
+    def create_table(self, spec: Any) -> tuple[ServedTable, dict[str, str]]:
+        """A new table from the lobby's request: ``{"game", "players", "bots": {"C":
+        "greedy"}, "ruleset", "seed", "options": {...}}``. Returns it and the join code
+        of each human seat (``{"A": "K7MTPX", …}``)."""
+        if not isinstance(spec, dict):
+            raise WireError("bad_request", "a new table is a JSON object: game, players, "
+                                           "bots, ruleset, seed, options")
+        allowed = {"game", "players", "bots", "ruleset", "seed", "options", "name"}
+        extra = sorted(set(spec) - allowed)
+        if extra:
+            raise WireError("bad_request", f"unknown field {extra[0]!r} of a new table; "
+                                           f"the fields are {', '.join(sorted(allowed))}")
+        if len(self.tables) >= LIMITS["tables"]:
+            raise WireError("limit", f"this server holds at most {LIMITS['tables']} tables")
+        name = spec.get("game")
+        if name not in game_registry.names():
+            raise WireError("bad_request", f"unknown game {name!r}; the games are "
+                                           + ", ".join(game_registry.names()))
+        game = game_registry.get(name)
+        options = spec.get("options") or {}
+        if not isinstance(options, dict):
+            raise WireError("bad_request", "'options' is an object of option names and "
+                                           "values")
+        if spec.get("players") is not None:
+            options = {**options, "players": spec["players"]}
+        try:
+            variant = game.variant(ruleset=spec.get("ruleset"), **options)
+            seed = fresh_seed() if spec.get("seed") is None else check_seed(spec["seed"])
+        except (ValueError, TypeError) as exc:
+            raise WireError("bad_request", str(exc)) from None
+        n = variant.players  # type: ignore[attr-defined]
+        seats = ["human"] * n
+        bots = spec.get("bots") or {}
+        if not isinstance(bots, dict):
+            raise WireError("bad_request", "'bots' maps seats (\"C\" or 2) to bot names")
+        for key, who in bots.items():
+            try:
+                seat = seat_index(key, n) if isinstance(key, str) and not key.isdigit() \
+                    else int(key)
+                if not 0 <= seat < n:
+                    raise ValueError(key)
+            except (ValueError, TypeError):
+                raise WireError("bad_request", f"bots: {key!r} is not a seat of this "
+                                               f"{n}-player game (A … {seat_name(n - 1)})"
+                                ) from None
+            if not isinstance(who, str) or who == "human":
+                raise WireError("bad_request", f"bots: seat {seat_name(seat)} needs a bot "
+                                               "name (random, greedy, mcts, mcts:N …)")
+            seats[seat] = who
+        if "human" not in seats:
+            raise WireError("bad_request", "every seat is a bot: a table needs at least "
+                                           "one human seat to join")
+        table_id = self._new_id()
+        row = TableRow(table_id, game.name, variant.to_dict(), game.ruleset_of(variant),
+                       seed, seats, "playing", time.time(),
+                       {"name": str(spec.get("name", ""))[:80]})
+        try:
+            table = self._table(row)              # checks the bots before storing
+        except ValueError as exc:
+            raise WireError("bad_request", str(exc)) from None
+        codes = {_seat_letter(seat): _new_code() for seat, who in enumerate(seats)
+                 if who == "human"}
+        self.storage.create_table(row, {seat_index(letter, n): self.storage.hash_code(code)
+                                        for letter, code in codes.items()})
+        served = ServedTable(self, row, table, 0)
+        self.tables[table_id] = served
+        served.persist()                          # a bot's first moves, if any
+        self.broadcast(served)
+        return served, codes
+
+    def _new_id(self) -> str:
+        n = len(self.tables) + 1
+        while f"t{n}" in self.tables:
+            n += 1
+        return f"t{n}"
+
+    def table(self, table_id: Any) -> ServedTable:
+        served = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if served is None:
+            raise WireError("not_found", f"there is no table {table_id!r}", 404)
+        return served
+
+    def set_status(self, served: ServedTable, status: str) -> None:
+        """Pause, resume (``"playing"``) or end a table."""
+        if status not in STATUSES:
+            raise WireError("bad_request", f"status {status!r}: use one of "
+                                           + ", ".join(STATUSES))
+        if served.status == "ended" and status != "ended":
+            raise WireError("ended", f"table {served.id} has ended; it cannot go on")
+        self.storage.set_status(served.id, status)
+        served.status = status
+        if status == "playing":
+            served.table.release_hold()
+        else:
+            served.table.hold(served.status_text())
+        self.broadcast(served)
+
+    # ------------------------------------------------------------------ lobby
+    def join(self, code: Any) -> tuple[ServedTable, int, str]:
+        """The seat a join code opens and a new credential for it (the same code again
+        gives the same seat: a reload, another device)."""
+        if not isinstance(code, str) or not 1 <= len(code) <= 20:
+            raise WireError("bad_request", "a join code is the short text on the slip")
+        found = self.storage.find_code(self.storage.hash_code(code.strip()))
+        if found is None:
+            raise WireError("unknown_code", f"no seat has the join code {code.strip()!r}: "
+                                            "check the slip (letters and digits, "
+                                            f"{CODE_LENGTH} of them)", 404)
+        table_id, seat = found
+        credential = secrets.token_urlsafe(24)
+        self.storage.add_credential(Storage.hash_credential(credential), table_id, seat)
+        return self.tables[table_id], seat, credential
+
+    def who(self, secret: Any) -> tuple[str, ServedTable | None, int]:
+        """``("teacher", None, -1)``, ``("seat", table, seat)``, or WireError."""
+        if not isinstance(secret, str) or not secret:
+            raise WireError("no_credential", "sign in first: a seat's credential (from "
+                                             "joining with a code) or the teacher's token",
+                            401)
+        digest = Storage.hash_credential(secret)
+        if secrets.compare_digest(digest, self._teacher):
+            return "teacher", None, -1
+        found = self.storage.find_credential(digest)
+        if found is None:
+            raise WireError("bad_credential", "this credential opens no seat and is not "
+                                              "the teacher's token", 401)
+        return "seat", self.tables[found[0]], found[1]
+
+    # ------------------------------------------------------------------ playing
+    def play(self, served: ServedTable, seat: int, move: Any, client_id: Any) -> dict:
+        """A seat's move: checked, played, committed, then acknowledged. A client's move
+        id already played is acknowledged again and not played twice."""
+        if not isinstance(client_id, str) or not 1 <= len(client_id) <= 64:
+            raise WireError("bad_request", "a move needs 'id': the client's move id, text "
+                                           "of 1 to 64 characters (a resent move keeps it)")
+        if not isinstance(move, str) or not 1 <= len(move) <= 200:
+            raise WireError("bad_request", "'move' is the move's notation, as the legal "
+                                           "moves list it")
+        done = self.storage.find_client_move(served.id, client_id)
+        if done is not None:
+            return {"type": "ack", "id": client_id, "played": True, "ply": done,
+                    "again": True}
+        if served.status != "playing":
+            raise WireError(served.status, f"not played: {served.status_text()}")
+        table = served.table
+        state = table.state
+        if state.is_over:
+            raise WireError("refused", f"not played: the game is over "
+                                       f"({state.outcome()}; {table.game.rule_prefix}).")
+        turn = state.current_player
+        if turn != seat:
+            who = "chance" if turn == CHANCE else f"{seat_name(turn)}"
+            rule = table.game.Engine.turn_rule
+            raise WireError("not_your_turn", f"not played: it is {who}'s turn, not "
+                                             f"{seat_name(seat)}'s ({rule}).")
+        try:
+            parsed = state.parse(move)
+            if parsed.chance:
+                raise WireError("refused", "not played: chance moves are made by the "
+                                           "server, from the game's secret seed.")
+            ply = table.length
+            served._client_ids[ply] = client_id
+            table.play(parsed, by=HUMAN)
+        except (IllegalMoveError, InvalidMoveError) as exc:
+            served._client_ids.clear()
+            raise WireError("refused", f"not played: {self._refusal(exc)}") from None
+        except StorageError as exc:
+            raise WireError("storage", f"not played: the move could not be stored ({exc}); "
+                                       "try again", 503) from None
+        return {"type": "ack", "id": client_id, "played": True, "ply": ply}
+
+    @staticmethod
+    def _refusal(exc: Exception) -> str:
+        if isinstance(exc, IllegalMoveError):
+            return f"{exc.move!r}: {exc.rule}: {exc.reason}"
+        return str(exc)
+
+    # ------------------------------------------------------------------ the filter
+    def seat_update(self, served: ServedTable, seat: int, since: int) -> dict[str, Any]:
+        """Everything seat ``seat`` is sent about its table from move ``since`` on: the
+        one place a seat's messages are made (see the module's docstring)."""
+        table = served.table
+        line = table.replay.lines[0]
+        engine = line.start.engine
+        state = line.state_at(len(line))
+        since = max(0, min(since, len(line)))
+        secret = engine.has_secrets
+        moves = []
+        for i, raw in zip(range(since, len(line)), line.raws(since, len(line))):
+            action = line.actions[i]
+            after = engine.apply(raw, action)
+            words = engine.log_entry(raw, action, seat)
+            public = len({engine.log_entry(raw, action, p)
+                          for p in range(engine.num_players)}) == 1
+            entry = {"ply": i, "seat": engine.current(raw), "by": line.by[i],
+                     "told": engine.observed(raw, action, seat), "log": words,
+                     "sentence": engine.describe(raw, action) if public else ""}
+            if secret:
+                entry["view"] = engine.view_to_data(
+                    engine.view(type(state)(engine, after, seed=0), seat))
+            moves.append(entry)
+        view = state.view(seat)
+        out: dict[str, Any] = {
+            "type": "update", "table": served.id, "status": served.status,
+            "note": served.status_text(), "from": since, "length": len(line),
+            "moves": moves, "turn": state.current_player,
+            "seats": list(served.row.seats),
+            "connected": [s for s, conns in sorted(served.connections.items()) if conns],
+            "result": {"over": state.is_over, "winners": list(state.winners()),
+                       "scores": [float(x) for x in state.scores()],
+                       "outcome": state.outcome() if state.is_over else ""},
+            "legal": None}
+        if since == 0 and secret:
+            out["view0"] = engine.view_to_data(engine.view(line.start, seat))
+        if state.current_player == seat and served.status == "playing":
+            listed = view.legal_moves() if secret else state.legal_moves()
+            out["legal"] = [[m.action, m.notation, m.description] for m in listed]
+        return out
+
+    def summary(self, served: ServedTable) -> dict[str, Any]:
+        """A table at a glance, for the teacher: game, ruleset, whose turn, moves,
+        scores, who plays each seat and which seats are connected."""
+        state = served.table.replay.lines[0].state_at(served.table.replay.lines[0].__len__())
+        cur = state.current_player
+        turn = ("over" if cur == TERMINAL else "chance" if cur == CHANCE
+                else seat_name(cur))
+        return {"id": served.id, "game": served.row.game, "title": served.game.title,
+                "ruleset": served.row.ruleset, "variant": served.row.variant,
+                "name": (served.row.meta or {}).get("name", ""),
+                "players": state.num_players, "status": served.status, "turn": turn,
+                "moves": served.stored, "scores": [float(x) for x in state.scores()],
+                "outcome": state.outcome() if state.is_over else "",
+                "seats": [{"seat": seat_name(s), "who": who,
+                           "connected": len(served.connections.get(s, ()))}
+                          for s, who in enumerate(served.row.seats)],
+                "created": served.row.created}
+
+    def teacher_moves(self, served: ServedTable, since: int) -> dict[str, Any]:
+        """The moves of a table from ``since`` for a teacher watching it (the full
+        record's moves and the teacher's log)."""
+        line = served.table.replay.lines[0]
+        engine = line.start.engine
+        since = max(0, min(since, len(line)))
+        moves = [{"ply": i, "move": engine.notation(raw, line.actions[i]),
+                  "seat": engine.current(raw), "by": line.by[i],
+                  "log": engine.log_entry(raw, line.actions[i], None)}
+                 for i, raw in zip(range(since, len(line)), line.raws(since, len(line)))]
+        return {"type": "moves", "table": served.id, "from": since, "moves": moves}
+
+    # ------------------------------------------------------------------ pushing
+    def broadcast(self, served: ServedTable) -> None:
+        """Send every connection of the table what it has not seen, and every teacher
+        the table's summary."""
+        for seat, conns in served.connections.items():
+            for conn in list(conns):
+                self.send_seat(conn, served, seat)
+        summary = {"type": "table", "table": self.summary(served)}
+        for conn in list(self.teachers):
+            conn.send(summary)
+            if served.id in conn.watching:
+                self.send_watch(conn, served)
+
+    def send_seat(self, conn: Connection, served: ServedTable, seat: int) -> None:
+        update = self.seat_update(served, seat, conn.sent)
+        conn.sent = update["length"]
+        conn.send(update)
+
+    def send_watch(self, conn: Connection, served: ServedTable) -> None:
+        sent = conn.watch_sent.get(served.id, 0)
+        msg = self.teacher_moves(served, sent)
+        conn.watch_sent[served.id] = sent + len(msg["moves"])
+        if msg["moves"] or not sent:
+            conn.send(msg)
+
+    def attach(self, conn: Connection, served: ServedTable, seat: int) -> None:
+        served.connections.setdefault(seat, set()).add(conn)
+        self.broadcast(served)
+
+    def detach(self, conn: Connection) -> None:
+        self.teachers.discard(conn)
+        if conn.role == "seat" and conn.table_id in self.tables:
+            served = self.tables[conn.table_id]
+            served.connections.get(conn.seat, set()).discard(conn)
+            self.broadcast(served)
+
+    # ------------------------------------------------------------------ answers
+    def add_answer(self, served: ServedTable, seat: int, data: Any) -> AnswerRow:
+        """Keep one exercise check a student's lesson page sent (issue: the class's
+        answers); the student is the seat's table and letter unless named."""
+        if not isinstance(data, dict):
+            raise WireError("bad_request", "an answer is an object: lesson, question, "
+                                           "student, answer, verdict, mistake")
+        def text(name: str, limit: int = 200, default: str = "") -> str:
+            value = data.get(name, default)
+            if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+                raise WireError("bad_request", f"answer field {name!r} is text")
+            value = str(value)
+            if len(value) > limit:
+                raise WireError("bad_request", f"answer field {name!r} is at most {limit} "
+                                               "characters")
+            return value
+        verdict = text("verdict", 20)
+        if verdict not in ("right", "wrong", "invalid"):
+            raise WireError("bad_request", "verdict is 'right', 'wrong' or 'invalid'")
+        row = AnswerRow(lesson=text("lesson", 80), question=text("question", 80),
+                        student=f"{served.id}/{seat_name(seat)}",
+                        answer=text("answer"), verdict=verdict,
+                        mistake=text("mistake", 200), at=time.time())
+        if not row.lesson or not row.question:
+            raise WireError("bad_request", "an answer names its lesson and question")
+        self.storage.add_answer(row)
+        for conn in list(self.teachers):
+            conn.send({"type": "answer", "answer": row.__dict__})
+        return row
+
+
+# ---------------------------------------------------------------------- HTTP
+class _Handler(tornado.web.RequestHandler):
+    hall: Hall
+
+    def initialize(self, hall: Hall) -> None:
+        self.hall = hall
+
+    def set_default_headers(self) -> None:
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("X-Content-Type-Options", "nosniff")
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        exc = kwargs.get("exc_info", (None, None))[1]
+        if isinstance(exc, WireError):
+            self.finish(json.dumps(exc.message()))
+        elif isinstance(exc, tornado.web.HTTPError):
+            self.finish(json.dumps({"type": "error", "code": "http",
+                                    "error": exc.log_message or self._reason}))
+        else:
+            self.finish(json.dumps({"type": "error", "code": "server",
+                                    "error": "the server failed on this request; see its "
+                                             "log"}))
+
+    def _handle_request_exception(self, e: BaseException) -> None:
+        if isinstance(e, WireError):
+            self.set_status(e.status)
+            self.set_header("Content-Type", "application/json; charset=utf-8")
+            self.finish(json.dumps(e.message()))
+            return
+        super()._handle_request_exception(e)
+
+    def credential(self) -> str:
+        header = self.request.headers.get("Authorization", "")
+        if header.startswith("Bearer "):
+            return header[len("Bearer "):].strip()
+        return ""
+
+    def teacher(self) -> None:
+        role, _, _ = self.hall.who(self.credential())
+        if role != "teacher":
+            raise WireError("teacher_only", "only the teacher's token may do this", 403)
+
+    def body(self) -> Any:
+        if len(self.request.body) > LIMITS["body_bytes"]:
+            raise WireError("too_big", f"a request body is at most {LIMITS['body_bytes']} "
+                                       "bytes", 413)
+        if not self.request.body:
+            return {}
+        try:
+            return json.loads(self.request.body)
+        except (ValueError, RecursionError):
+            raise WireError("bad_json", "the request body is not valid JSON") from None
+
+    def reply(self, data: Any, status: int = 200) -> None:
+        self.set_status(status)
+        self.finish(json.dumps(data))
+
+
+class RootHandler(_Handler):
+    def get(self) -> None:
+        self.reply({"server": "janus_widgets table server", "games": game_registry.names(),
+                    "docs": "docs/classroom-server.md"})
+
+
+class StatusHandler(_Handler):
+    def get(self) -> None:
+        self.reply({"ok": True, "tables": len(self.hall.tables)})
+
+
+class TablesHandler(_Handler):
+    def get(self) -> None:
+        self.teacher()
+        self.reply({"tables": [self.hall.summary(t) for t in self.hall.tables.values()]})
+
+    def post(self) -> None:
+        self.teacher()
+        served, codes = self.hall.create_table(self.body())
+        self.reply({"id": served.id, "codes": codes, "table": self.hall.summary(served)},
+                   201)
+
+
+class TableHandler(_Handler):
+    def get(self, table_id: str) -> None:
+        self.teacher()
+        self.reply(self.hall.summary(self.hall.table(table_id)))
+
+
+class RecordHandler(_Handler):
+    def get(self, table_id: str) -> None:
+        self.teacher()
+        served = self.hall.table(table_id)
+        record = served.table.replay.record(table=served.id)
+        self.reply(record.to_dict())
+
+
+class StatusChangeHandler(_Handler):
+    def post(self, table_id: str, action: str) -> None:
+        self.teacher()
+        served = self.hall.table(table_id)
+        self.hall.set_status(served, {"pause": "paused", "resume": "playing",
+                                      "end": "ended"}[action])
+        self.reply(self.hall.summary(served))
+
+
+class JoinHandler(_Handler):
+    def post(self) -> None:
+        data = self.body()
+        if not isinstance(data, dict) or set(data) - {"code"}:
+            raise WireError("bad_request", "join with {\"code\": \"…\"}")
+        served, seat, credential = self.hall.join(data.get("code"))
+        self.reply({"table": served.id, "seat": seat_name(seat), "credential": credential,
+                    "game": served.row.game})
+
+
+class AnswersHandler(_Handler):
+    def get(self) -> None:
+        self.teacher()
+        lesson = self.get_query_argument("lesson", None)
+        self.reply({"answers": [a.__dict__ for a in self.hall.storage.answers(lesson)]})
+
+    def post(self) -> None:
+        role, served, seat = self.hall.who(self.credential())
+        if role != "seat" or served is None:
+            raise WireError("seat_only", "answers are sent by a student's page (a seat's "
+                                         "credential)", 403)
+        row = self.hall.add_answer(served, seat, self.body())
+        self.reply({"type": "ok", "student": row.student}, 201)
+
+
+class SocketHandler(tornado.websocket.WebSocketHandler):
+    """One WebSocket: sign in with ``hello``, then a seat's or the teacher's messages."""
+
+    def initialize(self, hall: Hall) -> None:
+        self.hall = hall
+        self.conn = Connection(send=self._send)
+
+    def check_origin(self, origin: str) -> bool:
+        # Clients are Python kernels (no browser cookies to ride on): any origin.
+        return True
+
+    def _send(self, data: dict[str, Any]) -> None:
+        try:
+            self.write_message(json.dumps(data))
+        except tornado.websocket.WebSocketClosedError:
+            self.hall.detach(self.conn)
+
+    def on_message(self, message: str | bytes) -> None:
+        conn = self.conn
+        if not conn.allow():
+            now = time.monotonic()
+            if now - conn.warned > 1.0:
+                conn.warned = now
+                self._send(WireError("rate_limit", f"too many messages: at most "
+                                                   f"{LIMITS['per_second']:g} a second "
+                                                   f"({LIMITS['burst']} at once); this one "
+                                                   "was dropped").message())
+            return
+        try:
+            self._handle(message)
+        except WireError as exc:
+            data = self._parsed if isinstance(getattr(self, "_parsed", None), dict) else {}
+            extra = {"id": data["id"]} if isinstance(data.get("id"), str) else {}
+            self._send(exc.message(**extra))
+        except Exception:  # noqa: BLE001 - one bad message must not end the connection
+            log.error("message failed:\n%s", traceback.format_exc())
+            self._send({"type": "error", "code": "server",
+                        "error": "the server failed on this message; see its log"})
+
+    def _handle(self, message: str | bytes) -> None:
+        self._parsed = None
+        if isinstance(message, bytes):
+            raise WireError("bad_message", "messages are JSON text, not binary frames")
+        if len(message.encode()) > LIMITS["message_bytes"]:
+            raise WireError("too_big", f"a message is at most {LIMITS['message_bytes']} "
+                                       "bytes")
+        try:
+            data = json.loads(message)
+        except (ValueError, RecursionError):
+            raise WireError("bad_json", "the message is not valid JSON") from None
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            raise WireError("bad_message", "a message is a JSON object with a 'type'")
+        self._parsed = data
+        kind = data["type"]
+        hall, conn = self.hall, self.conn
+        if kind == "ping":
+            self._send({"type": "pong"})
+            return
+        if kind == "hello":
+            self._hello(data)
+            return
+        known = {"sync", "play", "watch", "unwatch"}
+        if kind not in known:
+            raise WireError("unknown_type", f"unknown message type {kind!r}; the types are "
+                                            "hello, ping, sync, play (a seat), watch and "
+                                            "unwatch (the teacher)")
+        if not conn.role:
+            raise WireError("no_credential", "sign in first: send hello with a "
+                                             "credential or the teacher's token")
+        if kind in ("sync", "play"):
+            if conn.role != "seat":
+                raise WireError("seat_only", f"{kind} is a seat's message; the teacher "
+                                             "watches tables (watch)")
+            served = hall.tables[conn.table_id]
+            if "seat" in data and data["seat"] != seat_name(conn.seat):
+                raise WireError("wrong_seat", f"this connection is seat "
+                                              f"{seat_name(conn.seat)}'s; it cannot act for "
+                                              f"{data['seat']!r}")
+            if kind == "sync":
+                since = data.get("since", 0)
+                if isinstance(since, bool) or not isinstance(since, int) or since < 0:
+                    raise WireError("bad_request", "sync 'since' is a move count (0 or "
+                                                   "more)")
+                conn.sent = since
+                hall.send_seat(conn, served, conn.seat)
+                return
+            ack = hall.play(served, conn.seat, data.get("move"), data.get("id"))
+            self._send(ack)
+            return
+        if conn.role != "teacher":
+            raise WireError("teacher_only", f"{kind} is the teacher's message")
+        served = hall.table(data.get("table"))
+        if kind == "watch":
+            conn.watching.add(served.id)
+            conn.watch_sent[served.id] = 0
+            hall.send_watch(conn, served)
+        else:
+            conn.watching.discard(served.id)
+
+    def _hello(self, data: dict) -> None:
+        hall, conn = self.hall, self.conn
+        secret = data.get("credential", data.get("token"))
+        role, served, seat = hall.who(secret)
+        if conn.role:
+            same = (role, getattr(served, "id", ""), seat) == (conn.role, conn.table_id,
+                                                                conn.seat)
+            if not same:
+                raise WireError("wrong_seat", "this connection is already signed in as "
+                                              "someone else; open another connection")
+        conn.role = role
+        if role == "teacher":
+            hall.teachers.add(conn)
+            self._send({"type": "welcome", "role": "teacher",
+                        "tables": [hall.summary(t) for t in hall.tables.values()]})
+            return
+        assert served is not None
+        conn.table_id, conn.seat = served.id, seat
+        since = data.get("since", 0)
+        if isinstance(since, bool) or not isinstance(since, int) or since < 0:
+            since = 0
+        conn.sent = since
+        row = served.row
+        self._send({"type": "welcome", "role": "seat", "table": served.id,
+                    "seat": seat_name(seat), "game": row.game, "variant": row.variant,
+                    "ruleset": row.ruleset, "players": len(row.seats),
+                    "seats": list(row.seats)})
+        hall.attach(conn, served, seat)
+
+    def on_close(self) -> None:
+        self.hall.detach(self.conn)
+
+
+def make_app(hall: Hall) -> tornado.web.Application:
+    """The tornado application of a hall (HTTP lobby and WebSocket)."""
+    args = {"hall": hall}
+    return tornado.web.Application([
+        (r"/", RootHandler, args),
+        (r"/api/status", StatusHandler, args),
+        (r"/api/tables", TablesHandler, args),
+        (r"/api/tables/([A-Za-z0-9_-]{1,40})", TableHandler, args),
+        (r"/api/tables/([A-Za-z0-9_-]{1,40})/record", RecordHandler, args),
+        (r"/api/tables/([A-Za-z0-9_-]{1,40})/(pause|resume|end)", StatusChangeHandler, args),
+        (r"/api/join", JoinHandler, args),
+        (r"/api/answers", AnswersHandler, args),
+        (r"/ws", SocketHandler, args),
+    ], websocket_max_message_size=LIMITS["frame_bytes"], websocket_ping_interval=20,
+        default_handler_class=_NotFound, default_handler_args=args)
+
+
+class _NotFound(_Handler):
+    def prepare(self) -> None:
+        raise WireError("not_found", f"no such endpoint {self.request.path!r}; see "
+                                     "docs/classroom-server.md", 404)
+
+
+# ---------------------------------------------------------------------- running
+def teacher_token(path: str | None) -> str:
+    """The teacher's token: read from ``path`` if it holds one, else a new one (written
+    to ``path``, readable by its owner only)."""
+    if path:
+        p = Path(path)
+        if p.exists():
+            token = p.read_text(encoding="utf-8").strip()
+            if len(token) < 16:
+                raise SystemExit(f"error: {path} holds a token of {len(token)} characters; "
+                                 "a teacher's token has at least 16 (delete the file to "
+                                 "get a new one)")
+            return token
+        token = secrets.token_urlsafe(24)
+        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(token + "\n")
+        return token
+    return secrets.token_urlsafe(24)
+
+
+async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.sqlite",
+                token_file: str | None = None, certfile: str | None = None,
+                keyfile: str | None = None, bot_delay: float = 0.4,
+                ready: Callable[[str, str], None] | None = None,
+                stop: asyncio.Event | None = None) -> None:
+    """Run the table server until ``stop`` is set (or forever). ``ready(url, token)`` is
+    called once it listens."""
+    token = teacher_token(token_file)
+    storage = SQLiteStorage(db)
+    loop = asyncio.get_running_loop()
+    hall = Hall(storage, token, bot_delay=bot_delay, loop=lambda: loop)
+    ssl_ctx = None
+    if certfile:
+        ssl_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        ssl_ctx.load_cert_chain(certfile, keyfile)
+    server = tornado.httpserver.HTTPServer(make_app(hall), ssl_options=ssl_ctx,
+                                           max_body_size=LIMITS["body_bytes"] * 4)
+    server.listen(port, address=host)
+    scheme = "https" if ssl_ctx else "http"
+    shown = f"[{host}]" if ":" in host else host
+    url = f"{scheme}://{shown}:{port}"
+    if ready is not None:
+        ready(url, token)
+    stop = stop or asyncio.Event()
+    try:
+        await stop.wait()
+    finally:
+        server.stop()
+        await server.close_all_connections()
+        storage.close()
+
+
+def main(args: Any) -> int:
+    """``python -m janus_widgets serve``: run until Ctrl-C."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    if args.certfile and not args.keyfile:
+        print("error: --certfile needs --keyfile", file=sys.stderr)
+        return 2
+
+    def ready(url: str, token: str) -> None:
+        print(f"Table server at {url} (database {args.db})", flush=True)
+        if args.teacher_token_file:
+            print(f"Teacher's token in {args.teacher_token_file}", flush=True)
+        else:
+            print(f"Teacher's token: {token}", flush=True)
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            print("Listening beyond this machine: anyone who can reach it sees the lobby; "
+                  "use --certfile/--keyfile on a network you do not trust.", flush=True)
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, stop.set)
+            except (NotImplementedError, RuntimeError):  # pragma: no cover - Windows
+                pass
+        await serve(args.host, args.port, args.db, args.teacher_token_file, args.certfile,
+                    args.keyfile, args.bot_delay, ready=ready, stop=stop)
+
+    try:
+        asyncio.run(run())
+    except OSError as exc:
+        print(f"error: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    except StorageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print("Table server stopped; every table is in the database.", flush=True)
+    return 0

@@ -1,0 +1,311 @@
+"""Where the table server keeps its tables: a small interface and SQLite under it.
+
+The server asks storage for little: make a table with its seats and join codes, add
+moves (every move is committed before the server acknowledges it), change a table's
+status, find a join code or a credential, keep the class's answers, and list
+everything back at start-up. :class:`Storage` is that interface; :class:`SQLiteStorage`
+implements it on the standard library's :mod:`sqlite3` in WAL mode with ``synchronous
+= FULL``, so a move acknowledged survives ``kill -9`` and a power cut alike, and a move
+not yet committed is not there at all (a move and the chance that follows it are one
+transaction). ``docs/classroom-server.md`` says how a school-wide server would put
+PostgreSQL under the same interface.
+
+Codes and credentials are kept only as SHA-256 hashes (salted with a secret of the
+database for the short join codes): a copy of the file lets nobody join a seat.
+
+>>> store = SQLiteStorage(":memory:")
+>>> store.create_table(TableRow("t1", "jactus", {"players": 2}, "rulebook", 42,
+...                             ["human", "greedy"], "playing", 0.0),
+...                    {0: store.hash_code("ABCDEF")})
+>>> store.find_code(store.hash_code("ABCDEF"))
+('t1', 0)
+>>> store.append_moves("t1", 0, [MoveRow(0, "r*", "human", "c-1"),
+...                              MoveRow(1, "=12346", "chance", None)])
+>>> [m.notation for m in store.moves("t1")], store.find_client_move("t1", "c-1")
+(['r*', '=12346'], 0)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Storage", "SQLiteStorage", "TableRow", "MoveRow", "AnswerRow", "StorageError"]
+
+SCHEMA_VERSION = 1
+
+
+class StorageError(RuntimeError):
+    """Storage could not do what was asked (the database is locked, full, or not ours)."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A table as stored: its game and rules, the seed, who plays each seat (``"human"``
+    or a bot's name), its status (``playing``, ``paused``, ``ended``), when it was made."""
+
+    id: str
+    game: str
+    variant: dict[str, Any]
+    ruleset: str
+    seed: int
+    seats: list[str]
+    status: str
+    created: float
+    meta: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One move of a table: its ply, its notation, who made it and the client's move id
+    (``None`` for chance and bots)."""
+
+    ply: int
+    notation: str
+    by: str
+    client_id: str | None = None
+
+
+@dataclass(frozen=True)
+class AnswerRow:
+    """One exercise check a student's lesson page sent."""
+
+    lesson: str
+    question: str
+    student: str
+    answer: str
+    verdict: str
+    mistake: str
+    at: float
+
+
+class Storage(ABC):
+    """What the table server needs of storage (see the module's docstring)."""
+
+    @abstractmethod
+    def create_table(self, row: TableRow, codes: dict[int, str]) -> None:
+        """Store a new table and the hashed join code of each human seat."""
+
+    @abstractmethod
+    def tables(self) -> list[TableRow]:
+        """Every table, oldest first."""
+
+    @abstractmethod
+    def moves(self, table_id: str) -> list[MoveRow]:
+        """Every move of a table, in order."""
+
+    @abstractmethod
+    def append_moves(self, table_id: str, first_ply: int, moves: list[MoveRow]) -> None:
+        """Add moves ``first_ply`` … in one transaction (all of them or none);
+        :class:`StorageError` if the table does not have exactly ``first_ply`` moves."""
+
+    @abstractmethod
+    def set_status(self, table_id: str, status: str) -> None:
+        """Change a table's status."""
+
+    @abstractmethod
+    def find_code(self, code_hash: str) -> tuple[str, int] | None:
+        """``(table id, seat)`` of a join code's hash."""
+
+    @abstractmethod
+    def add_credential(self, credential_hash: str, table_id: str, seat: int) -> None:
+        """Remember a credential handed out for a seat."""
+
+    @abstractmethod
+    def find_credential(self, credential_hash: str) -> tuple[str, int] | None:
+        """``(table id, seat)`` of a credential's hash."""
+
+    @abstractmethod
+    def find_client_move(self, table_id: str, client_id: str) -> int | None:
+        """The ply of the move a client sent with this id, if it was played."""
+
+    @abstractmethod
+    def add_answer(self, row: AnswerRow) -> None:
+        """Keep one exercise check."""
+
+    @abstractmethod
+    def answers(self, lesson: str | None = None) -> list[AnswerRow]:
+        """Every exercise check kept (of one lesson), oldest first."""
+
+    @abstractmethod
+    def setting(self, name: str) -> str | None:
+        """A stored setting (the salt of the join codes)."""
+
+    @abstractmethod
+    def set_setting(self, name: str, value: str) -> None:
+        """Store a setting."""
+
+    def hash_code(self, code: str) -> str:
+        """The stored form of a join code: SHA-256 of the database's salt and the code
+        (codes are short; the salt keeps a stolen file from being searched with a table
+        made for every database)."""
+        salt = self.setting("code_salt")
+        if salt is None:
+            salt = secrets.token_hex(16)
+            self.set_setting("code_salt", salt)
+        return hashlib.sha256(f"{salt}:{code.upper()}".encode()).hexdigest()
+
+    @staticmethod
+    def hash_credential(credential: str) -> str:
+        """The stored form of a credential (long and random: SHA-256 is enough)."""
+        return hashlib.sha256(credential.encode()).hexdigest()
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, variant TEXT NOT NULL, ruleset TEXT NOT NULL,
+    seed INTEGER NOT NULL, seats TEXT NOT NULL, status TEXT NOT NULL, created REAL NOT NULL,
+    meta TEXT, position INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS codes (
+    hash TEXT PRIMARY KEY, table_id TEXT NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS credentials (
+    hash TEXT PRIMARY KEY, table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS moves (
+    table_id TEXT NOT NULL REFERENCES tables(id), ply INTEGER NOT NULL,
+    notation TEXT NOT NULL, by TEXT NOT NULL, client_id TEXT,
+    PRIMARY KEY (table_id, ply));
+CREATE UNIQUE INDEX IF NOT EXISTS moves_client ON moves (table_id, client_id)
+    WHERE client_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS answers (
+    id INTEGER PRIMARY KEY, lesson TEXT NOT NULL, question TEXT NOT NULL,
+    student TEXT NOT NULL, answer TEXT NOT NULL, verdict TEXT NOT NULL,
+    mistake TEXT NOT NULL, at REAL NOT NULL);
+"""
+
+
+class SQLiteStorage(Storage):
+    """:class:`Storage` in one SQLite file (WAL, ``synchronous=FULL``); ``":memory:"``
+    for a throwaway one. One connection, used from the server's thread."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
+                                       timeout=10)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StorageError(f"{path} cannot be used as the classroom database: {exc}"
+                               " (is it another program's file?)") from None
+        self._lock = threading.Lock()
+        version = self.setting("schema")
+        if version is None:
+            self.set_setting("schema", str(SCHEMA_VERSION))
+        elif version != str(SCHEMA_VERSION):
+            raise StorageError(f"{path} holds classroom data of schema {version}; this "
+                               f"janus_widgets reads schema {SCHEMA_VERSION}")
+
+    def _write(self, statements: list[tuple[str, tuple]],
+               check: tuple[str, tuple, Any] | None = None) -> None:
+        """Run ``statements`` in one transaction: all of them, or none. ``check`` is a
+        query, its arguments and the value its first cell must have inside the same
+        transaction (else :class:`StorageError`, nothing written)."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                if check is not None:
+                    sql, args, expected = check
+                    found = self._db.execute(sql, args).fetchone()[0]
+                    if found != expected:
+                        self._db.execute("ROLLBACK")
+                        raise StorageError(f"expected {expected}, found {found}: {sql}")
+                for sql, args in statements:
+                    self._db.execute(sql, args)
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise StorageError(f"the classroom database refused a change: {exc}") \
+                    from None
+
+    def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def create_table(self, row: TableRow, codes: dict[int, str]) -> None:
+        position = self._read("SELECT COUNT(*) FROM tables")[0][0]
+        statements = [("INSERT INTO tables VALUES (?,?,?,?,?,?,?,?,?,?)",
+                       (row.id, row.game, json.dumps(row.variant), row.ruleset, row.seed,
+                        json.dumps(row.seats), row.status, row.created,
+                        json.dumps(row.meta or {}), position))]
+        statements += [("INSERT INTO codes VALUES (?,?,?)", (h, row.id, seat))
+                       for seat, h in codes.items()]
+        self._write(statements)
+
+    def tables(self) -> list[TableRow]:
+        return [TableRow(id, game, json.loads(variant), ruleset, seed, json.loads(seats),
+                         status, created, json.loads(meta or "{}"))
+                for id, game, variant, ruleset, seed, seats, status, created, meta, _ in
+                self._read("SELECT * FROM tables ORDER BY position")]
+
+    def moves(self, table_id: str) -> list[MoveRow]:
+        return [MoveRow(ply, notation, by, client_id) for ply, notation, by, client_id in
+                self._read("SELECT ply, notation, by, client_id FROM moves WHERE "
+                           "table_id = ? ORDER BY ply", (table_id,))]
+
+    def append_moves(self, table_id: str, first_ply: int, moves: list[MoveRow]) -> None:
+        if not moves:
+            return
+        self._write([("INSERT INTO moves VALUES (?,?,?,?,?)",
+                      (table_id, m.ply, m.notation, m.by, m.client_id)) for m in moves],
+                    check=("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,),
+                           first_ply))
+
+    def set_status(self, table_id: str, status: str) -> None:
+        self._write([("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))])
+
+    def find_code(self, code_hash: str) -> tuple[str, int] | None:
+        rows = self._read("SELECT table_id, seat FROM codes WHERE hash = ?", (code_hash,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def add_credential(self, credential_hash: str, table_id: str, seat: int) -> None:
+        self._write([("INSERT INTO credentials VALUES (?,?,?,?)",
+                      (credential_hash, table_id, seat, time.time()))])
+
+    def find_credential(self, credential_hash: str) -> tuple[str, int] | None:
+        rows = self._read("SELECT table_id, seat FROM credentials WHERE hash = ?",
+                          (credential_hash,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def find_client_move(self, table_id: str, client_id: str) -> int | None:
+        rows = self._read("SELECT ply FROM moves WHERE table_id = ? AND client_id = ?",
+                          (table_id, client_id))
+        return rows[0][0] if rows else None
+
+    def add_answer(self, row: AnswerRow) -> None:
+        self._write([("INSERT INTO answers (lesson, question, student, answer, verdict, "
+                      "mistake, at) VALUES (?,?,?,?,?,?,?)",
+                      (row.lesson, row.question, row.student, row.answer, row.verdict,
+                       row.mistake, row.at))])
+
+    def answers(self, lesson: str | None = None) -> list[AnswerRow]:
+        sql = "SELECT lesson, question, student, answer, verdict, mistake, at FROM answers"
+        args: tuple = ()
+        if lesson is not None:
+            sql += " WHERE lesson = ?"
+            args = (lesson,)
+        return [AnswerRow(*row) for row in self._read(sql + " ORDER BY id", args)]
+
+    def setting(self, name: str) -> str | None:
+        rows = self._read("SELECT value FROM settings WHERE name = ?", (name,))
+        return rows[0][0] if rows else None
+
+    def set_setting(self, name: str, value: str) -> None:
+        self._write([("INSERT INTO settings VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
+                      "value = excluded.value", (name, value))])
+
+    def close(self) -> None:
+        """Close the database (a stopped server)."""
+        with self._lock:
+            self._db.close()

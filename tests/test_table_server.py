@@ -1,0 +1,557 @@
+"""The table server: a real server process, real sockets, a real SQLite file.
+
+Everything here goes through what a class uses: ``python -m janus_widgets serve``, the
+HTTP lobby, WebSockets, ``janus_widgets.classroom``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+import janus_widgets as jw
+from janus_widgets import classroom, games
+from janus_widgets.core.errors import IllegalMoveError
+from janus_widgets.core.record import Record
+from janus_widgets.table.client import ClassroomError
+from janus_widgets.table.server import LIMITS
+from server_support import ServerProcess, Socket, table_server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with table_server(tmp_path_factory.mktemp("tables")) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def teacher(server):
+    return classroom.connect(server.url, server.token)
+
+
+def http(server, method, path, secret="", body=None):
+    """(status, JSON) of one request, whatever the status."""
+    data = None if body is None else (body if isinstance(body, bytes)
+                                      else json.dumps(body).encode())
+    request = urllib.request.Request(server.url + path, data=data, method=method)
+    if secret:
+        request.add_header("Authorization", f"Bearer {secret}")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def signed_in(server, secret, **hello):
+    sock = Socket(server.url)
+    sock.send({"type": "hello", "credential": secret, **hello})
+    return sock
+
+
+def truth(teacher, table_id):
+    return teacher.record(table_id).final_state()
+
+
+def wait_until(check, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition did not come true in time")
+        time.sleep(0.02)
+
+
+# ------------------------------------------------------------------ the lobby
+def test_the_lobby_makes_a_table_with_one_code_per_human_seat(teacher):
+    t = teacher.create_table("janus-cards", players=3, bots={2: "greedy"})
+    assert set(t.codes) == {"A", "B"}
+    assert all(re.fullmatch(r"[A-Z0-9]{6}", code) for code in t.codes.values())
+    listed = {row["id"]: row for row in teacher.tables()}
+    assert listed[t.id]["game"] == "janus-cards" and listed[t.id]["players"] == 3
+    assert [s["who"] for s in listed[t.id]["seats"]] == ["human", "human", "greedy"]
+    record = teacher.record(t.id)                 # the full record: the teacher's
+    assert isinstance(record, Record) and record.seed is not None
+    assert "seed" not in json.dumps(listed[t.id])
+
+
+def test_a_table_is_made_from_a_ruleset_options_and_a_given_seed(teacher):
+    t = teacher.create_table("jactus", players=3, ruleset="points", seed=77,
+                             bots={"C": "random"})
+    record = teacher.record(t.id)
+    assert record.seed == 77 and record.ruleset == "points"
+    assert record.variant["players"] == 3
+    t2 = teacher.create_table("jinns", players=2, placement="random")
+    assert teacher.record(t2.id).variant["placement"] == "random"
+
+
+@pytest.mark.parametrize("spec, says", [
+    (dict(game="chess"), "unknown game 'chess'"),
+    (dict(game="jactus", players=9), "players"),
+    (dict(game="jactus", bots={"C": "greedy"}), "not a seat"),
+    (dict(game="jactus", bots={"B": "nobody"}), "no bot called"),
+    (dict(game="jactus", bots={"A": "greedy", "B": "greedy"}), "every seat is a bot"),
+    (dict(game="jactus", seed=-1), "seed"),
+    (dict(game="jactus", ruleset="nope"), "nope"),
+])
+def test_a_bad_table_is_refused_saying_what_is_allowed(teacher, spec, says):
+    game = spec.pop("game")
+    with pytest.raises(ClassroomError, match=re.escape(says)):
+        teacher.create_table(game, **spec)
+
+
+def test_the_same_code_joins_the_same_seat_from_another_device(server, teacher):
+    t = teacher.create_table("jactus", players=2)
+    first = classroom.join(server.url, t.codes["B"])
+    second = classroom.join(server.url, t.codes["B"].lower())    # typed in lower case
+    assert first.seat == second.seat == 1 and first.table_id == second.table_id == t.id
+    first.close(), second.close()
+
+
+def test_an_unknown_code_is_refused_by_name(server):
+    with pytest.raises(ClassroomError, match="no seat has the join code 'ZZZZZZ'"):
+        classroom.join(server.url, "ZZZZZZ")
+
+
+def test_a_wrong_teacher_token_is_refused(server):
+    with pytest.raises(ClassroomError, match="opens no seat and is not the teacher"):
+        classroom.connect(server.url, "not-the-token-at-all")
+
+
+# ------------------------------------------------------------------ what a seat gets
+def test_a_seat_receives_only_its_view_never_the_seed(server, teacher):
+    """Two seats and a bot play the card game to the end; every frame each seat
+    receives is checked against the truth: its views are its own view of the true
+    position after each move, nothing else, and the seed never appears."""
+    t = teacher.create_table("janus-cards", players=3, bots={2: "greedy"}, stall_rounds=6)
+    seed = str(teacher.record(t.id).seed)
+    socks = {}
+    for letter in "AB":
+        _, answer = http(server, "POST", "/api/join", body={"code": t.codes[letter]})
+        socks[letter] = signed_in(server, answer["credential"])
+    for sock in socks.values():
+        sock.receive("update")
+    played = 0
+    for _ in range(400):
+        record = teacher.record(t.id)
+        state = record.final_state()
+        if state.is_over:
+            break
+        seat = state.current_player
+        if seat == 2 or seat < 0:
+            time.sleep(0.05)
+            continue
+        letter = "AB"[seat]
+        sock = socks[letter]
+        update = sock.receive("update", where=lambda f: f["length"] == len(record.moves))
+        assert update["legal"], "the seat to move is sent its legal moves"
+        legal_truth = [m.notation for m in state.view(seat).legal_moves()]
+        assert [m[1] for m in update["legal"]] == legal_truth
+        mark = sock.mark()
+        sock.send({"type": "play", "move": random.Random(played).choice(legal_truth),
+                   "id": f"m{played}"})
+        assert sock.receive("ack", after=mark)["id"] == f"m{played}"
+        played += 1
+    final = teacher.record(t.id)
+    assert final.final_state().is_over and played > 5
+    states = final.states()
+    engine = states[0].engine
+    for letter, sock in socks.items():
+        seat = "AB".index(letter)
+        sock.receive("update", where=lambda f: f["length"] == len(final.moves))
+        seen = {}
+        for frame in sock.frames:
+            text = json.dumps(frame)
+            assert seed not in text, f"the seed reached seat {letter}"
+            if frame["type"] != "update":
+                continue
+            assert frame["legal"] is None or states[frame["length"]].current_player == seat
+            if "view0" in frame:
+                seen[0] = frame["view0"]
+            for move in frame["moves"]:
+                seen[move["ply"] + 1] = move["view"]
+                before = states[move["ply"]]
+                assert move["told"] == engine.observed(before.raw,
+                                                       final_actions(final)[move["ply"]],
+                                                       seat)
+        assert sorted(seen) == list(range(len(final.moves) + 1))
+        for ply, data in seen.items():       # exactly the seat's view of the truth
+            assert data == engine.view_to_data(states[ply].view(seat)), (letter, ply)
+        sock.close()
+
+
+def final_actions(record):
+    return record.replay().current_line.actions
+
+
+def test_the_python_api_a_seat_plays_and_its_record_is_its_view_of_the_truth(server,
+                                                                             teacher):
+    t = teacher.create_table("janus-cards", players=3, bots={2: "greedy"})
+    a = classroom.join(server.url, t.codes["A"])
+    b = classroom.join(server.url, t.codes["B"])
+    assert a.view == truth(teacher, t.id).view(0)
+    for _ in range(6):
+        for seat in (a, b):
+            if seat.legal_moves():
+                seat.play(seat.legal_moves()[0])
+        a.wait(0.3)
+    wait_until(lambda: a.length == b.length == len(teacher.record(t.id).moves))
+    full = teacher.record(t.id)
+    assert a.view == full.final_state().view(0) and b.view == full.final_state().view(1)
+    mine = a.record()
+    assert mine.moves == full.view(0).moves and mine.views == full.view(0).views
+    assert "seed" not in mine.to_dict()
+    assert mine.by and set(mine.by) <= {"human", "chance", "bot:greedy"}
+    with pytest.raises(IllegalMoveError, match="turn|not one of"):
+        other = b if a.legal_moves() else a
+        other.play("dP")
+    a.close(), b.close()
+
+
+def test_bots_and_chance_run_on_the_server(server, teacher):
+    t = teacher.create_table("jactus", players=2, bots={"B": "greedy"})
+    a = classroom.join(server.url, t.codes["A"])
+    a.play("r*")
+    wait_until(lambda: a.legal_moves() or a.is_over)
+    by = teacher.record(t.id).by
+    assert by[:2] == ("human", "chance") and "bot:greedy" in by
+    assert a.facts(0).last.startswith(("B (bot) played", "Chance"))
+    a.close()
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_game_plays_a_move_from_two_seats(server, teacher, name):
+    t = teacher.create_table(name, players=2)
+    a = classroom.join(server.url, t.codes["A"])
+    b = classroom.join(server.url, t.codes["B"])
+    moved = 0
+    for _ in range(4):
+        for seat in (a, b):
+            if seat.legal_moves():
+                seat.play(seat.legal_moves()[-1])
+                moved += 1
+        if moved >= 2:
+            break
+    wait_until(lambda: a.length == b.length == len(teacher.record(t.id).moves))
+    state = teacher.record(t.id).final_state()
+    assert moved >= 2 and a.view == state.view(0) and b.view == state.view(1)
+    assert a.record().moves == teacher.record(t.id).view(0).moves
+    a.close(), b.close()
+
+
+def test_a_resent_move_is_played_once(server, teacher):
+    t = teacher.create_table("jactus", players=2)
+    _, answer = http(server, "POST", "/api/join", body={"code": t.codes["A"]})
+    sock = signed_in(server, answer["credential"])
+    sock.receive("update")
+    sock.send({"type": "play", "move": "r*", "id": "same-id"})
+    first = sock.receive("ack")
+    mark = sock.mark()
+    sock.send({"type": "play", "move": "r*", "id": "same-id"})   # the client was cut off
+    again = sock.receive("ack", after=mark)
+    assert first["ply"] == again["ply"] == 0 and again["again"]
+    assert teacher.record(t.id).moves[:1] == ["r*"] and \
+        teacher.record(t.id).moves.count("r*") == 1
+    sock.close()
+
+
+# ------------------------------------------------------------------ bad input
+def test_bad_messages_get_an_error_and_touch_nothing(server, teacher):
+    t = teacher.create_table("jactus", players=2)
+    creds = {}
+    for letter in "AB":
+        _, answer = http(server, "POST", "/api/join", body={"code": t.codes[letter]})
+        creds[letter] = answer["credential"]
+    a, b = signed_in(server, creds["A"]), signed_in(server, creds["B"])
+    a.receive("update"), b.receive("update")
+    before = teacher.record(t.id).moves
+    cases = [
+        ("{not json", "bad_json"),
+        (json.dumps([1, 2]), "bad_message"),
+        (json.dumps({"type": "teleport"}), "unknown_type"),
+        (json.dumps({"type": "play", "move": "r*"}), "bad_request"),            # no id
+        (json.dumps({"type": "play", "move": 5, "id": "x"}), "bad_request"),
+        (json.dumps({"type": "play", "move": "r*", "id": "y", "seat": "B"}), "wrong_seat"),
+        (json.dumps({"type": "watch", "table": t.id}), "teacher_only"),
+        (json.dumps({"type": "sync", "since": -3}), "bad_request"),
+        (json.dumps({"type": "hello", "credential": creds["B"]}), "wrong_seat"),
+        (json.dumps({"type": "pad", "x": "x" * (LIMITS["message_bytes"] + 10)}), "too_big"),
+        (json.dumps({"type": "play", "move": "r1", "id": "z"}), "refused"),      # JA-rule
+    ]
+    for text, code in cases:
+        mark = a.mark()
+        a.send_text(text)
+        error = a.receive("error", after=mark)
+        assert error["code"] == code, (text[:60], error)
+        assert error["error"]
+    mark = b.mark()
+    b.send({"type": "play", "move": "r*", "id": "b1"})            # out of turn
+    error = b.receive("error", after=mark)
+    assert error["code"] == "not_your_turn" and "A's turn" in error["error"]
+    assert error["id"] == "b1"
+    mark = a.mark()
+    a.send_text(b"\x00\x01")
+    assert a.receive("error", after=mark)["code"] == "bad_message"
+    assert teacher.record(t.id).moves == before                    # the game untouched
+    mark = a.mark()
+    a.send({"type": "play", "move": "r*", "id": "ok"})               # the connection works
+    assert a.receive("ack", after=mark)["played"]
+    b.receive("update", where=lambda f: f["length"] >= 2)          # and B was told
+    a.close(), b.close()
+
+
+def test_a_flood_is_limited_per_connection_and_the_others_play_on(server, teacher):
+    t = teacher.create_table("jactus", players=2)
+    creds = {}
+    for letter in "AB":
+        _, answer = http(server, "POST", "/api/join", body={"code": t.codes[letter]})
+        creds[letter] = answer["credential"]
+    a, b = signed_in(server, creds["A"]), signed_in(server, creds["B"])
+    a.receive("update"), b.receive("update")
+    for _ in range(200):
+        b.send({"type": "ping"})
+    limited = b.receive("error", where=lambda f: f["code"] == "rate_limit")
+    assert "too many messages" in limited["error"]
+    pongs = sum(1 for f in b.frames if f["type"] == "pong")
+    assert LIMITS["burst"] <= pongs < 200
+    mark = a.mark()
+    a.send({"type": "play", "move": "r*", "id": "a1"})                  # A is not slowed
+    assert a.receive("ack", after=mark)["played"]
+    time.sleep(1.0)                                                       # B's budget refills
+    mark = b.mark()
+    b.send({"type": "ping"})
+    b.receive("pong", after=mark)
+    a.close(), b.close()
+
+
+def test_every_endpoint_with_every_kind_of_credential(server, teacher):
+    """Each endpoint and each message type, tried with no credential, a made-up one, a
+    seat's, another table's seat's and the teacher's: only the right one gets in."""
+    t = teacher.create_table("jactus", players=2)
+    other = teacher.create_table("jactus", players=2)
+    def credential(table, letter):
+        return http(server, "POST", "/api/join", body={"code": table.codes[letter]})[1][
+            "credential"]
+    kinds = {"none": "", "made-up": "x" * 32, "seat": credential(t, "A"),
+             "other seat": credential(other, "A"), "teacher": server.token}
+    teacher_only = [("GET", "/api/tables", None), ("POST", "/api/tables", {"game": "jactus"}),
+                    ("GET", f"/api/tables/{t.id}", None),
+                    ("GET", f"/api/tables/{t.id}/record", None),
+                    ("POST", f"/api/tables/{other.id}/pause", None),
+                    ("POST", f"/api/tables/{other.id}/resume", None),
+                    ("GET", "/api/answers", None)]
+    for method, path, body in teacher_only:
+        for kind, secret in kinds.items():
+            status, answer = http(server, method, path, secret, body)
+            if kind == "teacher":
+                assert status in (200, 201), (path, answer)
+            else:
+                assert status in (401, 403) and answer["type"] == "error", (path, kind)
+                assert "seed" not in json.dumps(answer)
+    for kind, secret in kinds.items():                       # open to all: status, join
+        assert http(server, "GET", "/api/status", secret)[0] == 200
+        status, answer = http(server, "POST", "/api/answers", secret,
+                              {"lesson": "x", "question": "1", "answer": "2",
+                               "verdict": "right"})
+        assert (status == 201) == (kind in ("seat", "other seat")), (kind, answer)
+    assert http(server, "POST", "/api/join", "", {"code": "??"})[0] == 404
+    assert http(server, "GET", "/api/nothing-here", server.token)[0] == 404
+    assert http(server, "POST", "/api/tables", server.token, b"{oops")[1]["code"] == \
+        "bad_json"
+    # WebSocket: which message types each kind may send.
+    expect = {"none": {"sync": "no_credential", "play": "no_credential",
+                       "watch": "no_credential"},
+              "made-up": {"hello": "bad_credential"},
+              "seat": {"watch": "teacher_only", "unwatch": "teacher_only"},
+              "other seat": {"watch": "teacher_only"},
+              "teacher": {"sync": "seat_only", "play": "seat_only"}}
+    messages = {"sync": {"type": "sync", "since": 0},
+                "play": {"type": "play", "move": "r*", "id": "w"},
+                "watch": {"type": "watch", "table": t.id},
+                "unwatch": {"type": "unwatch", "table": t.id},
+                "ping": {"type": "ping"}}
+    for kind, secret in kinds.items():
+        sock = Socket(server.url)
+        if kind != "none":
+            mark = sock.mark()
+            sock.send({"type": "hello", "credential": secret})
+            first = sock.receive(after=mark)
+            if "hello" in expect[kind]:
+                assert first["code"] == expect[kind]["hello"]
+            else:
+                assert first["type"] == "welcome"
+        for name, message in messages.items():
+            mark = sock.mark()
+            sock.send(message)
+            reply = sock.receive(after=mark, where=lambda f: f["type"] in (
+                "error", "pong", "update", "ack", "moves") or False, timeout=5)
+            code = expect[kind].get(name)
+            if code is not None or (kind == "made-up" and name != "ping"):
+                assert reply["type"] == "error", (kind, name, reply)
+                if code is not None:
+                    assert reply["code"] == code, (kind, name, reply)
+            elif name == "ping":
+                assert reply["type"] == "pong"
+            elif kind == "other seat" and name == "play":
+                # its own table: a legal move there, never the other table
+                assert reply["type"] in ("ack", "update"), reply
+        sock.close()
+    assert teacher.record(t.id).moves == []          # nobody but seat A could have moved
+
+
+# ------------------------------------------------------------------ restarts
+def test_kill_9_mid_game_keeps_every_acknowledged_move(tmp_path):
+    """The server is killed with SIGKILL at random points of two games, many times;
+    after each restart every acknowledged move is there, nothing half there (a move
+    and the chance after it are one transaction), the resent unacknowledged move is
+    played at most once, and the bots play on."""
+    rng = random.Random(2024)
+    server = ServerProcess(tmp_path, bot_delay=0.01)
+    server.start()
+    try:
+        lobby = classroom.connect(server.url, server.token)
+        tables = [lobby.create_table("jactus", players=2, bots={"B": "greedy"}),
+                  lobby.create_table("jinns", players=2)]
+        creds = {}
+        for t in tables:
+            for letter in t.codes:
+                creds[(t.id, letter)] = http(server, "POST", "/api/join",
+                                             body={"code": t.codes[letter]})[1]["credential"]
+        acked: dict[str, dict[str, int]] = {t.id: {} for t in tables}
+        sent = 0
+        for round_ in range(8):
+            socks = {key: signed_in(server, cred) for key, cred in creds.items()}
+            for sock in socks.values():
+                sock.receive("update")
+            deadline = time.monotonic() + rng.uniform(0.3, 1.2)
+            while time.monotonic() < deadline:
+                for (table_id, letter), sock in socks.items():
+                    update = [f for f in sock.frames if f["type"] == "update"]
+                    if not update or not update[-1]["legal"]:
+                        continue
+                    legal = update[-1]["legal"]
+                    move_id = f"r{round_}-{sent}"
+                    sent += 1
+                    mark = sock.mark()
+                    sock.send({"type": "play", "move": rng.choice(legal)[1], "id": move_id})
+                    try:
+                        reply = sock.receive(after=mark, timeout=2, where=lambda f:
+                                             f.get("id") == move_id)
+                    except TimeoutError:
+                        continue
+                    if reply["type"] == "ack":
+                        acked[table_id][move_id] = reply["ply"]
+                time.sleep(rng.uniform(0, 0.05))
+            server.kill()                                 # mid-game, no warning
+            for sock in socks.values():
+                sock.close()
+            rows = sqlite3.connect(server.db).execute(
+                "SELECT table_id, ply, client_id FROM moves").fetchall()
+            stored = {(table_id, client): ply for table_id, ply, client in rows if client}
+            for table_id, moves in acked.items():
+                for move_id, ply in moves.items():
+                    assert stored.get((table_id, move_id)) == ply, (table_id, move_id)
+            server.start()
+            lobby = classroom.connect(server.url, server.token)
+            for t in tables:
+                record = lobby.record(t.id)                # loads: every move legal
+                assert not record.final_state().is_chance  # no move without its chance
+                assert len(record.moves) == len([r for r in rows if r[0] == t.id])
+        assert sum(len(m) for m in acked.values()) > 8 and server.starts == 9
+        # A move the client never heard about, sent again after a restart: once only.
+        t = tables[0]
+        sock = signed_in(server, creds[(t.id, "A")])
+        update = sock.receive("update")
+        wait_until(lambda: [f for f in sock.frames if f["type"] == "update"][-1]["legal"]
+                   or lobby.record(t.id).final_state().is_over, timeout=15)
+        legal = [f for f in sock.frames if f["type"] == "update"][-1]["legal"]
+        if legal:
+            sock.send({"type": "play", "move": legal[0][1], "id": "lost-ack"})
+            sock.receive("ack", where=lambda f: f["id"] == "lost-ack")
+            server.kill()
+            server.start()
+            sock = signed_in(server, creds[(t.id, "A")])
+            sock.send({"type": "play", "move": legal[0][1], "id": "lost-ack"})
+            again = sock.receive("ack", where=lambda f: f["id"] == "lost-ack")
+            assert again.get("again")
+            count = sqlite3.connect(server.db).execute(
+                "SELECT COUNT(*) FROM moves WHERE client_id = 'lost-ack'").fetchone()[0]
+            assert count == 1
+        del update
+        sock.close()
+    finally:
+        server.stop()
+
+
+def test_a_restarted_server_brings_back_every_table_and_seats_rejoin(tmp_path):
+    server = ServerProcess(tmp_path, bot_delay=0.01)
+    server.start()
+    try:
+        lobby = classroom.connect(server.url, server.token)
+        t = lobby.create_table("janus-cards", players=3, bots={2: "random"})
+        a = classroom.join(server.url, t.codes["A"])
+        for _ in range(3):
+            wait_until(lambda: a.legal_moves() or a.is_over, timeout=10)
+            if a.legal_moves():
+                a.play(a.legal_moves()[0])
+        before = lobby.record(t.id)
+        server.stop()                                       # Ctrl-C, then start again
+        wait_until(lambda: not a.connected)
+        assert "Reconnecting" in a.facts(0).note
+        server.start()
+        after = classroom.connect(server.url, server.token).record(t.id)
+        assert (after.seed, list(after.moves)) == (before.seed, list(before.moves))
+        wait_until(lambda: a.connected, timeout=20)            # the same credential
+        assert a.view == after.final_state().view(0)
+        a.close()
+    finally:
+        server.stop()
+
+
+# ------------------------------------------------------------------ the widget
+def test_the_widget_draws_a_seat_and_follows_the_table(server, teacher):
+    t = teacher.create_table("jactus", players=2)
+    a = classroom.join(server.url, t.codes["A"])
+    b = classroom.join(server.url, t.codes["B"])
+    wa, wb = jw.widget(a), jw.widget(b)
+    assert wa.viewpoint == 0 and wb.viewpoint == 1
+    assert [label for label, _ in wa.viewpoint_box.options] == ["seat A"]
+    assert "Game & variant" not in wa.tabs.titles              # no rule changes from a seat
+    assert "A" in wa.status_line.value and "to move" in wa.status_line.value
+    wa.click_key(("button", "throw"))                            # A throws by clicking
+    wait_until(lambda: b.length >= 2)
+    assert wb.index == b.length and "A played r*" in wb.message  # B's screen followed
+    with pytest.raises(ValueError, match="teacher's"):
+        wa.set_variant(players=3)
+    with pytest.raises(ValueError, match="seat A"):
+        wa.set_viewpoint(None)
+    wa.back()
+    assert wa.index == b.length - 1 and "go to the end" in wa.table.not_playable()
+    a.close(), b.close()
+
+
+def test_the_serve_command_says_where_it_is_and_binds_loopback(tmp_path):
+    from browser_support import free_port
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "janus_widgets", "serve", "--port",
+                             str(port), "--db", str(tmp_path / "c.sqlite")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        first = proc.stdout.readline() + proc.stdout.readline()
+        assert f"Table server at http://127.0.0.1:{port}" in first
+        token = re.search(r"Teacher's token: (\S+)", first).group(1)
+        assert classroom.connect(f"http://127.0.0.1:{port}", token).tables() == []
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=15)[0]
+    assert "stopped; every table is in the database" in out
+    bad = subprocess.run([sys.executable, "-m", "janus_widgets", "serve", "--certfile",
+                          "x.pem"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--keyfile" in bad.stderr
