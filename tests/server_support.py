@@ -93,8 +93,9 @@ class Socket:
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
         ws_url = url.replace("http://", "ws://") + "/ws"
-        self._ws = asyncio.run_coroutine_threadsafe(
-            tornado.websocket.websocket_connect(ws_url), self._loop).result(10)
+        async def connect() -> Any:
+            return await tornado.websocket.websocket_connect(ws_url)
+        self._ws = asyncio.run_coroutine_threadsafe(connect(), self._loop).result(10)
         self.closed = False
         asyncio.run_coroutine_threadsafe(self._read(), self._loop)
 

@@ -341,7 +341,8 @@ def test_widget_deals_a_random_placement_in_one_click():
     button.click()
     assert w.state.phase == "play" and w.index == 32
     assert button.layout.display == "none"
-    again = GameWidget("jinns", seed=4, bot_delay=0, placement="random")
+    assert w.state.seed != 4              # a rule change deals a new game: a fresh seed
+    again = GameWidget("jinns", seed=w.state.seed, bot_delay=0, placement="random")
     deal_rest(again)
     assert again.state.piles == w.state.piles                   # the seed decides the ring
     w.goto(5)                                                     # replaying: nothing to deal
