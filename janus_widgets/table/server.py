@@ -399,7 +399,8 @@ class Hall:
         table = served.table
         line = table.replay.lines[0]
         engine = line.start.engine
-        state = line.state_at(len(line))
+        # The server's cursor stays at the end of the one line: its state is at hand.
+        state = table.state if table.at_end and table.line == 0 else line.state_at(len(line))
         since = max(0, min(since, len(line)))
         secret = engine.has_secrets
         moves = []
@@ -437,7 +438,7 @@ class Hall:
     def summary(self, served: ServedTable) -> dict[str, Any]:
         """A table at a glance, for the teacher: game, ruleset, whose turn, moves,
         scores, who plays each seat and which seats are connected."""
-        state = served.table.replay.lines[0].state_at(served.table.replay.lines[0].__len__())
+        state = served.table.state
         cur = state.current_player
         turn = ("over" if cur == TERMINAL else "chance" if cur == CHANCE
                 else seat_name(cur))
