@@ -9,6 +9,7 @@
     python -m janus_widgets lessons --edition student --out class/ [--student-id ada]
     python -m janus_widgets worksheet roman-dice --out roman.html [--answers] [--pdf]
     python -m janus_widgets serve [--host 127.0.0.1] [--port 8866] [--db classroom.sqlite]
+    python -m janus_widgets classroom [--host 0.0.0.0] [--port 8866] [--db classroom.sqlite]
 
 ``--bots`` gives one bot per seat, repeated round the table (random, greedy,
 mcts or mcts:N; optimal for 2-player Jactus: ``--bots optimal,greedy --rotate``); the
@@ -88,6 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         from .table.server import main as serve_main
         return serve_main(args)
+    if args.command == "classroom":
+        from .table.classroom_cmd import main as classroom_main
+        return classroom_main(args)
 
     if args.command == "games":
         for game in games.all_games():
@@ -138,20 +142,29 @@ def _add_server_commands(sub: argparse._SubParsersAction) -> None:
     serve = sub.add_parser("serve", help="run the table server: one game at many screens, "
                                          "each seat told only its own (docs/"
                                          "classroom-server.md)")
-    serve.add_argument("--host", default="127.0.0.1",
+    room = sub.add_parser("classroom", help="the table server and the class's pages (seat "
+                                            "pages, the dashboard, the lessons' student "
+                                            "editions) in Voila, at once")
+    for p in (serve, room):
+        p.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1: this machine only; "
                             "0.0.0.0 for the class's network)")
-    serve.add_argument("--port", type=int, default=8866, help="port (default 8866)")
-    serve.add_argument("--db", default="classroom.sqlite",
+        p.add_argument("--port", type=int, default=8866, help="port (default 8866)")
+        p.add_argument("--db", default="classroom.sqlite",
                        help="SQLite file that keeps every table (default classroom.sqlite;"
                             " a restart brings every table back)")
-    serve.add_argument("--teacher-token-file", metavar="F",
+        p.add_argument("--teacher-token-file", metavar="F",
                        help="read the teacher's token from F, or write a new one there "
                             "(default: print a new token)")
-    serve.add_argument("--certfile", help="TLS certificate (serve https and wss)")
-    serve.add_argument("--keyfile", help="TLS private key (with --certfile)")
-    serve.add_argument("--bot-delay", type=float, default=0.4,
+        p.add_argument("--certfile", help="TLS certificate (serve https and wss)")
+        p.add_argument("--keyfile", help="TLS private key (with --certfile)")
+        p.add_argument("--bot-delay", type=float, default=0.4,
                        help="seconds a bot waits before it moves (default 0.4)")
+    room.add_argument("--pages-port", type=int,
+                      help="port of the pages (Voila; default: --port + 1)")
+    room.add_argument("--pages", help="folder to write the pages to (default: "
+                                      "classroom-pages beside the database)")
+    room.add_argument("--verbose", action="store_true", help="show Voila's own log")
 
 
 def _add_lesson_commands(sub: argparse._SubParsersAction) -> None:

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .table.client import ClassroomError, CreatedTable, RemoteTable, TeacherClient
+from .table.client import (ClassLink, ClassroomError, CreatedTable, RemoteTable,
+                           TeacherClient, TeacherWatch)
 from .table.client import join as _join
+from .table.client import join_class as _join_class
 
-__all__ = ["connect", "join", "TeacherClient", "RemoteTable", "CreatedTable",
-           "ClassroomError"]
+__all__ = ["connect", "join", "join_class", "dashboard", "TeacherClient", "RemoteTable",
+           "CreatedTable", "ClassLink", "TeacherWatch", "ClassroomError"]
 
 
 def connect(url: str, token: str, **kwargs: Any) -> TeacherClient:
@@ -40,3 +42,19 @@ def connect(url: str, token: str, **kwargs: Any) -> TeacherClient:
 def join(url: str, code: str, **kwargs: Any) -> RemoteTable:
     """The seat a join code opens, as a :class:`RemoteTable`."""
     return _join(url, code, **kwargs)
+
+
+def join_class(url: str, code: str, **kwargs: Any) -> ClassLink:
+    """A student's lesson page joined to the class list with the code from the slip:
+    each exercise check is then sent to the teacher's tally."""
+    link = _join_class(url, code, **kwargs)
+    from .analysis import class_link
+    class_link.use(link)
+    return link
+
+
+def dashboard(url: str, token: str, **kwargs: Any) -> Any:
+    """The teacher's dashboard widget: every table live, open one, make tables for the
+    class, pause / resume / end, join slips, every record, the class's answers."""
+    from .widgets.dashboard import Dashboard
+    return Dashboard(url, token, **kwargs)

@@ -186,7 +186,7 @@ def keyboard_and_live_region(page) -> None:
     wait_status(page, 0, "move 2/2")
     # A human is to move: autoplay stops by itself (on its next tick) and says so.
     def stopped() -> None:
-        assert kernel_value(page, "janus._autoplay") == "False"
+        assert kernel_value(page, "janus.table.autoplaying") == "False"
     eventually(stopped, timeout=10)
     # Tab out of the canvas (ipycanvas would keep it).
     root.locator("canvas").first.focus()

@@ -34,7 +34,8 @@ from ..core.seat_record import SeatFrame, SeatRecord
 from .local import kernel_loop
 from .narrate import Facts, Told, last_move, log_entries
 
-__all__ = ["TeacherClient", "RemoteTable", "ClassroomError", "join", "CreatedTable"]
+__all__ = ["TeacherClient", "RemoteTable", "ClassroomError", "join", "CreatedTable",
+           "ClassLink", "join_class", "TeacherWatch"]
 
 
 class ClassroomError(JanusError, ConnectionError):
@@ -140,6 +141,24 @@ class TeacherClient:
     def end(self, table_id: str) -> dict[str, Any]:
         """End a table for good (its record stays)."""
         return self._call("POST", f"/api/tables/{urllib.parse.quote(table_id)}/end")
+
+    def new_codes(self, table_id: str) -> dict[str, str]:
+        """New join codes for a table's human seats (lost slips): the old codes stop
+        working; pages already joined stay joined."""
+        return self._call("POST", f"/api/tables/{urllib.parse.quote(table_id)}/codes")[
+            "codes"]
+
+    def create_class(self, name: str, students: int | list[str]) -> dict[str, str]:
+        """A class list for the lessons: one code per student (``students``: names, or
+        how many). A lesson's page joined with a code sends its exercise checks."""
+        return self._call("POST", "/api/classes", {"name": name, "students": students})[
+            "codes"]
+
+    def info(self) -> dict[str, Any]:
+        """What the server says of itself: its games, where the classroom's seat and
+        lesson pages are (``pages``, "" if none) and the address those pages use for it
+        (``server``)."""
+        return _request(self.url, "GET", "/", context=self._context)
 
     def answers(self, lesson: str | None = None) -> list[dict[str, Any]]:
         """Every exercise check the class's lesson pages sent (of one lesson)."""
@@ -731,6 +750,141 @@ class RemoteTable:
         return (f"<RemoteTable {self.url} table {getattr(self, 'table_id', '?')} seat "
                 f"{seat_name(self.seat) if hasattr(self, 'seat') else '?'}, move "
                 f"{self._index}/{self.length}>")
+
+
+class ClassLink:
+    """A student's lesson page joined to the class: ``classroom.join_class(url, code)``.
+    :meth:`send` passes one exercise check to the server (for the teacher's tally); it
+    reads nothing back, least of all another student's answers."""
+
+    def __init__(self, url: str, credential: str, class_name: str, student: str, *,
+                 context: ssl.SSLContext | None = None) -> None:
+        self.url = _base(url)
+        self._credential = credential
+        self.class_name = class_name
+        self.student = student
+        self._context = context
+        self.sent = 0
+
+    def send(self, lesson: str, question: str, answer: str, verdict: str,
+             mistake: str = "") -> None:
+        """Send one check: the lesson, the question's name, the answer as typed, the
+        verdict (``right``, ``wrong`` or ``invalid``) and the mistake it matched."""
+        _request(self.url, "POST", "/api/answers", secret=self._credential,
+                 data={"lesson": lesson, "question": question, "answer": str(answer)[:200],
+                       "verdict": verdict, "mistake": mistake[:200]},
+                 context=self._context)
+        self.sent += 1
+
+    def __repr__(self) -> str:
+        return f"<ClassLink {self.class_name}/{self.student} at {self.url}>"
+
+
+def join_class(url: str, code: str, *, context: ssl.SSLContext | None = None) -> ClassLink:
+    """A student's link to the class with the code from the class list."""
+    base = _base(url)
+    answer = _request(base, "POST", "/api/join_class", data={"code": code}, context=context)
+    return ClassLink(base, answer["credential"], answer["class"], answer["student"],
+                     context=context)
+
+
+class TeacherWatch:
+    """The teacher's live connection: every table's summary as it changes, the moves of
+    the tables watched, every answer as it arrives. ``on(callback)`` calls
+    ``callback(message)`` for each (in a notebook on the kernel's loop)."""
+
+    def __init__(self, url: str, token: str, *, timeout: float = 10,
+                 context: ssl.SSLContext | None = None) -> None:
+        self.url = _base(url)
+        parsed = urllib.parse.urlparse(self.url)
+        self._ws_url = ("wss" if parsed.scheme == "https" else "ws") + f"://{parsed.netloc}/ws"
+        self._token = token
+        self._context = context
+        self._home = kernel_loop()
+        self._callbacks: list[Callable[[dict[str, Any]], None]] = []
+        self._lock = threading.Lock()
+        self.tables: dict[str, dict[str, Any]] = {}
+        self.watching: set[str] = set()
+        self.connected = False
+        self._closed = False
+        self._ws: Any = None
+        self._ready = threading.Event()
+        self._fatal = ""
+        asyncio.run_coroutine_threadsafe(self._run(), _IO.loop())
+        if not self._ready.wait(timeout):
+            self.close()
+            raise ClassroomError(f"no answer from the table server at {self.url}")
+        if self._fatal:
+            self.close()
+            raise ClassroomError(self._fatal)
+
+    async def _run(self) -> None:
+        import tornado.httpclient
+        import tornado.websocket
+        while not self._closed:
+            try:
+                request = tornado.httpclient.HTTPRequest(self._ws_url, connect_timeout=5,
+                                                         ssl_options=self._context)
+                ws = await tornado.websocket.websocket_connect(request)
+            except (OSError, tornado.httpclient.HTTPClientError,
+                    tornado.websocket.WebSocketError):
+                if not self._ready.is_set():
+                    self._fatal = f"cannot reach the table server at {self.url}"
+                    self._ready.set()
+                    return
+                await asyncio.sleep(1.0)
+                continue
+            self._ws = ws
+            await ws.write_message(json.dumps({"type": "hello", "token": self._token}))
+            for table_id in list(self.watching):
+                await ws.write_message(json.dumps({"type": "watch", "table": table_id}))
+            while True:
+                text = await ws.read_message()
+                if text is None:
+                    break
+                msg = json.loads(text)
+                if msg.get("type") == "error" and not self._ready.is_set():
+                    self._fatal = msg.get("error", "refused")
+                    self._ready.set()
+                    return
+                if msg.get("type") == "welcome":
+                    with self._lock:
+                        self.tables = {t["id"]: t for t in msg["tables"]}
+                        self.connected = True
+                    self._ready.set()
+                elif msg.get("type") == "table":
+                    with self._lock:
+                        self.tables[msg["table"]["id"]] = msg["table"]
+                self._dispatch(msg)
+            self._ws = None
+            self.connected = False
+            self._dispatch({"type": "connection", "connected": False})
+            await asyncio.sleep(0.5)
+
+    def _dispatch(self, msg: dict[str, Any]) -> None:
+        for callback in list(self._callbacks):
+            if self._home is not None and self._home.is_running():
+                self._home.call_soon_threadsafe(callback, msg)
+            else:
+                callback(msg)
+
+    def on(self, callback: Callable[[dict[str, Any]], None]) -> None:
+        """Call ``callback(message)`` for every message from now on."""
+        self._callbacks.append(callback)
+
+    def watch(self, table_id: str) -> None:
+        """Receive the moves of a table as they come (``moves`` messages)."""
+        self.watching.add(table_id)
+        ws = self._ws
+        if ws is not None:
+            _IO.loop().call_soon_threadsafe(
+                lambda: ws.write_message(json.dumps({"type": "watch", "table": table_id})))
+
+    def close(self) -> None:
+        self._closed = True
+        ws = self._ws
+        if ws is not None:
+            _IO.loop().call_soon_threadsafe(ws.close)
 
 
 def join(url: str, code: str, *, timeout: float = 10,

@@ -612,6 +612,21 @@ class Table:
             self._notify("moves")
             self._schedule_tick(self.bot_delay)
 
+    def extend(self, moves: list[tuple[str, str]]) -> None:
+        """Add moves made elsewhere (notation and who made them) to the end of the main
+        line, each checked: the teacher's copy of a server's table follows it this way.
+        The cursor follows when it stood at the end of the main line."""
+        line = self.replay.lines[0]
+        follow = self.replay.line == 0 and self.replay.at_end
+        state = line.state_at(len(line))
+        for text, by in moves:
+            check_by(by)
+            state = state.play(text)
+            line._append(state.last_move.action, state.raw, by)  # type: ignore[union-attr]
+        if follow and isinstance(self.replay, Replay):
+            self.replay.goto(len(line))
+        self._notify("moves")
+
     # ------------------------------------------------------------------ games
     def set_variant(self, variant: Any = None, *, seed: int | None = None,
                     **options: Any) -> State:

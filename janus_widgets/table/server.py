@@ -180,7 +180,8 @@ class Hall:
         self._loop = loop or (lambda: None)
         self.tables: dict[str, ServedTable] = {}
         self.teachers: set[Connection] = set()
-        self.answer_listeners: list[Callable[[AnswerRow], None]] = []
+        self.pages = ""                       # where the seat pages are (for join slips)
+        self.public = ""                      # the address those pages use for us
         for row in storage.tables():
             self.tables[row.id] = self._restore(row)
 
@@ -328,6 +329,56 @@ class Hall:
         self.storage.add_credential(Storage.hash_credential(credential), table_id, seat)
         return self.tables[table_id], seat, credential
 
+    def new_codes(self, served: ServedTable) -> dict[str, str]:
+        """New join codes for a table's human seats (lost slips); the old codes stop
+        working, every credential already handed out stays valid."""
+        n = len(served.row.seats)
+        codes = {seat_name(seat): _new_code() for seat, who in enumerate(served.row.seats)
+                 if who == "human"}
+        self.storage.replace_codes(served.id, {seat_index(letter, n):
+                                               self.storage.hash_code(code)
+                                               for letter, code in codes.items()})
+        return codes
+
+    def create_class(self, spec: Any) -> tuple[str, dict[str, str]]:
+        """A class list for a lesson: ``{"name": "3b", "students": ["ada", …] or 25}``;
+        one join code per student (a name again gets a new code)."""
+        if not isinstance(spec, dict) or set(spec) - {"name", "students"}:
+            raise WireError("bad_request", "a class is {\"name\": …, \"students\": [names] "
+                                           "or a number}")
+        name = spec.get("name")
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 80:
+            raise WireError("bad_request", "a class's name is text of 1 to 80 characters")
+        students = spec.get("students")
+        if isinstance(students, int) and not isinstance(students, bool):
+            if not 1 <= students <= 500:
+                raise WireError("bad_request", "a class has 1 to 500 students")
+            names = [f"student {k}" for k in range(1, students + 1)]
+        elif isinstance(students, list) and 1 <= len(students) <= 500 and all(
+                isinstance(x, str) and 1 <= len(x.strip()) <= 80 for x in students):
+            names = [x.strip() for x in students]
+            if len(set(names)) != len(names):
+                raise WireError("bad_request", "two students of a class have the same name")
+        else:
+            raise WireError("bad_request", "students: a list of 1 to 500 names (text of up "
+                                           "to 80 characters) or a number")
+        codes = {student: _new_code() for student in names}
+        self.storage.add_students(name.strip(), {student: self.storage.hash_code(code)
+                                                 for student, code in codes.items()})
+        return name.strip(), codes
+
+    def join_class(self, code: Any) -> tuple[str, str, str]:
+        """``(class, student, credential)`` for a student's lesson code."""
+        if not isinstance(code, str) or not 1 <= len(code) <= 20:
+            raise WireError("bad_request", "a join code is the short text on the slip")
+        found = self.storage.find_student(self.storage.hash_code(code.strip()))
+        if found is None:
+            raise WireError("unknown_code", f"no student has the code {code.strip()!r}: "
+                                            "check the slip", 404)
+        credential = secrets.token_urlsafe(24)
+        self.storage.add_student_credential(Storage.hash_credential(credential), *found)
+        return found[0], found[1], credential
+
     def who(self, secret: Any) -> tuple[str, ServedTable | None, int]:
         """``("teacher", None, -1)``, ``("seat", table, seat)``, or WireError."""
         if not isinstance(secret, str) or not secret:
@@ -339,9 +390,18 @@ class Hall:
             return "teacher", None, -1
         found = self.storage.find_credential(digest)
         if found is None:
+            student = self.storage.find_student_credential(digest)
+            if student is not None:
+                return "student", None, -1
             raise WireError("bad_credential", "this credential opens no seat and is not "
                                               "the teacher's token", 401)
         return "seat", self.tables[found[0]], found[1]
+
+    def student_of(self, secret: str) -> tuple[str, str]:
+        """``(class, student)`` of a student's credential (after :meth:`who` said
+        "student")."""
+        return self.storage.find_student_credential(Storage.hash_credential(secret)) or \
+            ("", "")
 
     # ------------------------------------------------------------------ playing
     def play(self, served: ServedTable, seat: int, move: Any, client_id: Any) -> dict:
@@ -502,9 +562,9 @@ class Hall:
             self.broadcast(served)
 
     # ------------------------------------------------------------------ answers
-    def add_answer(self, served: ServedTable, seat: int, data: Any) -> AnswerRow:
-        """Keep one exercise check a student's lesson page sent (issue: the class's
-        answers); the student is the seat's table and letter unless named."""
+    def add_answer(self, student: str, data: Any) -> AnswerRow:
+        """Keep one exercise check a student's lesson page sent; ``student`` is who
+        sent it, as the server knows them (a class list's name, or a seat: "t1/A")."""
         if not isinstance(data, dict):
             raise WireError("bad_request", "an answer is an object: lesson, question, "
                                            "student, answer, verdict, mistake")
@@ -521,7 +581,7 @@ class Hall:
         if verdict not in ("right", "wrong", "invalid"):
             raise WireError("bad_request", "verdict is 'right', 'wrong' or 'invalid'")
         row = AnswerRow(lesson=text("lesson", 80), question=text("question", 80),
-                        student=f"{served.id}/{seat_name(seat)}",
+                        student=student,
                         answer=text("answer"), verdict=verdict,
                         mistake=text("mistake", 200), at=time.time())
         if not row.lesson or not row.question:
@@ -594,6 +654,7 @@ class _Handler(tornado.web.RequestHandler):
 class RootHandler(_Handler):
     def get(self) -> None:
         self.reply({"server": "janus_widgets table server", "games": game_registry.names(),
+                    "pages": self.hall.pages, "server": self.hall.public,
                     "docs": "docs/classroom-server.md"})
 
 
@@ -654,12 +715,41 @@ class AnswersHandler(_Handler):
         self.reply({"answers": [a.__dict__ for a in self.hall.storage.answers(lesson)]})
 
     def post(self) -> None:
-        role, served, seat = self.hall.who(self.credential())
-        if role != "seat" or served is None:
-            raise WireError("seat_only", "answers are sent by a student's page (a seat's "
-                                         "credential)", 403)
-        row = self.hall.add_answer(served, seat, self.body())
+        secret = self.credential()
+        role, served, seat = self.hall.who(secret)
+        if role == "student":
+            class_name, name = self.hall.student_of(secret)
+            student = f"{class_name}/{name}"
+        elif role == "seat" and served is not None:
+            student = f"{served.id}/{seat_name(seat)}"
+        else:
+            raise WireError("student_only", "answers are sent by a student's page (a "
+                                            "student's or a seat's credential)", 403)
+        row = self.hall.add_answer(student, self.body())
         self.reply({"type": "ok", "student": row.student}, 201)
+
+
+class ClassesHandler(_Handler):
+    def post(self) -> None:
+        self.teacher()
+        name, codes = self.hall.create_class(self.body())
+        self.reply({"class": name, "codes": codes}, 201)
+
+
+class JoinClassHandler(_Handler):
+    def post(self) -> None:
+        data = self.body()
+        if not isinstance(data, dict) or set(data) - {"code"}:
+            raise WireError("bad_request", "join a class with {\"code\": \"…\"}")
+        class_name, student, credential = self.hall.join_class(data.get("code"))
+        self.reply({"class": class_name, "student": student, "credential": credential})
+
+
+class CodesHandler(_Handler):
+    def post(self, table_id: str) -> None:
+        self.teacher()
+        served = self.hall.table(table_id)
+        self.reply({"id": served.id, "codes": self.hall.new_codes(served)})
 
 
 class SocketHandler(tornado.websocket.WebSocketHandler):
@@ -731,6 +821,10 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
         if not conn.role:
             raise WireError("no_credential", "sign in first: send hello with a "
                                              "credential or the teacher's token")
+        if conn.role == "student":
+            raise WireError("seat_only", f"{kind} is a seat's or the teacher's message; a "
+                                         "student's lesson page only sends answers "
+                                         "(POST /api/answers)")
         if kind in ("sync", "play"):
             if conn.role != "seat":
                 raise WireError("seat_only", f"{kind} is a seat's message; the teacher "
@@ -772,6 +866,9 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
                 raise WireError("wrong_seat", "this connection is already signed in as "
                                               "someone else; open another connection")
         conn.role = role
+        if role == "student":
+            self._send({"type": "welcome", "role": "student"})
+            return
         if role == "teacher":
             hall.teachers.add(conn)
             self._send({"type": "welcome", "role": "teacher",
@@ -804,7 +901,10 @@ def make_app(hall: Hall) -> tornado.web.Application:
         (r"/api/tables/([A-Za-z0-9_-]{1,40})", TableHandler, args),
         (r"/api/tables/([A-Za-z0-9_-]{1,40})/record", RecordHandler, args),
         (r"/api/tables/([A-Za-z0-9_-]{1,40})/(pause|resume|end)", StatusChangeHandler, args),
+        (r"/api/tables/([A-Za-z0-9_-]{1,40})/codes", CodesHandler, args),
         (r"/api/join", JoinHandler, args),
+        (r"/api/classes", ClassesHandler, args),
+        (r"/api/join_class", JoinClassHandler, args),
         (r"/api/answers", AnswersHandler, args),
         (r"/ws", SocketHandler, args),
     ], websocket_max_message_size=LIMITS["frame_bytes"], websocket_ping_interval=20,
@@ -841,7 +941,7 @@ def teacher_token(path: str | None) -> str:
 async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.sqlite",
                 token_file: str | None = None, certfile: str | None = None,
                 keyfile: str | None = None, bot_delay: float = 0.4,
-                ready: Callable[[str, str], None] | None = None,
+                pages: str = "", ready: Callable[[str, str], None] | None = None,
                 stop: asyncio.Event | None = None) -> None:
     """Run the table server until ``stop`` is set (or forever). ``ready(url, token)`` is
     called once it listens."""
@@ -849,6 +949,7 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
     storage = SQLiteStorage(db)
     loop = asyncio.get_running_loop()
     hall = Hall(storage, token, bot_delay=bot_delay, loop=lambda: loop)
+    hall.pages = pages
     ssl_ctx = None
     if certfile:
         ssl_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -859,6 +960,8 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
     scheme = "https" if ssl_ctx else "http"
     shown = f"[{host}]" if ":" in host else host
     url = f"{scheme}://{shown}:{port}"
+    local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else shown
+    hall.public = f"{scheme}://{local}:{port}"   # pages on this machine reach us here
     if ready is not None:
         ready(url, token)
     stop = stop or asyncio.Event()
@@ -896,7 +999,8 @@ def main(args: Any) -> int:
             except (NotImplementedError, RuntimeError):  # pragma: no cover - Windows
                 pass
         await serve(args.host, args.port, args.db, args.teacher_token_file, args.certfile,
-                    args.keyfile, args.bot_delay, ready=ready, stop=stop)
+                    args.keyfile, args.bot_delay, pages=getattr(args, "pages", "") or "",
+                    ready=ready, stop=stop)
 
     try:
         asyncio.run(run())

@@ -127,6 +127,29 @@ class Storage(ABC):
         """The ply of the move a client sent with this id, if it was played."""
 
     @abstractmethod
+    def replace_codes(self, table_id: str, codes: dict[int, str]) -> None:
+        """New join codes for a table's seats (the old codes stop working; credentials
+        handed out stay valid)."""
+
+    @abstractmethod
+    def add_students(self, class_name: str, codes: dict[str, str]) -> None:
+        """A lesson's class list: student name → hashed code (a name already there
+        gets the new code)."""
+
+    @abstractmethod
+    def find_student(self, code_hash: str) -> tuple[str, str] | None:
+        """``(class, student)`` of a student's join code (its hash)."""
+
+    @abstractmethod
+    def add_student_credential(self, credential_hash: str, class_name: str,
+                               student: str) -> None:
+        """Remember a credential handed out to a student."""
+
+    @abstractmethod
+    def find_student_credential(self, credential_hash: str) -> tuple[str, str] | None:
+        """``(class, student)`` of a student's credential (its hash)."""
+
+    @abstractmethod
     def add_answer(self, row: AnswerRow) -> None:
         """Keep one exercise check."""
 
@@ -175,6 +198,11 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (table_id, ply));
 CREATE UNIQUE INDEX IF NOT EXISTS moves_client ON moves (table_id, client_id)
     WHERE client_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS students (
+    hash TEXT PRIMARY KEY, class TEXT NOT NULL, student TEXT NOT NULL,
+    UNIQUE (class, student));
+CREATE TABLE IF NOT EXISTS student_credentials (
+    hash TEXT PRIMARY KEY, class TEXT NOT NULL, student TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS answers (
     id INTEGER PRIMARY KEY, lesson TEXT NOT NULL, question TEXT NOT NULL,
     student TEXT NOT NULL, answer TEXT NOT NULL, verdict TEXT NOT NULL,
@@ -282,6 +310,30 @@ class SQLiteStorage(Storage):
         rows = self._read("SELECT ply FROM moves WHERE table_id = ? AND client_id = ?",
                           (table_id, client_id))
         return rows[0][0] if rows else None
+
+    def replace_codes(self, table_id: str, codes: dict[int, str]) -> None:
+        self._write([("DELETE FROM codes WHERE table_id = ?", (table_id,))]
+                    + [("INSERT INTO codes VALUES (?,?,?)", (h, table_id, seat))
+                       for seat, h in codes.items()])
+
+    def add_students(self, class_name: str, codes: dict[str, str]) -> None:
+        self._write([("INSERT INTO students VALUES (?,?,?) ON CONFLICT(class, student) DO "
+                      "UPDATE SET hash = excluded.hash", (h, class_name, name))
+                     for name, h in codes.items()])
+
+    def find_student(self, code_hash: str) -> tuple[str, str] | None:
+        rows = self._read("SELECT class, student FROM students WHERE hash = ?", (code_hash,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def add_student_credential(self, credential_hash: str, class_name: str,
+                               student: str) -> None:
+        self._write([("INSERT INTO student_credentials VALUES (?,?,?)",
+                      (credential_hash, class_name, student))])
+
+    def find_student_credential(self, credential_hash: str) -> tuple[str, str] | None:
+        rows = self._read("SELECT class, student FROM student_credentials WHERE hash = ?",
+                          (credential_hash,))
+        return (rows[0][0], rows[0][1]) if rows else None
 
     def add_answer(self, row: AnswerRow) -> None:
         self._write([("INSERT INTO answers (lesson, question, student, answer, verdict, "

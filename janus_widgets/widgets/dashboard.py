@@ -1,0 +1,452 @@
+"""The teacher's dashboard: every table of the class live, and what a lesson needs.
+
+``classroom.dashboard(url, token)`` (or ``notebooks/teacher.ipynb``, in Voila or
+JupyterLab) shows:
+
+* **Tables**: every table at a glance, named by its id as ``create_table`` returned it
+  (game, ruleset, status, whose turn, moves, scores, who plays each seat and which seats
+  are connected), kept up to date as the server sends news; open any table in the
+  teacher's view (the usual widget, replay and all, following the game live), pause,
+  resume or end it, give it new join codes;
+* **New tables**: tables for the whole class in one go (the students split into tables
+  of k seats, bots filling the empty seats), with **join slips** to print (one per
+  student: table, seat, code and the page's address);
+* **Lesson codes**: a class list for a lesson (one code per student) and its slips;
+* **Answers**: the class's exercise checks tallied per question, live (tried, right, the
+  most common mistakes with their counts) and a plot;
+* **every full record** to download, as one zip file.
+
+Downloads are links holding their file (``data:`` addresses): nothing is written where a
+web server could serve it.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import math
+import time
+import zipfile
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import ipywidgets as W
+
+from .. import games as game_registry
+from ..core.bots import bot_names
+from ..table.client import ClassroomError, TeacherClient, TeacherWatch
+from ..table.local import Table, kernel_loop
+
+__all__ = ["Dashboard", "join_slips", "tally", "split_class"]
+
+
+def split_class(students: int, seats: int) -> list[int]:
+    """How many people sit at each table when ``students`` are split into tables of
+    ``seats``: as even as can be, every table with at least one person (bots fill the
+    rest).
+
+    >>> split_class(10, 3), split_class(9, 3), split_class(2, 4)
+    ([3, 3, 2, 2], [3, 3, 3], [2])
+    """
+    if students < 1 or seats < 1:
+        raise ValueError("a class has at least one student and a table at least one seat")
+    tables = math.ceil(students / seats)
+    base, extra = divmod(students, tables)
+    return [base + (k < extra) for k in range(tables)]
+
+
+def seat_page(pages: str, server: str, code: str, page: str = "seat.ipynb") -> str:
+    """The address a student opens: the seat (or lesson) page with the server and code
+    in its query string."""
+    return f"{pages.rstrip('/')}/voila/render/{quote(page)}?" + urlencode(
+        {"server": server, "code": code})
+
+
+def join_slips(rows: list[dict[str, str]], *, title: str = "Join slips",
+               paper: str = "A4") -> str:
+    """An HTML page to print: one slip per row (``where`` — table and seat, or lesson
+    and student —, ``code``, ``address``), cut along the dashed lines.
+
+    >>> page = join_slips([{"where": "table t1 · seat A", "code": "K7MTPX",
+    ...                     "address": "http://h:8867/voila/render/seat.ipynb?code=K7MTPX"}])
+    >>> "K7MTPX" in page and "@page" in page
+    True
+    """
+    size = "A4" if paper.upper() == "A4" else "letter"
+    slips = "".join(
+        f"<div class='slip'><div class='where'>{html.escape(r['where'])}</div>"
+        f"<div class='code'>{html.escape(r['code'])}</div>"
+        f"<div class='how'>Open this address, or open the page and type the code:</div>"
+        f"<div class='address'>{html.escape(r['address'])}</div></div>" for r in rows)
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>@page {{ size: {size}; margin: 12mm; }}
+body {{ font-family: sans-serif; margin: 0; }}
+h1 {{ font-size: 14pt; }}
+.slip {{ border: 1px dashed #555; padding: 5mm; margin: 0 0 3mm 0; break-inside: avoid; }}
+.where {{ font-size: 13pt; }} .code {{ font: bold 26pt monospace; letter-spacing: 3pt; }}
+.how {{ font-size: 9pt; color: #333; }} .address {{ font: 9pt monospace; word-break: break-all; }}
+</style></head><body><h1>{html.escape(title)}</h1>{slips}</body></html>"""
+
+
+def tally(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The class's checks per question: how many students tried, how many got it right
+    (at any try), how many checks were made, and the commonest mistakes with counts.
+
+    >>> rows = tally([{"lesson": "l", "question": "q1", "student": "a", "verdict": "wrong",
+    ...                "mistake": "forgot order"},
+    ...               {"lesson": "l", "question": "q1", "student": "a", "verdict": "right",
+    ...                "mistake": ""},
+    ...               {"lesson": "l", "question": "q1", "student": "b", "verdict": "wrong",
+    ...                "mistake": "forgot order"}])
+    >>> rows[0]["tried"], rows[0]["right"], rows[0]["mistakes"]
+    (2, 1, [('forgot order', 2)])
+    """
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for a in answers:
+        groups[(a["lesson"], a["question"])].append(a)
+    out = []
+    for (lesson, question), rows in sorted(groups.items()):
+        mistakes = Counter(r["mistake"] or "(no known mistake)" for r in rows
+                           if r["verdict"] == "wrong")
+        out.append({"lesson": lesson, "question": question,
+                    "tried": len({r["student"] for r in rows}),
+                    "right": len({r["student"] for r in rows if r["verdict"] == "right"}),
+                    "checks": len(rows), "mistakes": mistakes.most_common(3)})
+    return out
+
+
+def _download(label: str, name: str, data: bytes, mime: str) -> str:
+    encoded = base64.b64encode(data).decode()
+    return (f"<a download='{html.escape(name)}' href='data:{mime};base64,{encoded}' "
+            f"style='font-weight:bold'>{html.escape(label)}</a>")
+
+
+class Dashboard(W.VBox):
+    """Every table live, and the class's answers: see the module's docstring."""
+
+    def __init__(self, url: str, token: str, *, pages: str | None = None,
+                 server_for_pages: str | None = None, **kwargs: Any) -> None:
+        super().__init__()
+        self.client = TeacherClient(url, token, **kwargs)
+        info = self.client.info()
+        self.pages = pages if pages is not None else info.get("pages", "")
+        # The address a seat page's kernel uses for the server (the same machine runs
+        # both when the classroom command started them).
+        self.server_for_pages = server_for_pages or info.get("server") or self.client.url
+        self.watch = TeacherWatch(url, token, **kwargs)
+        self.codes: dict[str, dict[str, str]] = {}       # table → its codes (this session)
+        self.lesson_codes: dict[str, dict[str, str]] = {}
+        self.answers: list[dict[str, Any]] = self.client.answers()
+        self.opened: tuple[str, Table] | None = None
+        self._due = False
+        self.updates = 0                                  # overview refreshes so far
+        self._build()
+        self.watch.on(self._on_news)
+        self._refresh_overview()
+        self._refresh_answers()
+
+    # ------------------------------------------------------------------ building
+    def _build(self) -> None:
+        self.heading = W.HTML(f"<h3 style='margin:0'>Classroom — {html.escape(self.client.url)}"
+                              "</h3>")
+        self.message = W.HTML()
+        self.overview = W.HTML()
+        self.overview.add_class("janus-dashboard-tables")
+        self.table_menu = W.Dropdown(description="table", options=[],
+                                     layout=W.Layout(width="260px"))
+        self.open_button = W.Button(description="Open", icon="eye",
+                                    tooltip="Show the table in the teacher's view (every "
+                                            "card, the seed), following the game live")
+        self.pause_button = W.Button(description="Pause", icon="pause")
+        self.resume_button = W.Button(description="Resume", icon="play")
+        self.end_button = W.Button(description="End", icon="stop", button_style="danger")
+        self.codes_button = W.Button(description="New codes", icon="key",
+                                     tooltip="New join codes for this table's seats (the "
+                                             "old ones stop working; joined pages stay)")
+        for button, act in ((self.open_button, self.open_table),
+                            (self.pause_button, lambda t: self._status(t, "pause")),
+                            (self.resume_button, lambda t: self._status(t, "resume")),
+                            (self.end_button, lambda t: self._status(t, "end")),
+                            (self.codes_button, self.new_codes)):
+            button.layout.width = "auto"
+            button.on_click(self._guard(lambda _, act=act: act(self._chosen())))
+        self.opened_box = W.VBox()
+        self.records_link = W.HTML()
+        self.records_button = W.Button(description="Every full record (zip)", icon="download",
+                                       layout=W.Layout(width="auto"))
+        self.records_button.on_click(self._guard(lambda _: self.download_records()))
+        tables_tab = W.VBox([self.overview,
+                             W.HBox([self.table_menu, self.open_button, self.pause_button,
+                                     self.resume_button, self.end_button,
+                                     self.codes_button],
+                                    layout=W.Layout(flex_flow="row wrap")),
+                             W.HBox([self.records_button, self.records_link]),
+                             self.opened_box])
+
+        names = game_registry.names()
+        self.game_box = W.Dropdown(options=names, value="janus-cards", description="game")
+        self.ruleset_box = W.Dropdown(description="ruleset")
+        self.seats_box = W.BoundedIntText(value=3, min=2, max=6, description="seats")
+        self.students_box = W.BoundedIntText(value=12, min=1, max=500,
+                                             description="students")
+        self.bot_box = W.Dropdown(description="empty seats")
+        self.create_button = W.Button(description="Make the tables", icon="plus",
+                                      button_style="primary", layout=W.Layout(width="auto"))
+        self.slips_link = W.HTML()
+        self.game_box.observe(lambda _: self._game_chosen(), names="value")
+        self.create_button.on_click(self._guard(lambda _: self.create_tables(
+            self.game_box.value, self.seats_box.value, self.students_box.value,
+            bot=self.bot_box.value, ruleset=self.ruleset_box.value)))
+        self._game_chosen()
+        new_tab = W.VBox([self.game_box, self.ruleset_box, self.seats_box,
+                          self.students_box, self.bot_box, self.create_button,
+                          self.slips_link])
+
+        self.lesson_box = W.Text(value="", description="lesson",
+                                 placeholder="e.g. jactus-odds")
+        self.class_box = W.Text(value="", description="class", placeholder="e.g. 3b")
+        self.class_size = W.BoundedIntText(value=24, min=1, max=500, description="students")
+        self.class_button = W.Button(description="Make the codes", icon="key",
+                                     layout=W.Layout(width="auto"))
+        self.class_link = W.HTML()
+        self.class_button.on_click(self._guard(lambda _: self.create_class(
+            self.class_box.value, self.class_size.value, self.lesson_box.value)))
+        lesson_tab = W.VBox([self.lesson_box, self.class_box, self.class_size,
+                             self.class_button, self.class_link])
+
+        self.answers_html = W.HTML()
+        self.answers_html.add_class("janus-dashboard-answers")
+        self.answers_plot = W.Image(format="png", layout=W.Layout(max_width="720px"))
+        answers_tab = W.VBox([self.answers_html, self.answers_plot])
+
+        self.tabs = W.Tab(children=[tables_tab, new_tab, lesson_tab, answers_tab],
+                          titles=["Tables", "New tables", "Lesson codes", "Answers"])
+        self.children = [self.heading, self.message, self.tabs]
+        self.add_class("janus-dashboard")
+
+    def _guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any) -> Any:
+            try:
+                return fn(*args)
+            except (ClassroomError, ValueError) as exc:
+                self.say(str(exc), error=True)
+        return run
+
+    def say(self, text: str, error: bool = False) -> None:
+        """The dashboard's own message line (what the last action did)."""
+        colour = "#b00020" if error else "#333333"
+        self.message.value = (f"<div style='color:{colour}'>{html.escape(text)}</div>")
+
+    def _chosen(self) -> str:
+        if not self.table_menu.value:
+            raise ValueError("choose a table first (make some under New tables)")
+        return self.table_menu.value
+
+    def _game_chosen(self) -> None:
+        game = game_registry.get(self.game_box.value)
+        self.ruleset_box.options = [r.name for r in game.rulesets()]
+        spec = {s.name: s for s in game.Variant.options()}["players"]
+        self.seats_box.min, self.seats_box.max = int(spec.minimum or 2), int(spec.maximum or 6)
+        self.seats_box.value = min(max(self.seats_box.value, self.seats_box.min),
+                                   self.seats_box.max)
+        self.bot_box.options = bot_names(game)
+        self.bot_box.value = "greedy"
+
+    # ------------------------------------------------------------------ news
+    def _on_news(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind in ("table", "welcome", "connection"):
+            self._soon(self._refresh_overview)
+        elif kind == "moves" and self.opened is not None and msg["table"] == self.opened[0]:
+            self._follow(msg)
+        elif kind == "answer":
+            self.answers.append(msg["answer"])
+            self._soon(self._refresh_answers)
+
+    def _soon(self, fn: Callable[[], None]) -> None:
+        """Refresh at most every 0.1 s (eight tables of bots send many summaries)."""
+        loop = kernel_loop()
+        if loop is None:
+            fn()
+            return
+        if self._due:
+            return
+        self._due = True
+
+        def run() -> None:
+            self._due = False
+            fn()
+        loop.call_later(0.1, run)
+
+    def _refresh_overview(self) -> None:
+        tables = list(self.watch.tables.values()) or self.client.tables()
+        self.updates += 1
+        rows = []
+        for t in tables:
+            seats = " ".join(
+                f"<span title='{html.escape(s['who'])}'>{s['seat']}"
+                f"{'&#9679;' if s['connected'] else '&#9675;'}"
+                f"{'' if s['who'] == 'human' else ' ' + html.escape(s['who'])}</span>"
+                for s in t["seats"])
+            scores = " · ".join(f"{s['seat']} {v:g}" for s, v in zip(t["seats"], t["scores"]))
+            turn = "over: " + html.escape(t["outcome"]) if t["turn"] == "over" else t["turn"]
+            cells = [f"<b>{html.escape(t['id'])}</b>", html.escape(t["title"]),
+                     html.escape(t["ruleset"]), html.escape(t["status"]), turn,
+                     str(t["moves"]), scores, seats]
+            rows.append(f"<tr data-table='{html.escape(t['id'])}' data-moves='{t['moves']}'>"
+                        + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
+        live = "live" if self.watch.connected else "reconnecting…"
+        self.overview.value = (
+            "<table style='border-collapse:collapse;font-family:sans-serif' border=1 "
+            "cellpadding=4><tr><th>table</th><th>game</th><th>ruleset</th><th>status</th>"
+            "<th>to move</th><th>moves</th><th>scores</th><th>seats (&#9679; connected, "
+            "&#9675; not)</th></tr>" + "".join(rows) + f"</table><small>{len(tables)} "
+            f"table(s), {live}, {time.strftime('%H:%M:%S')}</small>")
+        ids = [t["id"] for t in tables]
+        if list(self.table_menu.options) != ids:
+            keep = self.table_menu.value
+            self.table_menu.options = ids
+            if keep in ids:
+                self.table_menu.value = keep
+
+    # ------------------------------------------------------------------ a table
+    def open_table(self, table_id: str) -> Any:
+        """Show a table in the teacher's view, following it live (step back through it,
+        branch off to explore: the class's game itself is played from the seats)."""
+        from .shell import GameWidget
+        record = self.client.record(table_id)
+        table = Table(record.game, record=record, bot_delay=0)
+        table.hold("this is the class's table: it is played from the seats' pages")
+        widget = GameWidget(table, viewpoint=None)
+        self.opened = (table_id, table)
+        self.opened_box.children = [W.HTML(f"<b>Table {html.escape(table_id)}</b> (the "
+                                           "teacher's view)"), widget]
+        self.watch.watch(table_id)
+        self.say(f"Table {table_id} is open in the teacher's view.")
+        return widget
+
+    def _follow(self, msg: dict[str, Any]) -> None:
+        table_id, table = self.opened  # type: ignore[misc]
+        have = len(table.replay.lines[0])
+        new = [(m["move"], m["by"]) for m in msg["moves"] if m["ply"] >= have]
+        if msg["from"] > have:
+            self.open_table(table_id)            # missed some: read the record again
+        elif new:
+            table.extend(new)
+
+    def _status(self, table_id: str, action: str) -> None:
+        getattr(self.client, action)(table_id)
+        self.say({"pause": f"Table {table_id} is paused: its seats cannot move.",
+                  "resume": f"Table {table_id} plays on.",
+                  "end": f"Table {table_id} has ended (its record stays)."}[action])
+
+    def new_codes(self, table_id: str) -> dict[str, str]:
+        """New join codes for a table (and its slips)."""
+        codes = self.client.new_codes(table_id)
+        self.codes[table_id] = codes
+        self._show_slips({table_id: codes}, self.slips_link, "join-slips-" + table_id)
+        self.tabs.selected_index = 1
+        self.say(f"New codes for table {table_id}: the slips are under New tables.")
+        return codes
+
+    # ------------------------------------------------------------------ many tables
+    def create_tables(self, game: str, seats: int, students: int, *, bot: str = "greedy",
+                      ruleset: str | None = None, **options: Any) -> list[str]:
+        """Tables for the whole class: the students split into tables of ``seats``
+        (:func:`split_class`), ``bot`` in every empty seat; returns the tables' ids and
+        shows the join slips."""
+        made = {}
+        for people in split_class(students, seats):
+            bots = {seat: bot for seat in range(people, seats)}
+            t = self.client.create_table(game, seats, bots=bots, ruleset=ruleset, **options)
+            made[t.id] = t.codes
+        self.codes.update(made)
+        self._show_slips(made, self.slips_link, "join-slips")
+        self._refresh_overview()
+        self.say(f"Made {len(made)} table(s) of {seats} for {students} students: "
+                 + ", ".join(made) + ". Print the join slips (New tables).")
+        return list(made)
+
+    def _show_slips(self, made: dict[str, dict[str, str]], target: W.HTML, name: str) -> None:
+        rows = [{"where": f"table {table_id} · seat {letter}", "code": code,
+                 "address": seat_page(self.pages, self.server_for_pages, code)
+                 if self.pages else "(open the seat page and type the code)"}
+                for table_id, codes in made.items() for letter, code in codes.items()]
+        page = join_slips(rows, title="Join slips: one game at many screens")
+        target.value = (_download(f"Join slips ({len(rows)}, to print)", f"{name}.html",
+                                  page.encode(), "text/html") + "<br>" + "<br>".join(
+            f"{html.escape(r['where'])}: <code>{html.escape(r['code'])}</code>" for r in rows))
+
+    def create_class(self, name: str, students: int, lesson: str = "") -> dict[str, str]:
+        """Codes for a lesson's class list (one per student) and their slips: a lesson
+        page joined with one sends its checks to the Answers tab."""
+        codes = self.client.create_class(name, students)
+        self.lesson_codes[name] = codes
+        page = f"lessons/{lesson}.ipynb" if lesson else ""
+        rows = [{"where": f"{lesson or 'lesson'} · {student}", "code": code,
+                 "address": seat_page(self.pages, self.server_for_pages, code, page)
+                 if self.pages and page else "(open the lesson's page with the code)"}
+                for student, code in codes.items()]
+        self.class_link.value = _download(f"Lesson slips ({len(rows)}, to print)",
+                                          f"lesson-slips-{name}.html",
+                                          join_slips(rows, title=f"{lesson or 'Lesson'}: "
+                                                     f"{name}").encode(), "text/html")
+        self.say(f"{len(codes)} codes for class {name}.")
+        return codes
+
+    def download_records(self) -> bytes:
+        """Every table's full record, one JSON file each in a zip (and its link)."""
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for t in self.client.tables():
+                record = self.client.record(t["id"])
+                archive.writestr(f"{t['id']}-{t['game']}.json", record.to_json())
+        data = buffer.getvalue()
+        self.records_link.value = _download("records.zip", "records.zip", data,
+                                            "application/zip")
+        self.say("Every full record is in records.zip (the link beside the button).")
+        return data
+
+    # ------------------------------------------------------------------ answers
+    def _refresh_answers(self) -> None:
+        rows = tally(self.answers)
+        if not rows:
+            self.answers_html.value = "<i>No answers yet.</i>"
+            self.answers_plot.value = b""
+            return
+        body = "".join(
+            f"<tr><td>{html.escape(r['lesson'])}</td><td>{html.escape(r['question'])}</td>"
+            f"<td>{r['right']} of {r['tried']}</td><td>{r['checks']}</td><td>"
+            + "<br>".join(f"{html.escape(m)} ({n})" for m, n in r["mistakes"])
+            + "</td></tr>" for r in rows)
+        self.answers_html.value = (
+            "<table border=1 cellpadding=4 style='border-collapse:collapse'><tr><th>lesson"
+            "</th><th>question</th><th>right (of students who tried)</th><th>checks</th>"
+            "<th>commonest mistakes (how many)</th></tr>" + body + "</table>")
+        self.answers_plot.value = _tally_plot(rows)
+
+
+def _tally_plot(rows: list[dict[str, Any]]) -> bytes:
+    """A bar per question: students right and students who tried (PNG)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(7, 0.5 + 0.45 * len(rows)), dpi=90)
+    ax = fig.subplots()
+    labels = [f"{r['lesson']} {r['question']}" for r in rows]
+    ys = range(len(rows))
+    ax.barh(ys, [r["tried"] for r in rows], color="#d0d7de", hatch="//",
+            label="tried", edgecolor="#555")
+    ax.barh(ys, [r["right"] for r in rows], color="#2e7d32", label="right")
+    ax.set_yticks(list(ys), labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("students")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    out = io.BytesIO()
+    fig.savefig(out, format="png")
+    return out.getvalue()

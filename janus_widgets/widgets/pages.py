@@ -1,0 +1,89 @@
+"""The two pages of a class at many screens: a student's seat and the teacher's dashboard.
+
+``notebooks/seat.ipynb`` is one cell, ``seat_page()``: in Voila the page's query string
+(``?server=…&code=…``) joins the seat at once; without it, two boxes ask for the server's
+address and the join code. The seat's widget is the usual shell (it fits 1366×768),
+kept up to date as the other seats move. The page's kernel holds only what the server
+sent that seat. ``notebooks/teacher.ipynb`` is ``teacher_page()``: the same with the
+server's address and the teacher's token, then the dashboard.
+
+>>> page = seat_page(query={})            # no query string: the boxes
+>>> [type(w).__name__ for w in page.children[1].children][:3]
+['Text', 'Text', 'Button']
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as W
+
+from ..analysis.class_link import query as page_query
+from ..table.client import ClassroomError
+
+__all__ = ["seat_page", "teacher_page", "JoinPage"]
+
+
+class JoinPage(W.VBox):
+    """Two boxes and a button, then what ``make(first, second)`` builds from them (or
+    at once when the query string holds both)."""
+
+    def __init__(self, title: str, first: tuple[str, str], second: tuple[str, str],
+                 make: Callable[[str, str], W.Widget], query: dict[str, str],
+                 secret: bool = False) -> None:
+        super().__init__()
+        self.title = W.HTML(f"<h3 style='margin:4px 0'>{html.escape(title)}</h3>")
+        self.message = W.HTML()
+        self.first = W.Text(value=query.get(first[0], ""), description=first[1],
+                            placeholder="http://192.168.1.10:8866",
+                            layout=W.Layout(width="420px"))
+        box = W.Password if secret else W.Text
+        self.second = box(value="", description=second[1], layout=W.Layout(width="420px"))
+        self.second.value = query.get(second[0], "")
+        self.button = W.Button(description="Join", icon="sign-in", button_style="primary")
+        self.form = W.VBox([self.first, self.second, self.button])
+        self._make = make
+        self.made: W.Widget | None = None
+        self.button.on_click(lambda _: self.join())
+        self.children = [self.title, self.form, self.message]
+        self.layout.width = "100%"
+        if self.first.value and self.second.value:
+            self.join()
+
+    def join(self) -> W.Widget | None:
+        """Build the page's widget from the boxes; a wrong address or code says why."""
+        first, second = self.first.value.strip(), self.second.value.strip()
+        if not first or not second:
+            self.message.value = ("<span style='color:#b00020'>Fill in both boxes.</span>")
+            return None
+        self.message.value = "<i>Joining…</i>"
+        try:
+            self.made = self._make(first, second)
+        except (ClassroomError, ValueError) as exc:
+            self.message.value = (f"<span style='color:#b00020'>{html.escape(str(exc))}"
+                                  "</span>")
+            return None
+        self.message.value = ""
+        self.children = [self.made]
+        return self.made
+
+
+def seat_page(query: dict[str, str] | None = None) -> JoinPage:
+    """A student's seat: joins with ``?server=…&code=…`` or the two boxes."""
+    def make(server: str, code: str) -> W.Widget:
+        from ..table.client import join
+        from .shell import GameWidget
+        return GameWidget(join(server, code))
+    return JoinPage("Join your table", ("server", "server"), ("code", "code"), make,
+                    page_query() if query is None else query)
+
+
+def teacher_page(query: dict[str, str] | None = None) -> JoinPage:
+    """The teacher's dashboard: ``?server=…&token=…`` or the two boxes."""
+    def make(server: str, token: str) -> W.Widget:
+        from .dashboard import Dashboard
+        return Dashboard(server, token)
+    return JoinPage("Classroom dashboard", ("server", "server"), ("token", "token"), make,
+                    page_query() if query is None else query, secret=True)

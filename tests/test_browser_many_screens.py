@@ -1,0 +1,218 @@
+"""A class at many screens, in a real browser: ``python -m janus_widgets classroom`` (the
+table server and Voila), seat pages and the teacher's dashboard in headless Chromium.
+
+Two seat pages (A and B of a three-player card game, C a bot) and the dashboard play a
+game to the end by clicking on the canvases. Every WebSocket frame a seat's page
+receives is read: none holds the seed or a side of a card hidden from that seat
+(checked against the full record); B's tab is closed and opened again and goes on as B;
+the dashboard shows each move within a second. Then every game plays a move from two
+seat pages.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from browser_support import (ARTIFACTS, click_canvas, free_port, wait_http, wait_painted,
+                             widget_errors)
+from janus_widgets import classroom, games
+from janus_widgets.core.protocol import TERMINAL
+
+pytestmark = pytest.mark.browser
+
+
+class Classroom:
+    """``python -m janus_widgets classroom`` as a teacher runs it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.pages_port = free_port()
+        self.token_file = folder / "token"
+        self.log = open(folder / "classroom.log", "w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "janus_widgets", "classroom", "--port", str(self.port),
+             "--pages-port", str(self.pages_port), "--db", str(folder / "class.sqlite"),
+             "--teacher-token-file", str(self.token_file), "--bot-delay", "0.2"],
+            stdout=self.log, stderr=subprocess.STDOUT, cwd=folder)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.pages = f"http://127.0.0.1:{self.pages_port}"
+        wait_http(self.url + "/api/status", timeout=120, proc=self.proc)
+        self.teacher = classroom.connect(self.url, self.token_file.read_text().strip())
+
+    def seat_url(self, code: str) -> str:
+        return (f"{self.pages}/voila/render/seat.ipynb?"
+                + urlencode({"server": self.url, "code": code}))
+
+    def dashboard_url(self) -> str:
+        return (f"{self.pages}/voila/render/teacher.ipynb?"
+                + urlencode({"server": self.url, "token": self.token_file.read_text().strip()}))
+
+    def stop(self) -> str:
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+        self.log.close()
+        return (self.folder / "classroom.log").read_text()
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory):
+    r = Classroom(tmp_path_factory.mktemp("classroom"))
+    yield r
+    out = r.stop()
+    assert "Classroom stopped" in out, out[-2000:]
+
+
+def open_page(browser, url, frames=None):
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    if frames is not None:
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
+            payload if isinstance(payload, str) else payload.decode("latin-1"))))
+    page.goto(url)
+    return page
+
+
+def wait_seat(page, letter):
+    page.wait_for_selector(".janus-widget canvas", timeout=120_000)
+    wait_painted(page)
+    page.wait_for_function(f"() => document.querySelector('.janus-heading') && "
+                           f"document.querySelector('.janus-heading').innerText"
+                           f".includes('seat {letter}')")
+
+
+def page_status(page) -> str:
+    return page.inner_text(".janus-status")
+
+
+def click_move(page, view, move, viewpoint):
+    """Click the move on the seat's canvas: each region it touches, then Play, as the
+    page's own selection goes (worked out with the game's draw module)."""
+    board = games.get("janus-cards").board()
+    selection = board.fresh_selection(view, viewpoint, None)
+    for key in board.highlight(view, move):
+        region = board.draw(view, selection=selection).find(key)
+        assert region is not None, (move, key)
+        click_canvas(page, *region.center())
+        selection = board.click(view, selection, key).selection
+
+
+def hidden_pairs(record, seat):
+    """The full texts ("sun|key", both ways round) of every card ``seat`` never saw
+    both sides of before the game ended: none may reach the seat's page."""
+    states = record.states()
+    last_playing = max(i for i, s in enumerate(states) if s.current_player != TERMINAL)
+    known: set[str] = set()
+    every: set[str] = set()
+    for state in states[:last_playing + 1]:
+        mine = state.view(seat)
+        full = state.view(None)
+        for ref in [c.ref for c in full.cards()]:
+            card = full.card(ref)
+            pair = f"{card.front}|{card.back}"
+            every.add(pair)
+            seen = mine.card(ref)
+            if seen.front is not None and seen.back is not None:
+                known.add(pair)
+    hidden = every - known
+    return {p for pair in hidden for p in (pair, "|".join(reversed(pair.split("|"))))}
+
+
+def test_a_card_game_at_three_screens_and_the_dashboard(room, browser):
+    t = room.teacher.create_table("janus-cards", players=3, bots={2: "greedy"},
+                                  stall_rounds=3)
+    seed = str(room.teacher.record(t.id).seed)
+    frames = {"A": [], "B": []}
+    pages = {letter: open_page(browser, room.seat_url(t.codes[letter]), frames[letter])
+             for letter in "AB"}
+    dash = open_page(browser, room.dashboard_url())
+    for letter, page in pages.items():
+        wait_seat(page, letter)
+    dash.wait_for_selector(f".janus-dashboard-tables tr[data-table='{t.id}']")
+    shown_after: list[float] = []
+    reopened = False
+    for _ in range(200):
+        record = room.teacher.record(t.id)
+        state = record.final_state()
+        if state.is_over:
+            break
+        seat = state.current_player
+        if seat not in (0, 1):
+            time.sleep(0.1)
+            continue
+        letter = "AB"[seat]
+        if letter == "B" and not reopened and len(record.moves) > 12:
+            pages["B"].context.close()                  # B closes the tab ...
+            pages["B"] = open_page(browser, room.seat_url(t.codes["B"]), frames["B"])
+            wait_seat(pages["B"], "B")                  # ... and opens it again: still B
+            reopened = True
+        page = pages[letter]
+        view = state.view(seat)
+        page.wait_for_function(f"() => document.querySelector('.janus-status').innerText"
+                               f".includes('move {len(record.moves)}/{len(record.moves)}')")
+        moves = [m for m in view.legal_moves() if board_touches(view, m)]
+        move = moves[len(record.moves) % len(moves)]
+        click_move(page, view, move, seat)
+        start = time.monotonic()
+        want = len(record.moves) + 1
+        dash.wait_for_function(
+            f"() => {{ const r = document.querySelector(\".janus-dashboard-tables "
+            f"tr[data-table='{t.id}']\"); return r && +r.dataset.moves >= {want}; }}",
+            timeout=10_000, polling=50)
+        shown_after.append(time.monotonic() - start)
+    final = room.teacher.record(t.id)
+    assert final.final_state().is_over and reopened
+    assert max(shown_after) <= 1.0, f"the dashboard lagged: {sorted(shown_after)[-3:]}"
+    for letter, page in pages.items():
+        page.wait_for_function("() => document.querySelector('.janus-status').innerText"
+                               ".includes('Game over')")
+        assert not widget_errors(page)
+        text = "\n".join(frames[letter])
+        assert seed not in text, f"the seed reached seat {letter}'s page"
+        leaked = [pair for pair in hidden_pairs(final, "AB".index(letter)) if pair in text]
+        assert not leaked, f"seat {letter}'s page received hidden sides: {leaked[:3]}"
+    ARTIFACTS.mkdir(exist_ok=True)
+    pages["A"].screenshot(path=str(ARTIFACTS / "seat-page-A.png"))
+    dash.screenshot(path=str(ARTIFACTS / "dashboard.png"), full_page=True)
+    for page in [*pages.values(), dash]:
+        page.context.close()
+
+
+def board_touches(view, move) -> bool:
+    """Whether a move is played by clicks on the canvas (every move is; the list of
+    regions is how the test finds them)."""
+    return bool(games.get("janus-cards").board().highlight(view, move))
+
+
+@pytest.mark.parametrize("name", ["jactus", "janus", "jinns", "janus-cards"])
+def test_every_game_plays_a_move_from_two_seat_pages(room, browser, name):
+    t = room.teacher.create_table(name, players=2)
+    pages = {letter: open_page(browser, room.seat_url(t.codes[letter])) for letter in "AB"}
+    for letter, page in pages.items():
+        wait_seat(page, letter)
+    for _ in range(2):
+        record = room.teacher.record(t.id)
+        state = record.final_state()
+        seat = state.current_player
+        page = pages["AB"[seat]]
+        other = pages["BA"[seat]]
+        n = len(record.moves)
+        page.wait_for_function(f"() => document.querySelector('.janus-status').innerText"
+                               f".includes('move {n}/{n}')")
+        page.locator(".janus-moves input[type=radio]").first.check()   # the first move
+        page.locator(".janus-widget button", has_text="Play selected").first.click()
+        other.wait_for_function(
+            f"() => {{ const m = document.querySelector('.janus-status').innerText"
+            f".match(/move (\\d+)\\/(\\d+)/); return m && +m[2] > {n}; }}")
+    assert len(room.teacher.record(t.id).moves) >= 2
+    for page in pages.values():
+        assert not widget_errors(page)
+        page.context.close()
