@@ -27,7 +27,7 @@ from typing import Any
 
 from ...core.errors import InvalidMoveError, VariantError
 from ...core.protocol import (CHANCE, TABLE, TERMINAL, Engine, Explanation, Game, State,
-                              seat_index, seat_name, winners_text)
+                              seat_index, seat_name, winners_text, non_ascii)
 from ...core.rng import RandomStream
 from ...core.variant import Ruleset, Variant, option
 from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, DEAL, DISCARD1_BASE, DRAW_PP,
@@ -639,6 +639,8 @@ class CardsEngine(Engine[JanusCardsVariant]):
             return InvalidMoveError(f"{text!r} is not a Janus card game move: {why}. "
                                     f"{self.notation_help}", text=text, rule="JC-7")
 
+        if non_ascii(text):
+            raise bad(non_ascii(text))
         if t in ("agree", "end"):
             return AGREE
         if t.startswith("="):
@@ -660,7 +662,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
                 if part == "p":
                     sources.append(None)
                     continue
-                if len(part) != 2 or not part[1].isdigit():
+                if len(part) != 2 or part[1] not in "0123456789":
                     raise bad(f"{part!r} is not a card: write a seat letter and a card "
                               "number (B1) or P for the pile")
                 try:
@@ -678,7 +680,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
             return draw_action(sources[0], sources[1])
         if t.startswith("x"):
             digits = t[1:].replace("+", "").replace("x", "").replace(",", "")
-            if not digits or not digits.isdigit() or len(digits) > 2:
+            if not digits or not (digits.isascii() and digits.isdigit()) or len(digits) > 2:
                 raise bad("discard one or two cards: x2, x13")
             slots = [int(d) for d in digits]
             if any(not 1 <= s <= HAND_LIMIT for s in slots):
