@@ -50,6 +50,35 @@ def _options(pairs: Sequence[str]) -> dict[str, object]:
     return out
 
 
+def _bots(text: str, game: object) -> list[str]:
+    """The bot names of ``--bots``, one a seat, each checked (nothing is built yet: the
+    optimal bot solves Jactus when it is made). A ``ValueError`` says what is allowed.
+
+    >>> _bots("greedy, mcts:50", games.get("jinns"))
+    ['greedy', 'mcts:50']
+    >>> _bots(",,,", games.get("jinns"))
+    Traceback (most recent call last):
+    ...
+    janus_widgets.core.errors.ArgumentError: --bots ',,,': entry 1 is empty; give one bot a seat, separated by commas, from: random, greedy, mcts, mcts:N (N playouts a move, 1 … 100000)
+    """
+    from .core.bots import bots_allowed, check_bot_name
+    from .core.errors import ArgumentError
+    names = [entry.strip() for entry in text.split(",")]
+    for k, name in enumerate(names, start=1):
+        if not name:
+            raise ArgumentError("--bots", text, bots_allowed(game),
+                                message=f"--bots {text!r}: entry {k} is empty; give one bot "
+                                        "a seat, separated by commas, from: "
+                                        + bots_allowed(game))
+        try:
+            check_bot_name(name, game)
+        except ArgumentError as exc:
+            where = f"--bots entry {k}" if len(names) > 1 else "--bots"
+            raise ArgumentError("--bots", text, exc.allowed,
+                                message=f"{where}: {exc}") from None
+    return names
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m janus_widgets",
                                      description="Play and study the four games "
@@ -110,8 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     from .analysis.tournament import run_tournament
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
+        bots = _bots(args.bots, games.get(args.game))
         options = _options(args.set)
         if args.players is not None:
             options["players"] = args.players

@@ -510,7 +510,9 @@ class CardsEngine(Engine[JanusCardsVariant]):
         trio = next(sym for sym in syms if syms.count(sym) >= 3)
         laid = [side for side in hand if SIDE_SYMBOL[side] == trio][:3]
         after = list(scores)
-        if not agreed >> player & 1:             # a trio laid after agreeing is no one's
+        # JC-14: a trio laid after agreeing is no one's, unless agreeing is a proposal
+        # (agreement="joint"), which costs its maker nothing: the trio is theirs.
+        if self.joint or not agreed >> player & 1:
             after[player] += 1
         if 3 * (len(trios) + 1) == self.deck:
             ends: bool | None = True
