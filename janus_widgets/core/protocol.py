@@ -399,7 +399,13 @@ class Engine(ABC, Generic[VariantT]):
 
     def view_from_data(self, data: Any, viewer: int | str) -> Any:
         """The view :meth:`view_to_data` wrote (raise ``ValueError`` saying what is
-        wrong with ``data``)."""
+        wrong with ``data``, or where the view is not one the rules allow)."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no seat views")
+
+    def check_seat_step(self, before: Any, observed: str, after: Any) -> None:
+        """A game with secrets: raise ``ValueError`` unless the seat's view ``after`` can
+        follow its view ``before`` by a move it was told of as ``observed`` (what
+        :meth:`observed` gives); a seat's record read from a file is proven by it."""
         raise NotImplementedError(f"{type(self).__name__} keeps no seat views")
 
     def position_key(self, raw: Raw) -> Hashable:

@@ -574,6 +574,11 @@ class CardsEngine(Engine[JanusCardsVariant]):
     def view_from_data(self, data: Any, viewer: int | str) -> CardsView:
         return view_from_data(data, self.variant, viewer, engine=self)
 
+    def check_seat_step(self, before: Any, observed: str, after: Any) -> None:
+        """See :mod:`.record_check` (JC-4 … JC-17 as one seat sees them)."""
+        from .record_check import check_step
+        check_step(before, observed, after)
+
     def determinize(self, view: Any, stream: RandomStream) -> tuple:
         if not isinstance(view, CardsView) or view.variant != self.variant:
             raise ValueError("determinize needs a CardsView of this engine's variant")
