@@ -57,7 +57,7 @@ VERSION = 1
 #: million-move one 7.6 MB; a card game seat's record about 400 bytes a move. The limit
 #: keeps loading within memory: reading, checking and replaying a record this size peaks
 #: under 500 MB, whatever it holds (``benchmarks/record_load.py --at-limit`` measures it).
-MAX_BYTES = 16 * 1024 * 1024
+MAX_BYTES = 12 * 1024 * 1024
 #: The most digits a whole number in a record may have (Python's own limit for reading
 #: one from text; a record's numbers have 19 at most, its seed).
 MAX_DIGITS = 4300
