@@ -15,7 +15,7 @@ Printed per measurement: wall seconds and the process's peak resident memory
 before loading is printed too). With ``--heap`` a second run traces the Python heap (``tracemalloc``) for its
 peak; tracing slows Python down several times, so that run's seconds are not shown.
 
-At the size limit (``Record.MAX_BYTES``, issue 24), ``--at-limit`` loads three records
+At the size limit (``janus_widgets.core.record.MAX_BYTES``, issue 24), ``--at-limit`` loads three records
 as large as a record may be, each in a fresh process:
 
 * a legal Jactus game written compactly (``r5``, ``=5`` … with no spaces: the most

@@ -121,7 +121,7 @@ def test_a_record_at_the_size_limit_loads_within_500_mb(tmp_path):
     legal, lists = tmp_path / "legal.json", tmp_path / "lists.json"
     moves = record_load.write_compact(legal, MAX_BYTES)
     record_load.write_hostile(lists, MAX_BYTES)
-    assert legal.stat().st_size > MAX_BYTES - 1000 and lists.stat().st_size > MAX_BYTES - 1000
+    assert min(legal.stat().st_size, lists.stat().st_size) > MAX_BYTES - 1000
     for path, length in ((legal, moves), (lists, 0)):
         out = subprocess.run([sys.executable, "-c", PEAK, str(path)], check=True,
                              capture_output=True, text=True, cwd=ROOT).stdout

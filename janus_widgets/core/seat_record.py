@@ -17,7 +17,14 @@ outcome, so it rebuilds the whole game, every secret included: it is the teacher
   outcome.
 
 A seat's record loads with :class:`RecordError` for anything wrong, and shows that
-seat's view in a widget; it cannot be continued as if it were the full game (there is
+seat's view in a widget. A record read from a file is proven first, since its seat
+could have written anything: a game without secrets replays its moves; a game with
+secrets checks that its first view is the start of a game, that every view is a
+position the rules allow and that every move leads from one view to the next as the
+seat was told of it (``Engine.check_seat_step``; for the card game
+:mod:`janus_widgets.games.janus_cards.record_check`). A forged move text, an impossible
+card or a card twice in a hand is refused, naming the move or the view.
+It cannot be continued as if it were the full game (there is
 no seed and, with secrets, no truth to play on): :class:`SeatFrame` refuses to be
 played on and says so.
 

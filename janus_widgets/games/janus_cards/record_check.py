@@ -91,7 +91,8 @@ def check_view(view: Any) -> None:
             raise ValueError(f"{seat_name(p)} holds {len(hand)} cards; nobody holds more "
                              f"than {HAND_LIMIT} (JC-10)")
         for card in hand:
-            if p not in card.front_seen_by or not (everyone - {p}) <= set(card.back_seen_by):
+            others = everyone - {p}
+            if p not in card.front_seen_by or not others <= set(card.back_seen_by):
                 raise ValueError(f"card {card.ref}: its holder sees its front and everyone "
                                  "else its back (JC-3, JC-13); the view says otherwise")
             sides(card, f"in {seat_name(p)}'s hand")
@@ -506,8 +507,9 @@ def _compare(before: Any, pos: _Position, after: Any, action: int | None,
              text: str) -> None:
     """Raise ``ValueError`` unless ``after`` is ``pos`` with its first-seen sides filled
     in, and ``text`` is what the seat was told of the move."""
-    n, viewer = after.players, after.viewer
-    for name, want, got in (("phase", pos.phase, after.phase), ("turn", pos.turn, after.turn),
+    n = after.players
+    for name, want, got in (("phase", pos.phase, after.phase),
+                            ("turn", pos.turn, after.turn),
                             ("unturned cards", pos.unturned, after.unturned),
                             ("seats that agreed", tuple(sorted(pos.agreed)), after.agreed),
                             ("turns without a trio", pos.stall, after.stall),
