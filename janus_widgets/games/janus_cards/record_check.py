@@ -18,7 +18,10 @@ game:
   chance point); the next view is worked out from the first as the rules move the
   cards (draws, discards, the deal, a card turning up, a trio laid, the end), with the
   sides the seat sees for the first time taken from the next view; everything else must
-  be the same, and the move's text must be exactly what the seat was told.
+  be the same, and the move's text must be exactly what the seat was told. (One
+  leniency: the table's view is what every seat has seen, and whether a draw added a
+  no-trio fact hangs on what single seats saw; so the table's facts need only be,
+  in order, among those the move may have added and those it kept.)
 
 Any failure raises ``ValueError`` saying what breaks which rule; the seat's record
 turns it into a :class:`~janus_widgets.core.errors.RecordError` naming the move.
