@@ -10,7 +10,8 @@
     python -m janus_widgets worksheet roman-dice --out roman.html [--answers] [--pdf]
 
 ``--bots`` gives one bot per seat, repeated round the table (random, greedy,
-mcts or mcts:N; optimal for 2-player Jactus: ``--bots optimal,greedy --rotate``); the
+mcts or mcts:N with N from 1 to 100000; optimal for 2-player Jactus:
+``--bots optimal,greedy --rotate``); the
 default, greedy, plays games that end in every game (random Jactus players hardly ever
 finish). ``--ruleset NAME`` starts from one of the game's named rulesets (``rules GAME``
 lists them); ``--set NAME=VALUE`` changes a variant option (repeatable) on top of it. The
@@ -96,8 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--players", type=int, help="number of players")
     sim.add_argument("--games", type=int, default=200, help="how many games (default 200)")
     sim.add_argument("--bots", default=DEFAULT_BOTS,
-                     help="comma-separated bots per seat: random, greedy, mcts, mcts:N, "
-                          "optimal (2-player Jactus) "
+                     help="comma-separated bots per seat: random, greedy, mcts, mcts:N "
+                          "(N playouts a move, 1 … 100000), optimal (2-player Jactus) "
                           f"(default {DEFAULT_BOTS}: its games end in every game)")
     sim.add_argument("--seed", type=int, default=0, help="seed of the whole run")
     sim.add_argument("--ruleset", help="start from this named ruleset (see: rules GAME)")
