@@ -437,3 +437,23 @@ def test_greedy_closed_form_agrees_with_averaging_in_joint_games():
             pick = agree if agree and stream.below(2) else acts
             state = state._child(pick[stream.below(len(pick))])
     assert checked > 100 and after_agreeing >= 5       # trios laid after agreeing too
+
+
+def test_a_side_revealed_against_what_a_no_trio_fact_said_is_refused():
+    """JC-13: a seat learnt that three sides do not all show one symbol; a record that
+    then reveals the third one as the other two's symbol is forged."""
+    from janus_widgets.games.janus_cards.record_check import check_step
+    from janus_widgets.games.janus_cards.views import view_from_data, view_to_data
+    variant = cards.variant(players=3, symbols=4)
+    before, after = card_game(2, 10, variant), card_game(2, 11, variant)
+    assert before.view(0).no_trios
+    text = before.engine.observed(before.raw, after.last_move.action, 0)
+    check_step(before.view(0), text, after.view(0))                 # the real move
+    data = view_to_data(after.view(0))
+    card = data["hands"][2][1]                                      # C2, its back now seen
+    assert card[1] != "m"
+    data["hands"][2][1] = card[0] + "m" + card[2:]
+    forged_view = view_from_data(data, variant, 0)                  # a view on its own
+    with pytest.raises(ValueError, match="do not all show one symbol, and now sees moon "
+                                         r"on all three \(JC-13\)"):
+        check_step(before.view(0), text, forged_view)

@@ -585,6 +585,12 @@ def _compare_facts(before: Any, pos: _Position, after: Any,
                       for ref, face in fact)
         if viewer == TABLE or viewer != drawer:   # the drawer sees every front it holds
             want.append(sides)
+    for fact in want:
+        symbols = [symbol(r, face) for r, face in fact]
+        if None not in symbols and len(set(symbols)) == 1:
+            raise ValueError(f"the seat learnt that {', '.join(r + ' ' + f for r, f in fact)} "
+                             f"do not all show one symbol, and now sees {symbols[0]} on "
+                             "all three (JC-13)")
     want = [f for f in want if _informative([symbol(r, face) for r, face in f])]
     got = [tuple(f.sides) for f in after.no_trios]
     if viewer == TABLE:        # the table's facts also hang on what each seat saw
