@@ -15,20 +15,30 @@ from __future__ import annotations
 from typing import Any
 
 from . import games
-from .core import (CHANCE, TERMINAL, IllegalMoveError, InvalidMoveError, Record,
-                   RecordError, Replay, VariantError)
+from .core import (CHANCE, TERMINAL, ArgumentError, IllegalMoveError, InvalidMoveError,
+                   JanusError, Record, RecordError, Replay, VariantError)
 
 __version__ = "0.1.0"
 
 __all__ = ["games", "new", "load", "widget", "Record", "Replay", "CHANCE", "TERMINAL",
-           "IllegalMoveError", "InvalidMoveError", "RecordError", "VariantError"]
+           "IllegalMoveError", "InvalidMoveError", "RecordError", "VariantError",
+           "ArgumentError", "JanusError"]
 
 
 def new(game: str, variant: Any = None, *, seed: int | None = None,
         ruleset: str | None = None, **options: Any) -> Any:
     """Start a game by name: ``new("jinns", players=4, seed=1)``; ``ruleset`` names one of
     the game's rulesets (``games.get(game).rulesets()``), ``options`` change it further:
-    ``new("jactus", ruleset="points", players=3)``."""
+    ``new("jactus", ruleset="points", players=3)``. Every bad argument raises one of the
+    package's errors (:class:`JanusError`, a ``ValueError``): an unknown game or a bad
+    seed :class:`ArgumentError`, a bad option, or a variant and a ruleset both given,
+    :class:`VariantError`.
+
+    >>> new("chess")
+    Traceback (most recent call last):
+    ...
+    janus_widgets.core.errors.ArgumentError: no game called 'chess'; the games are: janus, janus-cards, jactus, jinns
+    """
     return games.get(game).new(variant, seed=seed, ruleset=ruleset, **options)
 
 

@@ -12,7 +12,8 @@
     python -m janus_widgets classroom [--host 0.0.0.0] [--port 8866] [--db classroom.sqlite]
 
 ``--bots`` gives one bot per seat, repeated round the table (random, greedy,
-mcts or mcts:N; optimal for 2-player Jactus: ``--bots optimal,greedy --rotate``); the
+mcts or mcts:N with N from 1 to 100000; optimal for 2-player Jactus:
+``--bots optimal,greedy --rotate``); the
 default, greedy, plays games that end in every game (random Jactus players hardly ever
 finish). ``--ruleset NAME`` starts from one of the game's named rulesets (``rules GAME``
 lists them); ``--set NAME=VALUE`` changes a variant option (repeatable) on top of it. The
@@ -52,6 +53,35 @@ def _options(pairs: Sequence[str]) -> dict[str, object]:
     return out
 
 
+def _bots(text: str, game: object) -> list[str]:
+    """The bot names of ``--bots``, one a seat, each checked (nothing is built yet: the
+    optimal bot solves Jactus when it is made). A ``ValueError`` says what is allowed.
+
+    >>> _bots("greedy, mcts:50", games.get("jinns"))
+    ['greedy', 'mcts:50']
+    >>> _bots(",,,", games.get("jinns"))
+    Traceback (most recent call last):
+    ...
+    janus_widgets.core.errors.ArgumentError: --bots ',,,': entry 1 is empty; give one bot a seat, separated by commas, from: random, greedy, mcts, mcts:N (N playouts a move, 1 … 100000)
+    """
+    from .core.bots import bots_allowed, check_bot_name
+    from .core.errors import ArgumentError
+    names = [entry.strip() for entry in text.split(",")]
+    for k, name in enumerate(names, start=1):
+        if not name:
+            raise ArgumentError("--bots", text, bots_allowed(game),
+                                message=f"--bots {text!r}: entry {k} is empty; give one bot "
+                                        "a seat, separated by commas, from: "
+                                        + bots_allowed(game))
+        try:
+            check_bot_name(name, game)
+        except ArgumentError as exc:
+            where = f"--bots entry {k}" if len(names) > 1 else "--bots"
+            raise ArgumentError("--bots", text, exc.allowed,
+                                message=f"{where}: {exc}") from None
+    return names
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m janus_widgets",
                                      description="Play and study the four games "
@@ -69,8 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--players", type=int, help="number of players")
     sim.add_argument("--games", type=int, default=200, help="how many games (default 200)")
     sim.add_argument("--bots", default=DEFAULT_BOTS,
-                     help="comma-separated bots per seat: random, greedy, mcts, mcts:N, "
-                          "optimal (2-player Jactus) "
+                     help="comma-separated bots per seat: random, greedy, mcts, mcts:N "
+                          "(N playouts a move, 1 … 100000), optimal (2-player Jactus) "
                           f"(default {DEFAULT_BOTS}: its games end in every game)")
     sim.add_argument("--seed", type=int, default=0, help="seed of the whole run")
     sim.add_argument("--ruleset", help="start from this named ruleset (see: rules GAME)")
@@ -119,8 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     from .analysis.tournament import run_tournament
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
+        bots = _bots(args.bots, games.get(args.game))
         options = _options(args.set)
         if args.players is not None:
             options["players"] = args.players

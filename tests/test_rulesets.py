@@ -90,7 +90,7 @@ def test_bad_options_on_top_of_a_ruleset_list_what_is_allowed():
     assert "0, 2, 3, 4, 5, 10, 20" in str(err.value)
     with pytest.raises(VariantError, match="no variant option 'colour'"):
         jw.new("janus", ruleset="tolls on every field", colour="red")
-    with pytest.raises(TypeError, match="a variant or a ruleset"):
+    with pytest.raises(VariantError, match="a variant or a ruleset"):
         games.get("jactus").variant({"players": 3}, ruleset="points")
 
 

@@ -268,6 +268,72 @@ def test_a_damaged_cache_file_is_solved_again_never_trusted(tmp_path, monkeypatc
     assert len(solved) == 1
 
 
+@pytest.fixture
+def patched_solver(tmp_path, monkeypatch, solution):
+    """solve_jactus over ``tmp_path`` with the solving itself replaced by the session's
+    solution (counted), and the cache file it writes."""
+    solved = []
+    monkeypatch.setattr(solve.JactusSolution, "_solve",
+                        classmethod(lambda cls, variant: solved.append(variant) or solution))
+    assert solve.solve_jactus(folder=tmp_path) is solution and len(solved) == 1
+    file = tmp_path / f"jactus-{solve._cache_key(solution.variant)}.npz"
+    assert file.exists()
+    return solved, file
+
+
+def _rewrite(file, *, checksum: bool, **arrays):
+    """The cache file with some arrays replaced; its checksum recomputed (a forger who
+    read this module) or left as it was."""
+    with np.load(file) as data:
+        content = {k: data[k] for k in data.files}
+    content.update(arrays)
+    if checksum and "meta" not in arrays:
+        meta = json.loads(content["meta"].tobytes())
+        meta.pop("checksum")
+        meta["checksum"] = solve._checksum(content["values"], content["moves"],
+                                           content["ends"], meta)
+        content["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    np.savez_compressed(file, **content)
+
+
+@pytest.mark.parametrize("checksum", [False, True])
+def test_cached_values_overwritten_are_solved_again(patched_solver, tmp_path, solution,
+                                                     checksum):
+    """Issue 24: values overwritten with 0.9 came back with gap 0. A checksum catches a
+    damaged file; the certificate, recomputed in the game, catches one forged with a
+    checksum that matches."""
+    solved, file = patched_solver
+    _rewrite(file, checksum=checksum, values=np.full_like(solution.values, 0.9))
+    assert solve.solve_jactus(folder=tmp_path) is solution and len(solved) == 2
+    again = solve.solve_jactus(folder=tmp_path)            # the file was replaced
+    assert len(solved) == 2 and again.meta["source"] == "cache"
+    assert np.array_equal(again.values, solution.values) and again.gap <= 1e-9
+
+
+def test_cached_moves_that_lose_are_solved_again(patched_solver, tmp_path, solution):
+    solved, file = patched_solver
+    moves = solution.moves.copy()
+    node = solution.index[position(dice=(6, 6, 6, 6, 2), to_move=1).raw]
+    worse = [m.action for m in solution.start.game.from_raw(solution.raws[node]).legal_moves()
+             if m.action != moves[node]]
+    moves[node] = worse[0]
+    _rewrite(file, checksum=True, moves=moves)
+    with pytest.raises(ValueError, match="not those of the cached strategies"):
+        solve.JactusSolution._load(file, solution.variant)
+    assert solve.solve_jactus(folder=tmp_path) is solution and len(solved) == 2
+
+
+def test_a_cache_nested_100000_deep_is_solved_again(patched_solver, tmp_path, solution):
+    """Issue 24: a cache nested 100,000 deep raised RecursionError."""
+    solved, file = patched_solver
+    deep = np.frombuffer(("[" * 100_000 + "]" * 100_000).encode(), np.uint8)
+    _rewrite(file, checksum=False, meta=deep)
+    assert solve.solve_jactus(folder=tmp_path) is solution and len(solved) == 2
+    # the first format's raw states, nested as deep, are no part of a solution any more
+    _rewrite(file, checksum=False, raws=deep)
+    assert solve.solve_jactus(folder=tmp_path) is solution and len(solved) == 3
+
+
 def test_the_cache_is_keyed_by_options_and_version(monkeypatch):
     import janus_widgets
     rulebook = solve._cache_key(JactusVariant())

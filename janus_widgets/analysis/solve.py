@@ -35,7 +35,12 @@ within rounding.
 Solutions are cached on disk in the user's cache folder (``$JANUS_WIDGETS_CACHE`` if
 set, else :func:`platformdirs.user_cache_dir`), keyed by the rule options, the package
 version and the source of the rules and of this module; a cached solution equals a
-fresh one.
+fresh one. Nothing read from the cache is trusted: the file must hold exactly the
+arrays it should, with the checksum it was written with, and the certificate is worked
+out again from the game itself (the game graph is explored anew, the strategies'
+values, their exploitability, the Bellman residual and the chances of ending are
+recomputed from the cached moves). A file that fails any of it is solved again and
+replaced. Checking costs about a fifth of solving.
 
 >>> from janus_widgets.games.jactus.rules import position
 >>> sol = solve_jactus()
@@ -88,8 +93,14 @@ GAP_LIMIT = 1e-9
 ATTAIN = 1e-9
 #: The largest game the solver takes on: layouts of the pieces (2-player Jactus: 54).
 MAX_LAYOUTS = 100
-#: Bump when the cache file layout or the method changes.
-CACHE_FORMAT = 1
+#: Bump when the cache file layout or the method changes (2: no raw states in the file,
+#: a checksum in its meta; every read is certified again).
+CACHE_FORMAT = 2
+#: The arrays of a cache file and their types (anything else in it: not a solution).
+CACHE_ARRAYS = {"values": np.float64, "moves": np.int16, "ends": np.float64,
+                "meta": np.uint8}
+#: The largest meta a cache file may hold (it is a few hundred bytes).
+CACHE_META_BYTES = 1 << 16
 
 
 class SolverError(RuntimeError):
@@ -834,8 +845,63 @@ def _check_variant(variant: Any) -> Any:
     return variant
 
 
-def _tuples(x: Any) -> Any:
-    return tuple(_tuples(v) for v in x) if isinstance(x, list) else x
+def _checksum(values: np.ndarray, moves: np.ndarray, ends: np.ndarray,
+              meta: dict[str, Any]) -> str:
+    """SHA-256 of a solution's arrays (their types, shapes and bytes) and its meta."""
+    digest = hashlib.sha256()
+    for array in (values, moves, ends):
+        digest.update(f"{array.dtype.str}{array.shape}".encode())
+        digest.update(np.ascontiguousarray(array).tobytes())
+    digest.update(json.dumps(meta, sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def _read_meta(raw: bytes) -> dict[str, Any]:
+    """A cache file's meta: a JSON object with each key once (``ValueError`` if not)."""
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(items)
+        if len(out) != len(items):
+            raise ValueError("a cache file's meta names a key twice")
+        return out
+
+    try:
+        meta = json.loads(raw.decode("utf-8"), object_pairs_hook=pairs)
+    except RecursionError:
+        raise ValueError("a cache file's meta is nested too deeply to be one") from None
+    if not isinstance(meta, dict):
+        raise ValueError(f"a cache file's meta is an object, not {type(meta).__name__}")
+    return meta
+
+
+def _certify(graph: GameGraph, values: np.ndarray, moves: np.ndarray,
+             ends: np.ndarray) -> dict[str, Any]:
+    """The certificate of cached ``values``, ``moves`` (the action chosen at each decision
+    node, -1 elsewhere) and ``ends``, worked out again in ``graph``: the figures the
+    meta states, or ``ValueError`` where they fail (a move that is not one, values that
+    are not the strategies' own, a gap above :data:`GAP_LIMIT`)."""
+    decision_edge = graph.decision[graph.edge_row]
+    chosen = decision_edge & (graph.action == moves[graph.edge_row].astype(np.int64))
+    choice = np.full(graph.n, -1, np.int64)
+    choice[graph.edge_row[chosen]] = np.nonzero(chosen)[0]
+    if not np.array_equal(choice >= 0, graph.decision) or \
+            np.any(moves[~graph.decision] != -1):
+        raise ValueError("the cached moves are not one legal move at every decision")
+    own = evaluate(graph, choice)
+    if not np.all(np.isfinite(values)) or float(np.abs(own - values).max(initial=0)) > 1e-9:
+        raise ValueError("the cached values are not those of the cached strategies")
+    gap = exploitability(graph, choice, own)
+    if gap > GAP_LIMIT:
+        raise ValueError(f"the cached strategies are exploitable by {gap:.3g}")
+    residual = bellman_residual(graph, values)
+    if residual > 1e-11:
+        raise ValueError(f"the cached values miss the Bellman equations by {residual:.3g}")
+    if float(np.abs(end_chance(graph, choice) - ends).max(initial=0)) > 1e-9:
+        raise ValueError("the cached chances of ending are not the strategies' own")
+    low, high = end_chance_bounds(graph, values)
+    _, plies = plies_to_end(graph, choice)
+    return {"gap": gap, "residual": residual, "end_bounds": [float(low[0]), float(high[0])],
+            "plies_if_it_ends": float(plies[0]), "positions": graph.n,
+            "edges": graph.edges}
 
 
 def solve_jactus(variant: Any = None, *, cache: bool = True,
@@ -852,8 +918,9 @@ def solve_jactus(variant: Any = None, *, cache: bool = True,
     if cache and file.exists():
         try:
             return JactusSolution._load(file, variant)
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-            pass                              # unreadable or stale: solve again
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, TypeError,
+                RecursionError, MemoryError):
+            pass                  # unreadable, stale, damaged or forged: solve again
     solution = JactusSolution._solve(variant)
     if cache:
         try:
@@ -944,21 +1011,41 @@ class JactusSolution:
     def _save(self, file: Path) -> None:
         file.parent.mkdir(parents=True, exist_ok=True)
         tmp = file.with_name(f"{file.stem}.{os.getpid()}.tmp.npz")
-        raws = np.frombuffer(json.dumps(self.raws, separators=(",", ":")).encode(), np.uint8)
-        meta = {k: v for k, v in self.meta.items() if k != "source"}
+        meta = {k: v for k, v in self.meta.items() if k not in ("source", "checksum")}
+        meta["checksum"] = _checksum(self.values, self.moves, self.ends, meta)
         np.savez_compressed(tmp, values=self.values, moves=self.moves, ends=self.ends,
-                            raws=raws, meta=np.frombuffer(json.dumps(meta).encode(), np.uint8))
+                            meta=np.frombuffer(json.dumps(meta).encode(), np.uint8))
         os.replace(tmp, file)                      # atomic: readers never see half a file
 
     @classmethod
     def _load(cls, file: Path, variant: Any) -> JactusSolution:
-        with np.load(file) as data:
-            meta = json.loads(data["meta"].tobytes())
-            raws = [_tuples(r) for r in json.loads(data["raws"].tobytes())]
-            values, moves, ends = data["values"], data["moves"], data["ends"]
-        if meta.get("options") != variant.to_dict() or not (
-                len(raws) == len(values) == len(moves) == len(ends)):
+        """The solution in ``file``, checked: exactly the arrays a solution has, the
+        checksum it was saved with, and its certificate recomputed in the game (see the
+        module's docstring). ``ValueError`` (or another error of reading) otherwise."""
+        from ..games.jactus.rules import GAME
+        with np.load(file, allow_pickle=False) as data:
+            if sorted(data.files) != sorted(CACHE_ARRAYS):
+                raise ValueError(f"{file} holds {sorted(data.files)}, not a solution")
+            arrays = {}
+            for name, dtype in CACHE_ARRAYS.items():
+                array = data[name]
+                if array.dtype != dtype or array.ndim != 1:
+                    raise ValueError(f"{file}: {name} is {array.dtype}{array.shape}")
+                if name == "meta" and array.size > CACHE_META_BYTES:
+                    raise ValueError(f"{file}: its meta is {array.size} bytes")
+                arrays[name] = array
+        meta = _read_meta(arrays.pop("meta").tobytes())
+        values, moves, ends = arrays["values"], arrays["moves"], arrays["ends"]
+        stated = meta.pop("checksum", None)
+        if stated != _checksum(values, moves, ends, meta):
+            raise ValueError(f"{file}: the checksum does not match what it holds")
+        if meta.get("options") != variant.to_dict():
             raise ValueError(f"{file} does not hold this variant's solution")
+        graph, raws = explore(GAME.engine(variant))
+        if not len(raws) == len(values) == len(moves) == len(ends) == meta.get("positions"):
+            raise ValueError(f"{file} holds {len(values)} positions; the game has "
+                             f"{len(raws)}")
+        meta.update(_certify(graph, values, moves, ends))
         meta["source"] = "cache"
         return cls(variant, raws, values, moves, ends, meta)
 

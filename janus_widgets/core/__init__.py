@@ -1,7 +1,7 @@
 """The shared protocol: variants, states, moves, chance, views, errors, records, replay."""
 
-from .errors import (IllegalMoveError, InvalidMoveError, JanusError, RecordError,
-                     VariantError)
+from .errors import (ArgumentError, IllegalMoveError, InvalidMoveError, JanusError,
+                     RecordError, VariantError)
 from .protocol import (CHANCE, TABLE, TERMINAL, Engine, Explanation, Game, Move, MoveList,
                        State, seat_index, seat_name)
 from .record import Record, read_record
@@ -15,5 +15,5 @@ __all__ = [
     "State", "Variant", "option", "Ruleset", "CUSTOM", "Record", "SeatRecord", "read_record",
     "Replay", "RandomStream", "chance_rng",
     "IllegalMoveError", "InvalidMoveError", "JanusError", "RecordError", "VariantError",
-    "seat_name", "seat_index",
+    "ArgumentError", "seat_name", "seat_index",
 ]

@@ -31,12 +31,13 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .errors import ArgumentError
 from .protocol import CHANCE, TERMINAL, Engine, Move, Raw, State
 from .rng import RandomStream
 from .simulate import random_playout
 
 __all__ = ["RandomBot", "GreedyBot", "MCTSBot", "BOT_FACTORIES", "LazyFactory", "make_bot",
-           "bot_names"]
+           "bot_names", "check_bot_name", "bots_allowed", "MAX_NAMED_ITERATIONS"]
 
 #: Outcomes averaged exactly by the greedy bot when there are at most this many.
 EXACT_CHANCE_LIMIT = 512
@@ -359,21 +360,67 @@ def bot_names(game: Any = None) -> list[str]:
     return [name for name in BOT_FACTORIES if game is None or _plays(name, game)]
 
 
-def make_bot(name: str, game: Any, seat: int, seed: int) -> Callable[[Any], Any]:
-    """A named bot for ``seat`` of ``game``, seeded. ``"mcts:800"`` sets the
-    iterations."""
-    base, _, arg = name.partition(":")
+#: The most playouts per move a bot named ``"mcts:N"`` may take (a menu or the command
+#: line cannot ask for a search that never ends; ``MCTSBot(...)`` itself takes any number).
+MAX_NAMED_ITERATIONS = 100_000
+
+
+def bots_allowed(game: Any = None) -> str:
+    """The phrase that lists the bot names (for ``game``, if given).
+
+    >>> bots_allowed("jinns")
+    'random, greedy, mcts, mcts:N (N playouts a move, 1 … 100000)'
+    """
+    names = [n if n != "mcts" else f"mcts, mcts:N (N playouts a move, 1 … "
+                                   f"{MAX_NAMED_ITERATIONS})" for n in bot_names(game)]
+    return ", ".join(names)
+
+
+def check_bot_name(name: Any, game: Any = None) -> tuple[str, int | None]:
+    """``(bot, iterations)`` for a bot name such as ``"greedy"`` or ``"mcts:800"``
+    (``iterations`` None unless given), or :class:`ArgumentError` saying which names
+    are allowed (for ``game``, a game or its name, if given). Nothing is built.
+
+    >>> check_bot_name("mcts:800")
+    ('mcts', 800)
+    >>> check_bot_name("mcts:99999999999999999999")
+    Traceback (most recent call last):
+    ...
+    janus_widgets.core.errors.ArgumentError: 'mcts:99999999999999999999': write mcts:N with N a whole number of playouts a move from 1 to 100000
+    """
+    if not isinstance(name, str):
+        raise ArgumentError("bot", name, bots_allowed(game),
+                            message=f"a bot is named by text ({bots_allowed(game)}), "
+                                    f"not {type(name).__name__}")
+    base, colon, arg = name.strip().partition(":")
     if base not in BOT_FACTORIES:
-        raise ValueError(f"no bot called {name!r}; the bots are: {', '.join(BOT_FACTORIES)}"
-                         " (mcts:N sets its iterations)")
+        raise ArgumentError("bot", name, bots_allowed(game),
+                            message=f"no bot called {name!r}; the bots are: "
+                                    f"{bots_allowed(game)}")
     if game is not None and not _plays(base, game):
         title = getattr(game, "title", game)
-        raise ValueError(f"the {base} bot does not play {title}; the bots for {title} are: "
-                         f"{', '.join(bot_names(game))}")
-    if base == "mcts" and arg:
-        if not arg.isdigit() or int(arg) < 1:
-            raise ValueError(f"{name!r}: write mcts:N with N a whole number of iterations")
-        return MCTSBot(int(arg), seed=seed)
-    if arg:
-        raise ValueError(f"{name!r}: only mcts takes an argument (mcts:N)")
+        raise ArgumentError("bot", name, bots_allowed(game),
+                            message=f"the {base} bot does not play {title}; the bots for "
+                                    f"{title} are: {bots_allowed(game)}")
+    if base == "mcts" and colon:
+        digits = arg.strip()
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 7 or \
+                not 1 <= int(digits) <= MAX_NAMED_ITERATIONS:
+            raise ArgumentError("bot", name, f"mcts:N, N from 1 to {MAX_NAMED_ITERATIONS}",
+                                message=f"{name!r}: write mcts:N with N a whole number of "
+                                        f"playouts a move from 1 to {MAX_NAMED_ITERATIONS}")
+        return base, int(digits)
+    if colon:
+        raise ArgumentError("bot", name, bots_allowed(game),
+                            message=f"{name!r}: only mcts takes an argument (mcts:N)")
+    return base, None
+
+
+def make_bot(name: str, game: Any, seat: int, seed: int) -> Callable[[Any], Any]:
+    """A named bot for ``seat`` of ``game``, seeded. ``"mcts:800"`` sets the
+    iterations (1 … :data:`MAX_NAMED_ITERATIONS`); a name that is not a bot raises
+    :class:`ArgumentError` (see :func:`check_bot_name`)."""
+    base, iterations = check_bot_name(name, game)
+    if iterations is not None:
+        return MCTSBot(iterations, seed=seed)
     return BOT_FACTORIES[base](game, seat, seed)

@@ -15,6 +15,7 @@ __all__ = [
     "IllegalMoveError",
     "RecordError",
     "VariantError",
+    "ArgumentError",
     "format_options",
 ]
 
@@ -73,6 +74,28 @@ class VariantError(JanusError):
                  allowed: str) -> None:
         super().__init__(message)
         self.field = field
+        self.value = value
+        self.allowed = allowed
+
+
+class ArgumentError(JanusError):
+    """An argument that is not one the function takes (a seat that does not exist, a
+    seed out of range, a game that is not registered, ``rng`` that is no generator):
+    ``argument`` names the parameter, ``value`` is what was given and ``allowed`` says
+    what would have been.
+
+    >>> err = ArgumentError("player", 9, "a seat number 0 … 1")
+    >>> str(err), err.argument
+    ('player=9 is not allowed: use a seat number 0 … 1.', 'player')
+    """
+
+    def __init__(self, argument: str, value: object, allowed: str, *,
+                 message: str = "") -> None:
+        shown = repr(value)
+        if len(shown) > 60:
+            shown = shown[:57] + "…"
+        super().__init__(message or f"{argument}={shown} is not allowed: use {allowed}.")
+        self.argument = argument
         self.value = value
         self.allowed = allowed
 

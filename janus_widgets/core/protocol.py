@@ -39,8 +39,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from .errors import IllegalMoveError, InvalidMoveError, VariantError, format_options
-from .rng import RandomStream, chance_rng, check_seed, fresh_seed
+from .errors import (ArgumentError, IllegalMoveError, InvalidMoveError, VariantError,
+                     format_options)
+from .rng import RandomStream, chance_rng, check_rng, check_seed, fresh_seed
 from .variant import CUSTOM, Ruleset, Variant, check_rulesets
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CHANCE", "TERMINAL", "seat_name", "seat_index", "winners_text", "Move", "MoveList",
     "Explanation", "Engine", "State", "Game", "Raw", "Prefix", "TABLE", "viewer_name",
+    "check_seat", "check_viewer", "non_ascii",
 ]
 
 #: ``current_player`` while chance is to act (the OpenSpiel convention).
@@ -117,6 +119,23 @@ def seat_index(text: str, num_players: int) -> int:
         raise ValueError(f"{text!r} is not a seat here: use one of "
                          + ", ".join(SEAT_LETTERS[:num_players]))
     return SEAT_LETTERS.index(letter)
+
+
+def non_ascii(text: str) -> str:
+    """Why ``text`` is not move notation if it holds a character outside ASCII (every
+    game's notation is plain ASCII: a digit such as ``'٦'`` is not the 6 it looks like),
+    else ``""``.
+
+    >>> non_ascii("a6"), non_ascii("a\u0666")
+    ('', "notation is plain ASCII text, and '٦' (U+0666 ARABIC-INDIC DIGIT SIX) is not")
+    """
+    if text.isascii():
+        return ""
+    import unicodedata
+    char = next(ch for ch in text if not ch.isascii())
+    name = unicodedata.name(char, "")
+    return (f"notation is plain ASCII text, and {char!r} (U+{ord(char):04X}"
+            f"{' ' + name if name else ''}) is not")
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,7 +399,13 @@ class Engine(ABC, Generic[VariantT]):
 
     def view_from_data(self, data: Any, viewer: int | str) -> Any:
         """The view :meth:`view_to_data` wrote (raise ``ValueError`` saying what is
-        wrong with ``data``)."""
+        wrong with ``data``, or where the view is not one the rules allow)."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no seat views")
+
+    def check_seat_step(self, before: Any, observed: str, after: Any) -> None:
+        """A game with secrets: raise ``ValueError`` unless the seat's view ``after`` can
+        follow its view ``before`` by a move it was told of as ``observed`` (what
+        :meth:`observed` gives); a seat's record read from a file is proven by it."""
         raise NotImplementedError(f"{type(self).__name__} keeps no seat views")
 
     def position_key(self, raw: Raw) -> Hashable:
@@ -644,17 +669,20 @@ class State:
             return None
         return [(self._move(a), p) for a, p in pairs]
 
-    def sample_chance(self, rng: np.random.Generator | None = None) -> Move:
-        """Draw the chance outcome with ``rng`` (default: this game's seed and ply)."""
+    def sample_chance(self, rng: np.random.Generator | int | None = None) -> Move:
+        """Draw the chance outcome with ``rng``: a numpy Generator, a seed, or None (this
+        game's seed and ply decide); anything else raises :class:`ArgumentError`."""
+        gen = check_rng(rng)
         if not self.is_chance:
             raise IllegalMoveError(
                 f"No chance point here: it is {seat_name(self.current_player)}'s "
                 f"turn ({self._engine.turn_rule}).", move="", rule=self._engine.turn_rule,
                 reason="chance is not to act")
-        gen = rng if rng is not None else chance_rng(self._seed, self._ply)
+        if gen is None:
+            gen = chance_rng(self._seed, self._ply)
         return self._move(self._engine.sample(self._raw, RandomStream(gen, block=16)))
 
-    def play_chance(self, rng: np.random.Generator | None = None) -> State:
+    def play_chance(self, rng: np.random.Generator | int | None = None) -> State:
         """Sample the chance outcome (see :meth:`sample_chance`) and play it."""
         return self.play(self.sample_chance(rng))
 
@@ -682,6 +710,14 @@ class State:
                 f"{self._engine.notation_help} Legal now: "
                 f"{format_options(self._legal_notations())}.",
                 text=text, legal=self._legal_notations()) from None
+        why = non_ascii(text)
+        if why:    # every engine refuses such text itself; this holds for any game
+            shown = text if len(text) <= 40 else text[:40] + "…"
+            raise InvalidMoveError(
+                f"{shown!r} is not a {self.game.title} move: {why}. "
+                f"{self._engine.notation_help} Legal now: "
+                f"{format_options(self._legal_notations())}.",
+                text=text, legal=self._legal_notations())
         return self._move(action)
 
     def _legal_notations(self) -> list[str]:
@@ -750,6 +786,8 @@ class State:
         turn is refused. An illegal move raises :class:`IllegalMoveError` (a
         ``ValueError``) and this state stays as it was.
         """
+        if player is not None:
+            player = check_seat(player, self.num_players)
         action = self._action_of(move)
         eng = self._engine
         if player is not None:
@@ -835,14 +873,37 @@ class State:
 
 
 def check_viewer(player: object, num_players: int) -> None:
-    """Raise ``ValueError`` unless ``player`` is a seat number, :data:`TABLE` or None."""
-    if player is None or player == TABLE:
+    """Raise :class:`ArgumentError` unless ``player`` is a seat number, :data:`TABLE` or
+    None (the teacher)."""
+    if player is None or (isinstance(player, str) and player == TABLE):
         return
     if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or \
             not 0 <= player < num_players:
-        raise ValueError(f"player={player!r} is not a seat: use 0 … {num_players - 1}, "
-                         f"{TABLE!r} for what every seat has seen, or None for the "
-                         "teacher's view")
+        allowed = (f"a seat number 0 … {num_players - 1}, {TABLE!r} for what every seat "
+                   "has seen, or None for the teacher's view")
+        raise ArgumentError("player", player, allowed,
+                            message=f"player={player!r} is not a seat: use {allowed}.")
+
+
+def check_seat(player: object, num_players: int, argument: str = "player") -> int:
+    """``player`` as a seat number ``0 … num_players - 1``, or :class:`ArgumentError`
+    (a seat letter, a number out of range, anything else).
+
+    >>> check_seat(1, 2)
+    1
+    >>> check_seat("B", 2)
+    Traceback (most recent call last):
+    ...
+    janus_widgets.core.errors.ArgumentError: player='B' is not a seat: use a seat number 0 … 1 (seat_index('B', 2) reads a letter).
+    """
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or \
+            not 0 <= player < num_players:
+        hint = (f" (seat_index({player!r}, {num_players}) reads a letter)"
+                if isinstance(player, str) else "")
+        allowed = f"a seat number 0 … {num_players - 1}{hint}"
+        raise ArgumentError(argument, player, allowed,
+                            message=f"{argument}={player!r} is not a seat: use {allowed}.")
+    return int(player)
 
 
 def _error_fields(exc: Exception) -> dict[str, Any]:
@@ -949,7 +1010,11 @@ class Game(Generic[VariantT]):
         ``options`` changed."""
         if ruleset is not None:
             if variant is not None:
-                raise TypeError("give a variant or a ruleset, not both")
+                raise VariantError(
+                    f"{self.title}: give a variant or a ruleset, not both (ruleset="
+                    f"{ruleset!r} names a whole variant; change its options with keyword "
+                    "arguments, e.g. ruleset=..., players=3)",
+                    field="ruleset", value=ruleset, allowed="a variant or a ruleset")
             return self.ruleset(ruleset).variant(self.Variant, **options)
         if variant is None:
             base = self.Variant()

@@ -34,6 +34,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -52,8 +53,14 @@ __all__ = ["Record", "Branch", "FORMAT", "VERSION", "read_record"]
 
 FORMAT = "janus-widgets-record"
 VERSION = 1
-#: Refuse files larger than this (a 100,000-move Jactus game is about 1 MB).
-MAX_BYTES = 64 * 1024 * 1024
+#: Refuse files larger than this. A 100,000-move Jactus game is about 1 MB, a
+#: million-move one 7.6 MB; a card game seat's record about 400 bytes a move. The limit
+#: keeps loading within memory: reading, checking and replaying a record this size peaks
+#: under 500 MB, whatever it holds (``benchmarks/record_load.py --at-limit`` measures it).
+MAX_BYTES = 12 * 1024 * 1024
+#: The most digits a whole number in a record may have (Python's own limit for reading
+#: one from text; a record's numbers have 19 at most, its seed).
+MAX_DIGITS = 4300
 
 
 @dataclass(frozen=True)
@@ -196,7 +203,7 @@ class Record:
                                   f"line (0 … {k - 1})")
             if isinstance(at, bool) or not isinstance(at, int) or at < 0:
                 raise RecordError(f"branch {k}: 'at' must be a move count, not {at!r}")
-            own = tuple(_string_list(b["moves"], f"branch {k} moves"))
+            own = shared_texts(_string_list(b["moves"], f"branch {k} moves"))
             branches.append(Branch(parent, at, own,
                                    _by_list(b.get("by"), len(own), f"branch {k} by")))
         result = data.get("result")
@@ -205,7 +212,7 @@ class Record:
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
             raise RecordError("record 'meta' must be an object")
-        return cls(game=name, variant=dict(variant), seed=seed, moves=tuple(moves),
+        return cls(game=name, variant=dict(variant), seed=seed, moves=shared_texts(moves),
                    branches=tuple(branches), result=result, meta=meta, ruleset=ruleset,
                    by=by)
 
@@ -351,13 +358,64 @@ def parse_json(text: Any) -> Any:
         raise RecordError(f"the record is {len(text)} characters; the limit is "
                           f"{MAX_BYTES}")
     try:
-        return json.loads(text.lstrip("\ufeff"))
+        return _DECODER.decode(text.lstrip("\ufeff"))
     except json.JSONDecodeError as exc:
         raise RecordError(f"the record is not valid JSON: {exc.msg} at line "
                           f"{exc.lineno}, column {exc.colno}") from None
     except RecursionError:
         raise RecordError("the record is not a game record: its JSON is nested too "
                           "deeply to read") from None
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object that names each key once (JSON leaves a repeated key to the reader:
+    one reader keeps the first value, another the last, so a record must not have one)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RecordError(f"the record's JSON gives the key {key!r} twice in one "
+                              "object; a record names each field once")
+        out[key] = value
+    return out
+
+
+def _whole_number(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise RecordError(f"the record holds a whole number of {digits} digits; a "
+                          f"record's numbers have at most {MAX_DIGITS}")
+    return int(text)
+
+
+def _number(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise RecordError(f"the record holds the number {text[:20]!r}, too large for a "
+                          "number (a record's numbers are finite)")
+    return value
+
+
+def _not_a_number(name: str) -> Any:
+    raise RecordError(f"the record holds {name}, which JSON does not allow: a record's "
+                      "numbers are finite")
+
+
+#: The reader of every record: strict JSON (no repeated keys, no NaN or Infinity, no
+#: number too long to read) and never evaluated.
+_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_int=_whole_number,
+                            parse_float=_number, parse_constant=_not_a_number)
+
+
+def shared_texts(texts: Sequence[str]) -> tuple[str, ...]:
+    """``texts`` as a tuple in which equal texts are one object: a long game repeats a
+    few move texts, so its record keeps each once (8 bytes a move, not 50).
+
+    >>> a, b = shared_texts(["r" + "5", "=5", "r" + "5"])[::2]
+    >>> a is b
+    True
+    """
+    memo: dict[str, str] = {}
+    return tuple([memo.setdefault(t, t) for t in texts])
 
 
 def source_data(source: Any) -> Any:
@@ -481,7 +539,7 @@ def _by_list(value: Any, n: int, what: str) -> tuple[str, ...] | None:
             check_by(item)
         except ValueError as exc:
             raise RecordError(f"record {what}: entry {i}: {exc}", index=i) from None
-    return tuple(value)
+    return shared_texts(value)
 
 
 def _check_moves(start: State, raw: Any, texts: Sequence[str], actions: list[int],

@@ -23,6 +23,8 @@ from typing import TypeVar
 
 import numpy as np
 
+from .errors import ArgumentError
+
 __all__ = ["chance_rng", "fresh_seed", "RandomStream", "as_generator"]
 
 T = TypeVar("T")
@@ -42,16 +44,45 @@ def fresh_seed() -> int:
     return secrets.randbits(SEED_BITS)
 
 
-def check_seed(seed: object) -> int:
-    """Return ``seed`` as an int, or raise ``ValueError`` saying what is allowed."""
+def check_seed(seed: object, argument: str = "seed") -> int:
+    """Return ``seed`` as an int, or raise :class:`ArgumentError` saying what is allowed.
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    janus_widgets.core.errors.ArgumentError: seed=-1 is not allowed: use a whole number from 0 to 2**63 - 1.
+    """
+    allowed = "a whole number from 0 to 2**63 - 1"
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(
-            f"seed={seed!r} is not allowed: use a whole number from 0 to 2**63 - 1")
+        raise ArgumentError(argument, seed, allowed)
     seed = int(seed)
     if not 0 <= seed < (1 << SEED_BITS):
-        raise ValueError(
-            f"seed={seed} is not allowed: use a whole number from 0 to 2**63 - 1")
+        raise ArgumentError(argument, seed, allowed)
     return seed
+
+
+def check_rng(rng: object) -> np.random.Generator | None:
+    """``rng`` as a chance point takes it: a numpy ``Generator``, a seed (a whole number
+    from 0 to 2**63 - 1, made into a Generator) or ``None`` (the game's own seed and
+    ply decide); anything else raises :class:`ArgumentError` naming ``rng``.
+
+    >>> check_rng(None) is None, type(check_rng(3)).__name__
+    (True, 'Generator')
+    >>> check_rng("x")
+    Traceback (most recent call last):
+    ...
+    janus_widgets.core.errors.ArgumentError: rng='x' is not allowed: use a numpy Generator (np.random.default_rng(seed)), a whole-number seed from 0 to 2**63 - 1, or None (the game's own seed and ply decide).
+    """
+    if rng is None or isinstance(rng, np.random.Generator):
+        return rng
+    allowed = ("a numpy Generator (np.random.default_rng(seed)), a whole-number seed from "
+               "0 to 2**63 - 1, or None (the game's own seed and ply decide)")
+    try:
+        return np.random.default_rng(check_seed(rng, "rng"))
+    except ArgumentError:
+        raise ArgumentError("rng", rng, allowed) from None
 
 
 def chance_rng(seed: int, ply: int) -> np.random.Generator:
@@ -68,8 +99,8 @@ def as_generator(rng: np.random.Generator | int | None) -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
     if rng is None:
-        raise ValueError("a seeded numpy Generator (or an int seed) is needed here; "
-                         "got None")
+        raise ArgumentError("rng", None, "a seeded numpy Generator or a whole-number seed "
+                            "(randomness must be seeded)")
     return np.random.default_rng(check_seed(rng))
 
 

@@ -17,7 +17,14 @@ outcome, so it rebuilds the whole game, every secret included: it is the teacher
   outcome.
 
 A seat's record loads with :class:`RecordError` for anything wrong, and shows that
-seat's view in a widget; it cannot be continued as if it were the full game (there is
+seat's view in a widget. A record read from a file is proven first, since its seat
+could have written anything: a game without secrets replays its moves; a game with
+secrets checks that its first view is the start of a game, that every view is a
+position the rules allow and that every move leads from one view to the next as the
+seat was told of it (``Engine.check_seat_step``; for the card game
+:mod:`janus_widgets.games.janus_cards.record_check`). A forged move text, an impossible
+card or a card twice in a hand is refused, naming the move or the view.
+It cannot be continued as if it were the full game (there is
 no seed and, with secrets, no truth to play on): :class:`SeatFrame` refuses to be
 played on and says so.
 
@@ -48,7 +55,7 @@ from .protocol import (CHANCE, TABLE, MoveList, State, check_viewer, seat_index,
                        winners_text)
 from .record import (FORMAT, VERSION, _by_list, _check_moves, _result, _string_list,
                      check_game_and_variant, check_header, check_ruleset, parse_json,
-                     read_text, source_data, write_atomic)
+                     read_text, shared_texts, source_data, write_atomic)
 
 if TYPE_CHECKING:
     from .protocol import Game
@@ -113,11 +120,13 @@ class SeatRecord:
             if views is not None:
                 views.append(eng.view_to_data(eng.view(type(state)(eng, raw, seed=0),
                                                        seat)))
-        return cls(game=state.game.name, variant=state.variant.to_dict(),
-                   seat=int(seat) if seat != TABLE else TABLE, moves=tuple(moves),
-                   views=None if views is None else tuple(views), result=_result(state),
-                   meta=dict(meta or {}), ruleset=state.game.ruleset_of(state.variant),
-                   by=_by_for(by, len(moves)))
+        rec = cls(game=state.game.name, variant=state.variant.to_dict(),
+                  seat=int(seat) if seat != TABLE else TABLE, moves=tuple(moves),
+                  views=None if views is None else tuple(views), result=_result(state),
+                  meta=dict(meta or {}), ruleset=state.game.ruleset_of(state.variant),
+                  by=_by_for(by, len(moves)))
+        object.__setattr__(rec, "_made_by_engine", True)   # its views need no proof
+        return rec
 
     # --- reading it ----------------------------------------------------------
     @property
@@ -224,7 +233,7 @@ class SeatRecord:
                 raise RecordError(f"'seat' is {seat_text!r}: a seat's record names a seat "
                                   f"letter A … {seat_name(players - 1)}, or "
                                   f"{TABLE!r}") from None
-        moves = tuple(_string_list(data.get("moves"), "moves"))
+        moves = shared_texts(_string_list(data.get("moves"), "moves"))
         by = _by_list(data.get("by"), len(moves), "by")
         views = data.get("views")
         if game.has_secrets:
@@ -272,8 +281,16 @@ class SeatRecord:
 
 
 class _Frames:
-    """The positions of a seat's record: decoded views (games with secrets), or states
-    rebuilt from the public moves (games without)."""
+    """The positions of a seat's record: its views (games with secrets), or states
+    rebuilt from the public moves (games without).
+
+    A record that was read (not made from a game here) is proven first: the first view
+    must be the start of a game, every view must be one the rules allow and every move
+    must lead from one view to the next as the seat was told of it
+    (``Engine.check_seat_step``). The views are decoded again when a frame is asked for
+    (the last few are kept), so a long record costs its JSON, not a view object a ply."""
+
+    KEEP = 64
 
     def __init__(self, record: SeatRecord) -> None:
         self.record = record
@@ -282,17 +299,11 @@ class _Frames:
         self.engine = game.engine(variant)
         self.variant = variant
         self.game = game
-        self.views: list[Any] | None = None
         self.line: Any = None
+        self._decoded: dict[int, Any] = {}
         if record.views is not None:
-            views = []
-            for i, data in enumerate(record.views):
-                try:
-                    views.append(self.engine.view_from_data(data, record.seat))
-                except ValueError as exc:
-                    raise RecordError(f"view {i} of the record cannot be read: {exc}",
-                                      index=i) from None
-            self.views = views
+            if not record.__dict__.get("_made_by_engine"):
+                self._prove()
         else:
             from .replay import Line
             # No seed is kept; the positions are rebuilt from the moves, which hold
@@ -304,9 +315,42 @@ class _Frames:
             _check_moves(start, start.raw, record.moves, actions, points, "move")
             self.line = Line(0, None, 0, start, actions, points)
 
+    def _decode(self, index: int) -> Any:
+        data = self.record.views[index]  # type: ignore[index]
+        try:
+            return self.engine.view_from_data(data, self.record.seat)
+        except ValueError as exc:
+            raise RecordError(f"view {index} of the record cannot be read: {exc}",
+                              index=index) from None
+
+    def _prove(self) -> None:
+        record, eng = self.record, self.engine
+        start = eng.view_to_data(eng.view(self.game.State(eng, eng.initial(), seed=0),
+                                          record.seat))
+        if record.views[0] != start:  # type: ignore[index]
+            raise RecordError(f"view 0 of the record is not the start of a "
+                              f"{self.game.title} game (before the deal, as "
+                              f"{record.whose} sees it)", index=0)
+        before = self._decode(0)
+        for i in range(1, len(record.views)):  # type: ignore[arg-type]
+            after = self._decode(i)
+            text = record.moves[i - 1]
+            try:
+                eng.check_seat_step(before, text, after)
+            except ValueError as exc:
+                shown = text if len(text) <= 60 else text[:60] + "…"
+                raise RecordError(f"move {i - 1} ({shown!r}) cannot be what "
+                                  f"{record.whose} saw: {exc}", index=i - 1) from None
+            before = after
+
     def frame(self, index: int) -> SeatFrame:
-        if self.views is not None:
-            return SeatFrame(self.record, self.views[index], index, self.game, self.variant)
+        if self.record.views is not None:
+            view = self._decoded.get(index)
+            if view is None:
+                if len(self._decoded) >= self.KEEP:
+                    self._decoded.clear()
+                view = self._decoded[index] = self._decode(index)
+            return SeatFrame(self.record, view, index, self.game, self.variant)
         return SeatFrame(self.record, self.line.state_at(index), index, self.game,
                          self.variant)
 

@@ -33,10 +33,13 @@ def names() -> list[str]:
 
 
 def get(name: str) -> Any:
-    """The :class:`~janus_widgets.core.protocol.Game` registered as ``name``."""
+    """The :class:`~janus_widgets.core.protocol.Game` registered as ``name``; another name
+    raises :class:`~janus_widgets.core.errors.ArgumentError` listing the games."""
     if not isinstance(name, str) or name not in names():
-        raise ValueError(f"no game called {name!r}; the games are: "
-                         + ", ".join(names()))
+        from ..core.errors import ArgumentError
+        raise ArgumentError("game", name, ", ".join(names()),
+                            message=f"no game called {name!r}; the games are: "
+                                    + ", ".join(names()))
     module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}.rules")
     return module.GAME
 

@@ -752,9 +752,8 @@ class Table:
         if seat is None:
             return self.replay.record(saved_by="janus_widgets"), "the full record"
         line = self.replay.current_line
-        rec = line.state_at(len(line)).seat_record(seat, saved_by="janus_widgets")
-        if any(line.by):
-            rec = SeatRecord(**{**rec.__dict__, "by": tuple(line.by)})
+        rec = SeatRecord.from_state(line.state_at(len(line)), seat,
+                                    meta={"saved_by": "janus_widgets"}, by=line.by)
         return rec, f"{rec.whose}'s record"
 
     def read(self, source: Record | SeatRecord | str | Path | bytes) -> Replay | SeatReplay:

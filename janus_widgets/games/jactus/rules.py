@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 from ...core.errors import InvalidMoveError, VariantError
 from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, State, seat_index,
-                              seat_name, winners_text)
+                              seat_name, winners_text, non_ascii)
 from ...core.rng import RandomStream
 from ...core.variant import Ruleset, Variant, option
 
@@ -459,6 +459,8 @@ class JactusEngine(Engine[JactusVariant]):
             return InvalidMoveError(f"{text!r} is not a Jactus move: {why}. "
                                     f"{self.notation_help}", text=text, rule="JA-6")
 
+        if non_ascii(text):
+            raise bad(non_ascii(text))
         if t == "r*":
             if raw[0] == PICK:
                 return MS_INDEX[raw[2]]

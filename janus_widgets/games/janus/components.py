@@ -60,7 +60,8 @@ def parse_field(text: str) -> int:
     (90, 9)
     """
     t = text.strip().lower()
-    if len(t) < 2 or t[0] not in FILES or not t[1:].isdigit() or t[1:].startswith("0"):
+    if len(t) < 2 or t[0] not in FILES or not (t[1:].isascii() and t[1:].isdigit()) or \
+            t[1:].startswith("0"):
         raise ValueError(f"{text!r} is not a field: files a–j, ranks 1–10, e.g. 'c4'")
     rank = int(t[1:])
     if not 1 <= rank <= SIZE:

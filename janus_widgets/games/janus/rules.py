@@ -42,7 +42,7 @@ from typing import Any
 from ...core.errors import InvalidMoveError, VariantError
 from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, State, seat_index,
                               winners_text,
-                              seat_name)
+                              seat_name, non_ascii)
 from ...core.rng import RandomStream
 from ...core.variant import Ruleset, Variant, option
 from .components import (COLOURS, CORNERS, DEFAULT_SQUARES, DISTANCE_PRESETS, FIELDS, SIZE,
@@ -480,11 +480,13 @@ class JanusEngine(Engine[JanusVariant]):
             return InvalidMoveError(f"{text!r} is not a Janus move: {why}. "
                                     f"{self.notation_help}", text=text, rule=rule)
 
+        if non_ascii(text):
+            raise bad(non_ascii(text))
         if t == "pass":
             return PASS
         if t.startswith("="):
             digits = "".join(ch for ch in t[1:] if ch not in "/ ")
-            if not digits.isdigit() or len(digits) != 2 * FIELDS:
+            if not (digits.isascii() and digits.isdigit()) or len(digits) != 2 * FIELDS:
                 raise bad(f"a shuffle outcome gives {FIELDS} tiles as two digits each "
                           f"({2 * FIELDS} digits, rows may be separated by '/'); "
                           f"got {len(digits)} characters", "JB-4")

@@ -27,7 +27,7 @@ from typing import Any
 
 from ...core.errors import InvalidMoveError, VariantError
 from ...core.protocol import (CHANCE, TABLE, TERMINAL, Engine, Explanation, Game, State,
-                              seat_index, seat_name, winners_text)
+                              seat_index, seat_name, winners_text, non_ascii)
 from ...core.rng import RandomStream
 from ...core.variant import Ruleset, Variant, option
 from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, DEAL, DISCARD1_BASE, DRAW_PP,
@@ -510,7 +510,9 @@ class CardsEngine(Engine[JanusCardsVariant]):
         trio = next(sym for sym in syms if syms.count(sym) >= 3)
         laid = [side for side in hand if SIDE_SYMBOL[side] == trio][:3]
         after = list(scores)
-        if not agreed >> player & 1:             # a trio laid after agreeing is no one's
+        # JC-14: a trio laid after agreeing is no one's, unless agreeing is a proposal
+        # (agreement="joint"), which costs its maker nothing: the trio is theirs.
+        if self.joint or not agreed >> player & 1:
             after[player] += 1
         if 3 * (len(trios) + 1) == self.deck:
             ends: bool | None = True
@@ -571,6 +573,11 @@ class CardsEngine(Engine[JanusCardsVariant]):
 
     def view_from_data(self, data: Any, viewer: int | str) -> CardsView:
         return view_from_data(data, self.variant, viewer, engine=self)
+
+    def check_seat_step(self, before: Any, observed: str, after: Any) -> None:
+        """See :mod:`.record_check` (JC-4 … JC-17 as one seat sees them)."""
+        from .record_check import check_step
+        check_step(before, observed, after)
 
     def determinize(self, view: Any, stream: RandomStream) -> tuple:
         if not isinstance(view, CardsView) or view.variant != self.variant:
@@ -639,6 +646,8 @@ class CardsEngine(Engine[JanusCardsVariant]):
             return InvalidMoveError(f"{text!r} is not a Janus card game move: {why}. "
                                     f"{self.notation_help}", text=text, rule="JC-7")
 
+        if non_ascii(text):
+            raise bad(non_ascii(text))
         if t in ("agree", "end"):
             return AGREE
         if t.startswith("="):
@@ -660,7 +669,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
                 if part == "p":
                     sources.append(None)
                     continue
-                if len(part) != 2 or not part[1].isdigit():
+                if len(part) != 2 or part[1] not in "0123456789":
                     raise bad(f"{part!r} is not a card: write a seat letter and a card "
                               "number (B1) or P for the pile")
                 try:
@@ -678,7 +687,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
             return draw_action(sources[0], sources[1])
         if t.startswith("x"):
             digits = t[1:].replace("+", "").replace("x", "").replace(",", "")
-            if not digits or not digits.isdigit() or len(digits) > 2:
+            if not digits or not (digits.isascii() and digits.isdigit()) or len(digits) > 2:
                 raise bad("discard one or two cards: x2, x13")
             slots = [int(d) for d in digits]
             if any(not 1 <= s <= HAND_LIMIT for s in slots):

@@ -383,7 +383,8 @@ def view_to_data(view: CardsView) -> dict[str, Any]:
 def view_from_data(data: Any, variant: Any, viewer: int | str, *,
                    engine: Any = None) -> CardsView:
     """The view :func:`view_to_data` wrote, checked: ``ValueError`` names what is
-    wrong (a field, a card, a count that does not add up to the deck)."""
+    wrong (a field, a card, a count that does not add up to the deck) or which rule the
+    position breaks (see :func:`.record_check.check_view`)."""
     if not isinstance(data, dict):
         raise ValueError(f"a view is an object, not {type(data).__name__}")
     keys = {"phase", "to_move", "turn", "hands", "pile", "unturned", "trios", "agreed",
@@ -474,12 +475,17 @@ def view_from_data(data: Any, variant: Any, viewer: int | str, *,
     if isinstance(to_move, bool) or to_move not in (TERMINAL, CHANCE, *range(n)):
         raise ValueError(f"to_move must be a seat 0 … {n - 1}, {CHANCE} (chance) or "
                          f"{TERMINAL} (over), not {to_move!r}")
-    return CardsView(
+    if len(set(agreed)) != len(agreed):
+        raise ValueError("agreed: each seat agrees once (JC-14)")
+    view = CardsView(
         variant=variant, viewer=viewer, phase=phase, to_move=to_move,
         turn=whole(data["turn"], "turn", 0, n - 1), hands=hands, pile=pile,
         unturned=unturned, unturned_cards=None, trios=tuple(trios), agreed=agreed,
         stall=whole(data["stall"], "stall", 0, 10**9), pending_draw=data["pending_draw"],
         end_reason=end, no_trios=tuple(facts), engine=engine)
+    from .record_check import check_view
+    check_view(view)              # a position the rules allow, as this seat sees it
+    return view
 
 
 def _unknown_face(card: SeenCard) -> str | None:

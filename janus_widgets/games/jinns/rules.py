@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from ...core.errors import InvalidMoveError
 from ...core.protocol import (CHANCE, TERMINAL, Engine, Explanation, Game, Move, MoveList,
-                              State, seat_name, winners_text)
+                              State, seat_name, winners_text, non_ascii)
 from ...core.rng import RandomStream
 from ...core.variant import Ruleset, Variant, option
 
@@ -628,20 +628,22 @@ class JinnsEngine(Engine[JinnsVariant]):
             return InvalidMoveError(f"{text!r} is not a Jinns of the Lake move: {why}. "
                                     f"{self.notation_help}", text=text, rule=rule)
 
+        if non_ascii(text):
+            raise bad(non_ascii(text))
         words = {"pass": PASS, "top": KEEP_TOP, "bottom": KEEP_BOTTOM, "leave": LEAVE}
         if low in words:
             return words[low]
-        m = re.fullmatch(r"(=?)([ybrg])(\d+)", low)
+        m = re.fullmatch(r"(=?)([ybrg])([0-9]+)", low)
         if m:
             if len(m.group(3)) > 2 or not 1 <= int(m.group(3)) <= 4:
                 raise bad(f"pawns have strength 1 to 4, not {_number_text(m.group(3))}")
             strength = int(m.group(3))
             kind = 4 * COLOURS.lower().index(m.group(2)) + strength - 1
             return (CHANCE_BASE if m.group(1) else PLACE_BASE) + kind
-        m = re.fullmatch(r"x(\d+)", low)
+        m = re.fullmatch(r"x([0-9]+)", low)
         if m:
             return TAKE_BASE + self._cell(m.group(1), bad)
-        m = re.fullmatch(r"(\d+)(?:\.(\d+))?\s*([+\->])\s*(\d*)", low)
+        m = re.fullmatch(r"([0-9]+)(?:\.([0-9]+))?\s*([+\->])\s*([0-9]*)", low, re.ASCII)
         if not m:
             raise bad("unknown notation")
         c = self._cell(m.group(1), bad)
