@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from janus_widgets.core.protocol import TABLE
+
 from janus_widgets.games.janus_cards.draw import Pick, draw, public_view
 from janus_widgets.games.janus_cards.tables import SYMBOL_CODES, SYMBOL_NAMES
 from janus_widgets.games.janus_cards.widget import DEAL_CLASS, deal_all
@@ -33,7 +35,8 @@ def private_symbols(w, seat):
 
 def test_the_deal_from_the_canvas_and_from_the_button(widget):
     assert widget.viewpoint == "current" and widget.state.phase == "deal"
-    assert widget._selection.covered                        # nothing private on screen
+    # Chance deals: the screen shows what the whole table has seen, nothing private.
+    assert widget.view.viewer == TABLE and not widget._selection.covered
     assert deal_button(widget).layout.display == ""
     widget.click_key(("button", "deal"))                     # Click.step: one card
     assert widget.index == 1 and sum(widget.state.hand_sizes) == 1

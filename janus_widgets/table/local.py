@@ -43,7 +43,7 @@ from ..core.record import Record, read_record
 from ..core.replay import CHANCE_BY, HUMAN, Replay, bot_by, check_by
 from ..core.rng import RandomStream, fresh_seed
 from ..core.seat_record import SeatRecord, SeatReplay
-from .narrate import Facts, Told, last_move, log_entries
+from .narrate import Facts, Told, last_move, log_entries, sentence
 
 __all__ = ["Table", "viewpoint_choices", "moves_text", "kernel_loop", "SYNC_BOT_LIMIT"]
 
@@ -267,14 +267,25 @@ class Table:
                              f"or a seat 0 … {self.state.num_players - 1}")
 
     def view_seat(self, viewpoint: Viewpoint) -> int | str | None:
-        """The seat whose view is drawn: with "current" the player to move; at a chance
-        point the table's (what every seat has seen); at the end everything."""
+        """The seat whose view is drawn. With "current" (one screen passed round): at the
+        game's present (the end of the main line) the player to move's, and at the real
+        end of the real game everything; anywhere else (a chance point, a move stepped
+        back to, a branch) what every seat has seen (the table's): a seat's cards from
+        another time, or from a branch played on the same deal, are not for the screen."""
         if viewpoint == "current":
             cur = self.state.current_player
+            if not self.live:
+                return TABLE
             if cur >= 0:
                 return cur
             return TABLE if cur == CHANCE else None
         return viewpoint
+
+    @property
+    def live(self) -> bool:
+        """Whether the cursor is at the game's present: the end of the main line (a
+        seat's record: its end)."""
+        return self.replay.at_end and self.replay.line == 0
 
     def view_of(self, viewpoint: Viewpoint) -> Any:
         """The position at the cursor as ``viewpoint`` sees it."""
@@ -286,9 +297,11 @@ class Table:
 
     def views_of_line(self, viewpoint: Viewpoint, start: int, stop: int) -> list[Any]:
         """The views after ``start`` … ``stop`` moves of the line shown (for an
-        animation): a seat's record's views as saved; a screen passed round from the seat
-        whose screen it is now."""
-        seat = self.view_seat(viewpoint)
+        animation): a seat's record's views as saved; a screen passed round as the whole
+        table saw each position."""
+        # A screen passed round: every frame as the whole table saw it (the seat whose
+        # screen it is now did not see the others' cards, then or later).
+        seat = TABLE if viewpoint == "current" else self.view_seat(viewpoint)
         if isinstance(self.replay, SeatReplay):
             return [self.replay.seat_record.replay_view(i) for i in range(start, stop + 1)]
         return [state.view(seat) for state in self.replay.states[start:stop + 1]]
@@ -814,11 +827,8 @@ class Table:
         out = []
         for i, raw in zip(range(lo, hi), line.raws(lo, hi)):
             action = line.actions[i]
-            words = engine.log_entry(raw, action, seat)
-            public = len({engine.log_entry(raw, action, p)
-                          for p in range(engine.num_players)}) == 1
-            out.append(Told(engine.current(raw), by[i], words,
-                            engine.describe(raw, action) if public else ""))
+            out.append(Told(engine.current(raw), by[i], engine.log_entry(raw, action, seat),
+                            sentence(engine, raw, action)))
         return out
 
     def log(self, viewpoint: Viewpoint, lo: int, hi: int) -> list[tuple[str, int]]:

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from ..core.protocol import CHANCE, TERMINAL, seat_name
+from ..core.protocol import CHANCE, TABLE, TERMINAL, seat_name
 
-__all__ = ["Told", "Facts", "mover", "last_move", "log_entries", "is_bot"]
+__all__ = ["Told", "Facts", "mover", "last_move", "log_entries", "is_bot", "sentence"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,22 @@ class Told:
     by: str
     words: str
     sentence: str = ""
+
+
+def sentence(engine: Any, raw: Any, action: int) -> str:
+    """The sentence that says what a move did (``Engine.describe``), for a move every
+    seat learns whole (what the whole table is told of it is its notation); ``""`` for a
+    move with something hidden in it (a card dealt). Whether a move has a sentence never
+    depends on a secret: the table's account is what every seat knows.
+
+    >>> from janus_widgets import games
+    >>> state = games.get("jactus").new(seed=1)
+    >>> sentence(state.engine, state.raw, state.legal_moves()[-1].action)
+    'Throw all five dice to open the round.'
+    """
+    if engine.observed(raw, action, TABLE) != engine.notation(raw, action):
+        return ""
+    return engine.describe(raw, action)
 
 
 def is_bot(by: str) -> bool:

@@ -45,6 +45,7 @@ from ..core.record import Record
 from ..core.replay import HUMAN
 from ..core.rng import check_seed, fresh_seed
 from .local import Table
+from .narrate import sentence
 from .storage import AnswerRow, MoveRow, SQLiteStorage, Storage, StorageError, TableRow
 
 __all__ = ["Hall", "make_app", "serve", "main", "LIMITS", "WireError"]
@@ -467,12 +468,10 @@ class Hall:
         for i, raw in zip(range(since, len(line)), line.raws(since, len(line))):
             action = line.actions[i]
             after = engine.apply(raw, action)
-            words = engine.log_entry(raw, action, seat)
-            public = len({engine.log_entry(raw, action, p)
-                          for p in range(engine.num_players)}) == 1
             entry = {"ply": i, "seat": engine.current(raw), "by": line.by[i],
-                     "told": engine.observed(raw, action, seat), "log": words,
-                     "sentence": engine.describe(raw, action) if public else ""}
+                     "told": engine.observed(raw, action, seat),
+                     "log": engine.log_entry(raw, action, seat),
+                     "sentence": sentence(engine, raw, action)}
             if secret:
                 entry["view"] = engine.view_to_data(
                     engine.view(type(state)(engine, after, seed=0), seat))

@@ -4,6 +4,12 @@ widget (restore one), and pictures and animations of the line shown.
 The Save button says which record it writes: the full one (the teacher's view), or a
 seat's or the table's (no seed, no hidden card); see :meth:`RecordsPanel.show_save`.
 
+The file boxes name files in the page's own folder, :data:`SAVE_FOLDER` beside the
+notebook (:func:`page_file`): no absolute path, no ``..``, one of the kinds the box
+writes; each view has a default name of its own (``janus-cards-seat-A.json``), so two
+seats of one folder never share a file. (``notebooks/voila.json`` keeps Voila from
+serving any file of the folder.)
+
 >>> done = []
 >>> panel = RecordsPanel("jactus", on_save=done.append, on_load=done.append,
 ...                      on_upload=done.append, on_restore=done.append,
@@ -11,12 +17,12 @@ seat's or the table's (no seed, no hidden card); see :meth:`RecordsPanel.show_sa
 ...                      on_animation=lambda path, fps: done.append((path, fps)))
 >>> panel.save_button.click(); panel.picture_button.click(); panel.animation_button.click()
 >>> done
-['jactus-game.json', 'jactus-position.png', ('jactus-game.gif', 2.0)]
+['jactus-full.json', 'jactus-full-position.png', ('jactus-full-game.gif', 2.0)]
 >>> panel.show_earlier(["1: jactus, 4 moves"])
 >>> panel.previous_box.options, panel.previous_box.value
 ((('1: jactus, 4 moves', 0),), 0)
->>> panel.show_save(1); panel.save_button.description
-"Save B's record"
+>>> panel.show_save(1); panel.save_button.description, panel.path_box.value
+("Save B's record", 'jactus-seat-B.json')
 >>> panel.show_save("table"); panel.save_button.description
 "Save the table's record"
 """
@@ -24,13 +30,53 @@ seat's or the table's (no seed, no hidden card); see :meth:`RecordsPanel.show_sa
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path, PurePosixPath
 
 import ipywidgets as W
 
 from ..core.protocol import TABLE, seat_name
 from .controls import Quiet
 
-__all__ = ["RecordsPanel", "SAVE_FULL", "SAVE_SEAT"]
+__all__ = ["RecordsPanel", "SAVE_FULL", "SAVE_SEAT", "SAVE_FOLDER", "page_file",
+           "owner_tag"]
+
+#: The page's own folder for what its boxes save (beside the notebook).
+SAVE_FOLDER = "janus-saves"
+
+
+def owner_tag(whose: object) -> str:
+    """The part of a default file name that says whose it is: ``"full"``, ``"table"``,
+    ``"seat-A"``.
+
+    >>> owner_tag(None), owner_tag(TABLE), owner_tag(1)
+    ('full', 'table', 'seat-B')
+    """
+    if whose is None:
+        return "full"
+    return "table" if whose == TABLE else f"seat-{seat_name(whose)}"  # type: ignore[arg-type]
+
+
+def page_file(text: str, kinds: tuple[str, ...], folder: str | Path = SAVE_FOLDER) -> Path:
+    """The file a box names, inside the page's folder: a plain relative name (folders
+    below it allowed), no absolute path, no ``..``, ending in one of ``kinds``.
+
+    >>> page_file("game.json", (".json",)).as_posix()
+    'janus-saves/game.json'
+    >>> page_file("../x.json", (".json",))
+    Traceback (most recent call last):
+    ValueError: '../x.json': a file here is a plain name inside janus-saves/ (no '..', no folder outside it), e.g. game.json
+    """
+    name = (text or "").strip()
+    pure = PurePosixPath(name.replace("\\", "/"))
+    example = f"game{kinds[0]}"
+    if not name or pure.is_absolute() or ".." in pure.parts or ":" in name or \
+            name.startswith("~"):
+        raise ValueError(f"{text!r}: a file here is a plain name inside {folder}/ (no "
+                         f"'..', no folder outside it), e.g. {example}")
+    if pure.suffix.lower() not in kinds:
+        raise ValueError(f"{text!r}: this box writes {' or '.join(kinds)} files, e.g. "
+                         f"{example}")
+    return Path(folder) / Path(*pure.parts)
 
 #: What the Save button writes, by viewpoint (its label and its tooltip).
 SAVE_FULL = ("Save full record", "Writes the full record: the seed, every move and chance "
@@ -48,8 +94,10 @@ class RecordsPanel:
                  on_restore: Callable[[int], None], on_picture: Callable[[str], None],
                  on_animation: Callable[[str, float], None]) -> None:
         self._quiet = Quiet()
+        self._game_name = game_name
         wide = W.Layout(width="340px")
-        self.path_box = W.Text(value=f"{game_name}-game.json", description="file",
+        self.path_box = W.Text(value=f"{game_name}-full.json", description="file",
+                               tooltip=f"A file in {SAVE_FOLDER}/ beside the notebook",
                                layout=wide)
         self.save_button = W.Button(description=SAVE_FULL[0], tooltip=SAVE_FULL[1],
                                     icon="save", layout=W.Layout(width="auto"))
@@ -65,14 +113,14 @@ class RecordsPanel:
         self.restore_button = W.Button(description="Restore", icon="undo",
                                        layout=W.Layout(width="auto"))
         self.restore_button.on_click(lambda _: on_restore(self.previous_box.value))
-        self.picture_box = W.Text(value=f"{game_name}-position.png", description="picture",
+        self.picture_box = W.Text(value=f"{game_name}-full-position.png", description="picture",
                                   tooltip="The position as shown: .png or .svg",
                                   layout=wide)
         self.picture_button = W.Button(description="Save picture", icon="image",
                                        tooltip="Write the position as shown (.png or .svg)",
                                        layout=W.Layout(width="auto"))
         self.picture_button.on_click(lambda _: on_picture(self.picture_box.value))
-        self.animation_box = W.Text(value=f"{game_name}-game.gif", description="animation",
+        self.animation_box = W.Text(value=f"{game_name}-full-game.gif", description="animation",
                                     tooltip="The line shown, move by move: .gif or .svg",
                                     layout=wide)
         self.fps_box = W.BoundedFloatText(value=2.0, min=0.1, max=30, step=0.5,
@@ -94,7 +142,14 @@ class RecordsPanel:
 
     def show_save(self, whose: object) -> None:
         """Say what Save writes: ``None`` the full record, a seat's number that seat's
-        record, ``TABLE`` the table's (what every seat has seen)."""
+        record, ``TABLE`` the table's (what every seat has seen); a box still holding a
+        default name gets this view's."""
+        tag = owner_tag(whose)
+        with self._quiet:
+            for box, end in ((self.path_box, ".json"), (self.picture_box, "-position.png"),
+                             (self.animation_box, "-game.gif")):
+                if self._is_default(box.value, end):
+                    box.value = f"{self._game_name}-{tag}{end}"
         if whose is None:
             label, tip = SAVE_FULL
         else:
@@ -103,6 +158,12 @@ class RecordsPanel:
             label, tip = (text.format(who=who, whose=owner) for text in SAVE_SEAT)
         self.save_button.description = label
         self.save_button.tooltip = tip
+
+    def _is_default(self, value: str, end: str) -> bool:
+        stem = value[len(self._game_name) + 1:-len(end)] if value.startswith(
+            self._game_name + "-") and value.endswith(end) else None
+        return stem in ("full", "table") or bool(stem and stem.startswith("seat-")
+                                                 and len(stem) == 6)
 
     def show_earlier(self, labels: Sequence[str], select: int | None = None) -> None:
         """The earlier games' labels; ``select`` one (``None``: the one chosen, if it is

@@ -72,6 +72,7 @@ class SeatsPanel:
                 self.seat_boxes = [self._seat_box(p) for p in range(players)]
                 self.widget.children = [self.viewpoint_box, *self.seat_boxes]
             for p, box in enumerate(self.seat_boxes):
+                box.disabled = locked
                 options = list(names)
                 label = bots.get(p, "human")
                 if label not in dict(names).values():

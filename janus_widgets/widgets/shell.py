@@ -68,7 +68,7 @@ from .export import write_animation, write_picture
 from .game_panel import GamePanel
 from .keyboard import Keyboard
 from .moves_panel import LOG_WINDOW, MovesPanel
-from .records_panel import RecordsPanel
+from .records_panel import RecordsPanel, owner_tag, page_file
 from .seats import SeatsPanel
 from .stage import Stage
 from .status import StatusFacts, StatusLine
@@ -83,6 +83,31 @@ __all__ = ["GameWidget", "is_table"]
 CONTROLS_AFTER = 0.1
 
 Viewpoint = Any  # None (everything), a seat number, or "current"
+
+
+def _page_path(text: str, kinds: tuple[str, ...]) -> Path:
+    """A file box's file in the page's own folder (made if need be)."""
+    path = page_file(text, kinds)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _record_owner(path: Path) -> str | None:
+    """Whose record a saved file holds (``"full"``, ``"table"``, ``"seat-A"``), or None
+    if it holds no record."""
+    import json
+    try:
+        if path.stat().st_size > 64 * 1024 * 1024:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != "janus-widgets-record":
+        return None
+    seat = data.get("seat")
+    if seat is None:
+        return "full"
+    return "table" if seat == "table" else f"seat-{seat}"
 
 
 def is_table(obj: Any) -> bool:
@@ -120,6 +145,7 @@ class GameWidget(W.VBox):
         self._selection: Any = None
         self._highlights: tuple[Hashable, ...] = ()
         self._from_browser = False            # inside a callback of the browser's
+        self._was_covered = False            # the moves list was made for a covered screen
         self._controls_due = False            # the parts wait for CONTROLS_AFTER
         self._lock_view = bool(lock_view) or self.table.remote   # the view is fixed
 
@@ -132,9 +158,9 @@ class GameWidget(W.VBox):
         self._build()
         self.table.observe(self._on_table)
         if record is not None:
-            self.load(record)
+            self.table.load(record)             # the page's own set-up, locked or not
         for seat, policy in (bots or {}).items():
-            self.set_bot(seat, policy)
+            self.table.set_bot(seat, policy)    # the page's own set-up, locked or not
         if big:
             self.set_big(True)
         self._selection = self._fresh_selection()
@@ -161,13 +187,16 @@ class GameWidget(W.VBox):
                                     on_ruleset=guard(self._propose_variant))
         self.seats = SeatsPanel(on_viewpoint=guard(self.set_viewpoint),
                                 on_seat=guard(self._on_seat), game=self.game)
-        self.records = RecordsPanel(self.game.name, on_save=guard(self.save),
+        self.records = RecordsPanel(self.game.name, on_save=guard(self._save_from_box),
                                     on_load=guard(self._load_from_box),
                                     on_upload=guard(self._on_upload),
                                     on_restore=guard(self._restore_from_box),
-                                    on_picture=guard(self.save_picture),
+                                    on_picture=guard(lambda path: self.save_picture(
+                                        _page_path(path, (".png", ".svg")))),
                                     on_animation=guard(lambda path, fps:
-                                                       self.save_animation(path, fps=fps)))
+                                                       self.save_animation(_page_path(
+                                                           path, (".gif", ".svg")),
+                                                           fps=fps)))
         self.keyboard = Keyboard(label=self.game.title)
         self.keyboard.on_key(guard(self.press))
 
@@ -413,9 +442,37 @@ class GameWidget(W.VBox):
         (after ``bot_delay`` seconds, or at once when it is 0). Raises
         :class:`IllegalMoveError` / :class:`InvalidMoveError` for a refused
         move, after showing the reason in the status line; a refused move changes
-        nothing. A seat's record cannot be played on (:class:`RecordError`).
+        nothing. A seat's record cannot be played on (:class:`RecordError`). On a
+        screen passed round in a game with secrets, play goes on at the game's present
+        only: a branch would show a seat its cards of another time.
         """
+        if self._viewpoint == "current" and self.game.has_secrets and \
+                not self.table.remote and not self.table.seat_mode and not self.table.live:
+            text = ("On a screen passed round the game goes on at its present only: go to "
+                    "the end of the main line (End) to play; a branch would show a seat's "
+                    "cards from another time.")
+            self._say(text, "refused")
+            raise IllegalMoveError(text, move=str(move), rule="", reason="not the present")
         return self.table.play(move)
+
+    def _covered(self) -> bool:
+        """Whether the screen is covered (a screen passed round waiting for the next
+        player: the game's draw module says, through ``covers(selection)``)."""
+        hook = getattr(self.board, "covers", None)
+        return bool(hook is not None and hook(self._selection))
+
+    def _cover_note(self) -> str:
+        cur = self.table.current_player
+        who = seat_name(cur) if cur >= 0 else "the next player"
+        return (f"The screen is covered: it waits for {who} (click the cover when {who} "
+                "has the screen).")
+
+    def _shown_view(self) -> Any:
+        """What the screen shows of the position (a covered screen: what every seat has
+        seen; the game's draw module says, through ``screen_view``): read aloud."""
+        hook = getattr(self.board, "screen_view", None)
+        view = self._view()
+        return view if hook is None else hook(view, self._selection)
 
     def resolve_chance(self) -> State:
         """At the end of the line, let chance act until a player is to move (from the
@@ -472,7 +529,10 @@ class GameWidget(W.VBox):
         self._show_selection()
 
     def select(self, move: Move | str | None) -> None:
-        """Select a legal move in the options list: it is highlighted on the canvas."""
+        """Select a legal move in the options list: it is highlighted on the canvas
+        (not on a covered screen: the moves are the next player's)."""
+        if move is not None and self._covered():
+            raise ValueError(self._cover_note())
         if move is None:
             self._highlights = ()
             self.moves.mark(None)
@@ -505,6 +565,9 @@ class GameWidget(W.VBox):
         if why:
             self._say(why, "refused")
             return
+        if self._covered():
+            self._say(self._cover_note(), "refused")
+            return
         if table.is_chance:
             self._say("Chance acts here, not a player: press ▶ (step) to let it act.",
                       "refused")
@@ -521,6 +584,9 @@ class GameWidget(W.VBox):
 
     def _on_option_selected(self, index: int) -> None:
         moves = self.table.legal_moves()
+        if self._covered():
+            self._say(self._cover_note(), "refused")
+            return
         if 0 <= index < len(moves) and not self.table.is_chance:
             self._show_option(moves[index])
 
@@ -553,6 +619,9 @@ class GameWidget(W.VBox):
         if why:
             self._say(why, "refused")
             return
+        if self._covered():
+            self._say(self._cover_note(), "refused")
+            return
         if table.is_over or table.is_chance:
             self._say("There is no move to choose here" + (" (▶ lets chance act)."
                                                            if table.is_chance else "."))
@@ -569,8 +638,18 @@ class GameWidget(W.VBox):
     # ------------------------------------------------------------------ bots
     def set_bot(self, seat: int, policy: Any) -> None:
         """Let a bot play ``seat``: a bot name (``"random"``), any callable
-        ``policy(view) -> move``, or ``None``/``"human"`` for a person."""
+        ``policy(view) -> move``, or ``None``/``"human"`` for a person. A locked page
+        keeps who plays each seat (a student would otherwise play for the others)."""
+        if self._lock_view:
+            self._show_seats()
+            raise ValueError(f"this page is {self._locked_name()}'s: who plays each seat "
+                             "is fixed here (the teacher's page sets the seats)")
         self.table.set_bot(seat, policy)
+
+    def _locked_name(self) -> str:
+        v = self._viewpoint
+        return "the teacher's view" if v is None else (
+            "the player to move's view" if v == "current" else f"seat {seat_name(v)}")
 
     def _on_seat(self, seat: int, value: str) -> None:
         self.set_bot(seat, None if value == "human" else value)
@@ -593,6 +672,8 @@ class GameWidget(W.VBox):
     def set_variant(self, variant: Any = None, **options: Any) -> State:
         """Start a new game with other rule options (the current one is kept in
         :attr:`previous_games`), from a fresh secret seed. ``set_variant(players=4)``."""
+        base = self.table.variant if variant is None else variant
+        self._check_keeps_seat(self.game.variant(base, **options))
         return self.table.set_variant(variant, **options)
 
     def set_ruleset(self, name: str) -> State:
@@ -607,7 +688,16 @@ class GameWidget(W.VBox):
 
     def restore(self, index: int = -1) -> State:
         """Bring back an earlier game from :attr:`previous_games` (the current one is
-        kept there in its place), shown as it was; its bots wait for the user."""
+        kept there in its place), shown as it was; its bots wait for the user. A locked
+        page restores only games its view can show (its own, never another seat's)."""
+        if self._lock_view:
+            count = len(self.table.previous_games)
+            if isinstance(index, int) and not isinstance(index, bool) and \
+                    -count <= index < count:
+                earlier = self.table.previous_games[index]
+                if isinstance(earlier, SeatRecord) and earlier.seat != self._viewpoint:
+                    raise ValueError(f"this page is {self._locked_name()}'s: it does not "
+                                     f"show {earlier.whose}'s record")
         return self.table.restore(index)
 
     def _after_new_game(self) -> None:
@@ -649,8 +739,18 @@ class GameWidget(W.VBox):
     def _propose_variant(self, variant: Any) -> None:
         """Show ``variant`` in the controls and start it: at once if nothing has been
         played yet, else after the confirm box (an option by hand or a ruleset)."""
+        self._check_keeps_seat(variant)
         self.game_panel.show(variant)
         self.table.propose_variant(variant)
+
+    def _check_keeps_seat(self, variant: Any) -> None:
+        """A locked seat's page cannot start a game without its seat."""
+        seat = self._viewpoint
+        if self._lock_view and isinstance(seat, int) and \
+                seat >= getattr(variant, "players", seat + 1):
+            self.game_panel.show(self.table.variant)
+            raise ValueError(f"this page is {self._locked_name()}'s: a game of "
+                             f"{variant.players} players has no seat {seat_name(seat)}")
 
     def _show_proposal(self) -> None:
         pending = self.table.pending_variant
@@ -676,7 +776,13 @@ class GameWidget(W.VBox):
     # ------------------------------------------------------------------ views
     def set_viewpoint(self, viewpoint: Viewpoint) -> None:
         """Draw the game as a seat sees it (a seat number), as the player to move
-        sees it (``"current"``), or everything (``None``, the teacher's view)."""
+        sees it (``"current"``), or everything (``None``, the teacher's view). A page
+        made with ``lock_view=True`` keeps its view: it refuses, and says so."""
+        if self._lock_view and (viewpoint != self._viewpoint or
+                                isinstance(viewpoint, bool)):
+            self._show_seats()                   # the menu shows the view kept
+            raise ValueError(f"this page shows {self._locked_name()} only: its view is "
+                             "locked (the teacher's page shows the others)")
         self.table.check_viewpoint(viewpoint)
         self._viewpoint = viewpoint
         self._show_seats()
@@ -726,9 +832,47 @@ class GameWidget(W.VBox):
         but not to play on. A loaded game is shown as saved: its bots wait until the
         user steps or plays. Anything wrong changes nothing; the status line says what
         (a :class:`RecordError` is raised)."""
+        if self._lock_view:
+            self._check_own_record(source)
         return self.table.load(source)
 
-    def _load_from_box(self, path: str) -> None:
+    def _check_own_record(self, source: Any) -> None:
+        """A locked page loads only its own seat's record: never the full record (the
+        seed and every card), another seat's or the table's."""
+        from ..core.record import read_record
+        try:
+            record = read_record(source)
+        except RecordError as exc:
+            self._say(f"Could not load the record: {exc}", "error")
+            raise
+        mine = isinstance(record, SeatRecord) and record.seat == self._viewpoint
+        if not mine:
+            whose = record.whose if isinstance(record, SeatRecord) else "the full record"
+            text = (f"Not loaded: this page is {self._locked_name()}'s and loads only its "
+                    f"own record; that file is {whose}'s.")
+            self._say(text, "refused")
+            raise RecordError(text)
+
+    def _save_from_box(self, text: str) -> None:
+        """Save: the file box names a file in the page's own folder; a file there that
+        holds another view's record (another seat's, the full one) is never
+        overwritten."""
+        target = page_file(text, (".json",))
+        whose = self.table.save_target(self._viewpoint)
+        if target.exists():
+            found = _record_owner(target)
+            if found != owner_tag(whose):
+                held = {"full": "the full record", "table": "the table's record"}.get(
+                    found or "", f"{found[5:]}'s record" if found and found.startswith(
+                        "seat-") else "something that is not a game record")
+                raise ValueError(f"{target} holds {held}; this page saves "
+                                 f"{self.records.save_button.description[5:]}: choose "
+                                 f"another name (e.g. {self.game.name}-"
+                                 f"{owner_tag(whose)}.json)")
+        self.save(_page_path(text, (".json",)))
+
+    def _load_from_box(self, text: str) -> None:
+        path = page_file(text, (".json",))
         try:
             self.load(path)
         except RecordError:
@@ -760,8 +904,8 @@ class GameWidget(W.VBox):
         """Write the line shown, one frame per position from move ``start`` to move
         ``stop`` (default: from its start to its last move), as an animated ``.gif`` or
         ``.svg`` (``fps`` frames a second). Every frame is drawn from the view shown; for
-        a screen passed round, from the seat whose screen it is now (the player to
-        move). A GIF's frames are drawn with matplotlib: about a second each."""
+        a screen passed round, as the whole table saw it (whatever the screen shows
+        now). A GIF's frames are drawn with matplotlib: about a second each."""
         length = self.table.length
         stop = length if stop is None else stop
         if not 0 <= start <= stop <= length:
@@ -820,8 +964,11 @@ class GameWidget(W.VBox):
         self._game_hooks("refresh")
 
     def _show_selection(self) -> None:
-        """A new selection or highlight: the canvas and the status line."""
+        """A new selection or highlight: the canvas and the status line (and the moves,
+        when the selection covered or uncovered the screen)."""
         self._render()
+        if self._covered() != self._was_covered:
+            self._show_moves()
         self._update_status()
 
     def _show_steps(self) -> None:
@@ -852,11 +999,16 @@ class GameWidget(W.VBox):
     def _show_moves(self) -> None:
         table = self.table
         why = table.not_playable()
+        self._was_covered = self._covered()
         if table.seat_mode:
             self.moves.show_options([], note="(a seat's record: nothing can be played)",
                                     can_play=False)
         elif why:
             self.moves.show_options([], note=f"({why.rstrip('.')})", can_play=False)
+        elif self._covered():
+            self.moves.show_options([], note="(the screen is covered: no move is shown "
+                                             "until the next player takes it)",
+                                    can_play=False)
         elif table.is_over:
             self.moves.show_options([], note="(the game is over)", can_play=False)
         elif table.is_chance:
@@ -887,7 +1039,8 @@ class GameWidget(W.VBox):
             letter = seat_name(facts.turn)
             turn = f"<b>{letter}</b>" + turn[len(letter):]
         shown = StatusFacts(where=facts.where, turn=turn, scores=facts.scores_text,
-                            last=facts.last, note=facts.note, position=str(self._view()))
+                            last=facts.last, note=facts.note,
+                            position=str(self._shown_view()))
         self.status.show(shown, situation=self._situation())
 
     def _render(self, board: bool = False) -> None:

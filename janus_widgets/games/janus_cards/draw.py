@@ -57,9 +57,9 @@ from ...widgets.drawing import SEAT_STYLES, Click, Drawing, outline_regions, sea
 from .tables import HAND_LIMIT, SYMBOL_CODES, SYMBOL_NAMES
 from .views import BACK, FRONT, CardsView, LaidTrio, SeenCard
 
-__all__ = ["draw", "click", "highlight", "fresh_selection", "prompt", "Pick",
-           "public_view", "card_origin", "pile_origin", "panel_origin", "odds_texts",
-           "DEFAULT_VIEWPOINT", "WIDTH", "HEIGHT", "CARD_W", "HALF_H", "SYMBOL_COLOURS",
+__all__ = ["draw", "click", "highlight", "fresh_selection", "covers", "screen_view",
+           "prompt", "Pick", "public_view", "card_origin", "pile_origin", "panel_origin",
+           "odds_texts", "DEFAULT_VIEWPOINT", "WIDTH", "HEIGHT", "CARD_W", "HALF_H", "SYMBOL_COLOURS",
            "BACK_FILL"]
 
 #: One screen passed round the table: draw what the player to move may see.
@@ -134,8 +134,10 @@ def fresh_selection(view: CardsView, viewpoint: Any, previous: Any) -> Pick:
     """
     before = _pick(previous)
     odds = before.odds
-    if viewpoint != "current":
-        return Pick(odds=odds, shown=view.viewer)
+    if viewpoint != "current" or view.viewer == WHOLE_TABLE:
+        # A seat's own screen, or what the whole table has seen (a screen passed round
+        # away from the game's present, or at a chance point): nothing to cover.
+        return Pick(odds=odds and view.viewer != WHOLE_TABLE, shown=view.viewer)
     seat = view.viewer
     if seat is not None and not before.covered and before.shown == seat:
         return Pick(odds=odds, shown=seat)
@@ -143,6 +145,18 @@ def fresh_selection(view: CardsView, viewpoint: Any, previous: Any) -> Pick:
 
 
 # --- what a covered screen may show ---------------------------------------------------
+def covers(selection: Any) -> bool:
+    """Whether the screen is covered (a screen passed round waits for the next player):
+    the shell then offers no move, reads no card aloud and plays nothing by key."""
+    return _pick(selection).covered
+
+
+def screen_view(view: CardsView, selection: Any) -> CardsView:
+    """What the screen may show of ``view``: under the cover, what every seat has seen
+    (:func:`public_view`); otherwise the view itself (the shell reads it aloud)."""
+    return public_view(view) if _pick(selection).covered else view
+
+
 def public_view(view: CardsView) -> CardsView:
     """The view with only the sides every seat has seen: what may be on a screen
     that the whole table can see (between turns of a hot-seat game)."""

@@ -1,0 +1,402 @@
+"""A page that shows one seat holds to it (issue 24): every control is checked in Python,
+the cover covers, a screen passed round never shows a seat's cards from another time,
+and a page's files stay in its own folder.
+
+The browser can send the kernel any value of any control. These tests send them as
+the browser does (a widget's comm message: ``_handle_msg``), not by calling methods.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from traitlets import TraitError
+
+import ipywidgets as W
+from janus_widgets import games
+from janus_widgets.core import TABLE, RecordError
+from janus_widgets.games.janus_cards.draw import public_view
+from janus_widgets.games.janus_cards.rules import JanusCardsVariant
+from janus_widgets.games.janus_cards.widget import deal_all
+from janus_widgets.widgets import GameWidget
+from janus_widgets.widgets.surface import widget_surface
+
+from helpers import another_world, random_play
+
+ROOT = Path(__file__).resolve().parent.parent
+cards = games.get("janus-cards")
+
+
+def browser_sets(widget: W.Widget, **state) -> None:
+    """What the browser does when a control changes: an ``update`` comm message. A value
+    the widget's traits refuse is dropped, as the kernel's comm manager drops it."""
+    buffers, paths = [], []
+    for name, value in state.items():
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, dict) and isinstance(item.get("content"), bytes):
+                    buffers.append(item.pop("content"))
+                    paths.append([name, i, "content"])
+    msg = {"content": {"data": {"method": "update", "state": state,
+                                "buffer_paths": paths}}, "buffers": buffers}
+    try:
+        widget._handle_msg(msg)
+    except (TraitError, ValueError, TypeError, KeyError, IndexError):
+        pass
+
+
+def browser_sends(widget: W.Widget, content: dict) -> None:
+    """A custom comm message from the browser (a button's click, a key, a mouse press)."""
+    msg = {"content": {"data": {"method": "custom", "content": content}}, "buffers": []}
+    try:
+        widget._handle_msg(msg)
+    except (TraitError, ValueError, TypeError, KeyError, IndexError):
+        pass
+
+
+def upload(w: GameWidget, content: bytes) -> None:
+    browser_sets(w.upload, value=[{"name": "game.json", "type": "application/json",
+                                   "size": len(content), "last_modified": 0,
+                                   "content": content}])
+
+
+def seat_page(state=None, **kwargs) -> GameWidget:
+    """Seat A's locked page of a three-player card game (B and C bots)."""
+    state = state or random_play(cards.new(players=3, seed=41), 20, 41)
+    return GameWidget("janus-cards", state.variant, viewpoint=0, lock_view=True,
+                      bot_delay=0, record=state.record(), **kwargs)
+
+
+# --- the lock lives in the kernel --------------------------------------------------------
+def test_a_locked_page_refuses_another_view_from_the_browser():
+    w = seat_page(bots={1: "random", 2: "random"})
+    for index, (label, value) in enumerate(w.viewpoint_box.options):
+        w.viewpoint_box.disabled = False               # the student removed `disabled`
+        browser_sets(w.viewpoint_box, index=index)
+        assert w.viewpoint == 0 and w.viewpoint_box.value == 0, label
+        if value != 0:
+            assert "locked" in w.message
+    assert str(w.state.seed) not in json.dumps([t for _, t in widget_surface(w)])
+    with pytest.raises(ValueError, match="locked"):
+        w.set_viewpoint(None)
+
+
+def test_a_locked_page_keeps_its_seats():
+    w = seat_page(bots={1: "random", 2: "random"})
+    for box in w.seat_boxes:
+        for index in range(len(box.options)):
+            browser_sets(box, index=index)
+    assert w.table.bot_labels == {1: "random", 2: "random"}
+    assert all(box.disabled for box in w.seat_boxes)
+    assert "fixed" in w.message
+
+
+def test_a_locked_page_loads_only_its_own_record(tmp_path):
+    state = random_play(cards.new(players=3, seed=7), 24, 7)
+    w = seat_page(state)
+    before = w.view
+    for other in (state.record(), state.record().view(1), state.record().view(TABLE)):
+        upload(w, other.to_json().encode())
+        assert w.viewpoint == 0 and w.view == before and not w.seat_mode
+        assert "loads only its own record" in w.message
+        with pytest.raises(RecordError):
+            w.load(other)
+    upload(w, b"{garbage")
+    assert w.viewpoint == 0 and "Could not load" in w.message
+    mine = state.record().view(0)
+    upload(w, mine.to_json().encode())                 # A's own record: shown, as A's
+    assert w.seat_mode and w.viewpoint == 0 and w.view == state.view(0)
+    w.restore(-1)                                       # the game it had: still A's view
+    assert w.viewpoint == 0 and not w.seat_mode
+
+
+def test_a_locked_page_keeps_its_seat_through_rule_changes():
+    w = seat_page()
+    w.variant_controls["players"].value = 5                  # no confirm yet: moves played
+    w.confirm_yes.click()
+    assert w.viewpoint == 0 and w.state.num_players == 5
+    w3 = GameWidget("janus-cards", players=4, viewpoint=3, lock_view=True, bot_delay=0)
+    w3.variant_controls["players"].value = 3                 # seat D would vanish
+    assert w3.state.num_players == 4 and w3.viewpoint == 3 and "no seat D" in w3.message
+
+
+def test_every_new_game_after_a_rule_change_has_a_fresh_secret_seed():
+    w = GameWidget("janus-cards", players=3, viewpoint=0, bot_delay=0)
+    seeds = [w.state.seed]
+    for players in (4, 5, 6, 3, 4):
+        w.variant_controls["players"].value = players
+        if w.confirm_box.layout.display == "flex":
+            w.confirm_yes.click()
+        seeds.append(w.state.seed)
+        deal_all(w)
+    assert len(set(seeds)) == len(seeds)
+    # ... and the cards dealt differ: the n-th card dealt is not the same card.
+    first_cards = {str(g.moves[0]) for g in w.previous_games if g.moves}
+    assert len(first_cards) > 1
+
+
+# --- the cover covers ----------------------------------------------------------------------
+def hot_seat(seed: int = 3) -> GameWidget:
+    w = GameWidget("janus-cards", players=3, seed=seed, bot_delay=0)
+    deal_all(w)
+    return w
+
+
+def test_under_the_cover_nothing_of_the_covered_seat_is_said_or_played(tmp_path):
+    w = hot_seat()
+    assert w.drawing.find(("cover",)) is not None
+    a_view = w.state.view(0)
+    assert w.status.live.position == str(public_view(a_view))   # read aloud: public only
+    assert str(a_view) != w.status.live.position
+    labels = [label for label, _ in w.options_list.options]
+    assert len(labels) == 1 and "covered" in labels[0]
+    browser_sends(w.keyboard, {"key": "ArrowDown"})
+    browser_sends(w.keyboard, {"key": "Enter"})
+    assert w.index == 7 and "covered" in w.message            # nothing was played
+    browser_sets(w.options_list, index=0)
+    assert w.index == 7
+    with pytest.raises(ValueError, match="covered"):
+        w.select(w.state.legal_moves()[0])
+    svg = w.save_animation(tmp_path / "game.svg").read_text()   # every frame public
+    table_views = [s.view(TABLE) for s in w.replay.states]
+    frames = [games.get("janus-cards").draw(v) for v in table_views]
+    for frame in frames:
+        for text in frame.texts():
+            assert text in svg or "&" in text
+    w.click_key(("cover",))                                     # A takes the screen
+    assert w.status.live.position == str(a_view)
+    assert len(w.options_list.options) == len(w.state.legal_moves())
+
+
+def test_a_screen_passed_round_shows_no_cards_from_another_time():
+    w = hot_seat(seed=9)
+    for _ in range(6):                                  # A, B, C ... draw and discard
+        w.click_key(("cover",))
+        w.play(w.state.legal_moves()[0])
+    present = w.index
+    w.goto(present - 3)                                 # back to an earlier turn
+    assert w.view.viewer == TABLE and w.drawing.find(("cover",)) is None
+    assert w.status.live.position == str(w.state.view(TABLE))
+    with pytest.raises(Exception, match="present"):     # no branch on a shared screen
+        w.play(w.state.legal_moves()[0])
+    assert len(w.replay.lines) == 1
+    w.last()
+    assert w.view.viewer == w.state.current_player and w.drawing.find(("cover",))
+
+
+def test_only_the_real_end_of_the_real_game_shows_every_card():
+    state = random_play(cards.new(players=3, seed=12, stall_rounds=3), 400, 12)
+    assert state.is_over
+    w = GameWidget("janus-cards", state.variant, bot_delay=0, record=state.record())
+    assert w.viewpoint == "current" and w.view.viewer is None     # the real end: all
+    w.back()
+    assert w.view.viewer == TABLE
+
+
+# --- a page's files ---------------------------------------------------------------------
+def test_files_stay_in_the_pages_folder_and_never_overwrite_another_seats(tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    a = seat_page()
+    b = GameWidget("janus-cards", a.state.variant, viewpoint=1, lock_view=True,
+                   bot_delay=0, record=a.table.record())
+    assert a.path_box.value == "janus-cards-seat-A.json"
+    assert b.path_box.value == "janus-cards-seat-B.json"
+    b.save_button.click()
+    saved_b = tmp_path / "janus-saves" / "janus-cards-seat-B.json"
+    assert saved_b.exists() and json.loads(saved_b.read_text())["seat"] == "B"
+    browser_sets(a.path_box, value="janus-cards-seat-B.json")   # A aims at B's file
+    a.save_button.click()
+    assert "holds B's record" in a.message and json.loads(saved_b.read_text())["seat"] == "B"
+    a.load_button.click()                                        # and cannot load it
+    assert "loads only its own record" in a.message and a.viewpoint == 0
+    for bad in ("/etc/passwd.json", "../up.json", "..\\up.json", "C:x.json", "~/x.json"):
+        browser_sets(a.path_box, value=bad)
+        a.save_button.click()
+        assert "janus-saves" in a.message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["janus-saves"]
+    browser_sets(a.records.picture_box, value="../pos.png")
+    a.records.picture_button.click()
+    assert not (tmp_path / "pos.png").exists()
+
+
+def test_voila_serves_no_saved_file():
+    config = json.loads((ROOT / "notebooks" / "voila.json").read_text())
+    assert config["VoilaConfiguration"]["file_allowlist"] == []
+
+
+def test_no_shipped_notebook_gives_a_secret_game_a_seed_unless_the_teacher_looks():
+    import nbformat
+    secret = [g.name for g in games.all_games() if g.has_secrets]
+    call = re.compile(r"(?:jw\.widget|GameWidget|janus_cards_widget)\(([^)]*)\)", re.S)
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        for cell in nbformat.read(path, 4).cells:
+            if cell.cell_type != "code":
+                continue
+            for args in call.findall(cell.source):
+                if "janus_cards_widget" not in cell.source and not any(
+                        f'"{name}"' in args for name in secret):
+                    continue
+                if "seed=" in args:
+                    assert "viewpoint=None" in args, f"{path.name}: {args}"
+
+
+# --- whatever the browser sends -----------------------------------------------------------
+def _widgets(root: W.Widget) -> list[W.Widget]:
+    out, todo = [], [root]
+    while todo:
+        w = todo.pop(0)
+        out.append(w)
+        todo.extend(c for c in getattr(w, "children", ()) if isinstance(c, W.Widget))
+    return out
+
+
+def _synced(widget: W.Widget) -> list[str]:
+    skip = {"layout", "style", "_model_module", "_model_module_version", "_model_name",
+            "_view_module", "_view_module_version", "_view_name", "_dom_classes",
+            "_esm", "_css", "_anywidget_id", "_canvases", "children", "tabbable",
+            "tooltip", "comm", "keys", "log"}
+    return [name for name in widget.keys if name not in skip]
+
+
+GARBAGE = [None, -1, 10**9, "", "x" * 500, "../../etc/passwd", [], {}, True, 3.5,
+           "janus-cards-full.json"]
+
+
+def _values(widget: W.Widget, name: str, records: list[bytes]) -> list:
+    if name == "index" and hasattr(widget, "options"):
+        return list(range(len(widget.options))) + [len(widget.options), -1, None, "x"]
+    if isinstance(widget, W.FileUpload) and name == "value":
+        return [[{"name": "r.json", "type": "application/json", "size": len(r),
+                  "last_modified": 0, "content": r}] for r in records]
+    if name == "value" and isinstance(widget, (W.Text, W.Textarea)):
+        return ["janus-cards-seat-B.json", "janus-cards-full.json", "../x.json", "a.json"]
+    if name == "value" and isinstance(widget, (W.IntText, W.BoundedIntText)):
+        return [0, 1, 2, 3, 6, 10**6]
+    if name in ("value",) and isinstance(widget, (W.Checkbox, W.ToggleButton)):
+        return [True, False]
+    if name == "selected_index":
+        return [0, 1, 2, 3, None]
+    return []
+
+
+def _clicks(widget: W.Widget) -> list[dict]:
+    if isinstance(widget, W.Button):
+        return [{"event": "click"}]
+    if hasattr(widget, "_mouse_down_callbacks") or type(widget).__name__ == "Canvas":
+        return [{"event": "mouse_down", "x": x, "y": y}
+                for x in (10, 300, 600, 900) for y in (40, 200, 400, 560)]
+    if type(widget).__name__ == "Keyboard":
+        return [{"key": k} for k in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown",
+                                     "Enter", " ", "Home", "End")]
+    return []
+
+
+def _fingerprint(w: GameWidget) -> tuple:
+    """Everything the page shows (its surface and its picture)."""
+    return (widget_surface(w), w.drawing.layers)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_whatever_the_browser_sends_seat_As_page_shows_only_what_A_knows(seed, tmp_path,
+                                                                         monkeypatch):
+    """Seat A's locked page is sent every control's every value, garbage and forged
+    files, in a random order with A's moves and steps between; after every message
+    every message the kernel sends back, its surface and its picture are the same in two
+    worlds A cannot tell apart, and the page is still A's."""
+    monkeypatch.chdir(tmp_path)
+    # A new game (a rule change, New game) draws a fresh secret seed: both pages draw the
+    # same one in turn, so that the new games too are worlds A cannot tell apart.
+    drawn = iter(range(10**6))
+    monkeypatch.setattr("janus_widgets.table.local.fresh_seed",
+                        lambda: 10**9 + next(drawn) // 2)
+    rng = random.Random(seed)
+    variant = JanusCardsVariant(players=3, two_from_one_player=True)
+    state = random_play(cards.new(variant, seed=100 + seed), 14 + 2 * seed, seed,
+                        avoid=("dP",))
+    while state.current_player != 0 or state.is_chance:
+        state = state.play_chance() if state.is_chance else state.play(
+            state.legal_moves()[0])
+    world = next(x for x in (another_world(state, 0, seed * 10 + k) for k in range(20))
+                 if x is not None and x.raw != state.raw)
+    full = state.record()
+    records = [full.to_json().encode(), full.view(1).to_json().encode(),
+               full.view(2).to_json().encode(), full.view(TABLE).to_json().encode(),
+               b"{}", b"\xff\xfe", json.dumps({"format": "janus-widgets-record"}).encode()]
+    pages = []
+    for s, k in ((state, 1), (world, 2)):
+        rec = dataclasses.replace(s.record(), seed=k)    # the chance outcomes are in it
+        pages.append(GameWidget("janus-cards", variant, viewpoint=0, lock_view=True,
+                                bot_delay=0, record=rec))    # B and C: nobody moves them
+    actions = []
+    for path, widget in enumerate(_widgets(pages[0])):
+        for name in _synced(widget):
+            for value in _values(widget, name, records) + GARBAGE[:4]:
+                actions.append(("set", path, name, value))
+        for content in _clicks(widget):
+            actions.append(("send", path, None, content))
+    actions += [("play", None, None, None)] * 6 + [("step", None, None, None)] * 10
+    rng.shuffle(actions)
+    assert len(actions) > 300
+    # Every message the kernel sends to the browser, per page, as it goes out: the
+    # widgets' state updates and the canvas's drawing commands.
+    outbox: list = []
+    original_send = W.Widget._send
+
+    def record_send(self, msg, buffers=None):
+        outbox.append((json.dumps(msg, sort_keys=True, default=str),
+                       [bytes(b) for b in buffers or []]))
+        return original_send(self, msg, buffers)
+    monkeypatch.setattr(W.Widget, "_send", record_send)
+    from ipycanvas.canvas import _CANVAS_MANAGER
+    original_canvas = _CANVAS_MANAGER._send_custom
+
+    def record_canvas(command, buffers=[]):  # noqa: B006 - ipycanvas' own signature
+        outbox.append((json.dumps(command, default=str), [bytes(b) for b in buffers]))
+        return original_canvas(command, buffers)
+    monkeypatch.setattr(_CANVAS_MANAGER, "_send_custom", record_canvas)
+    model = re.compile(r"IPY_MODEL_[0-9a-f]+")
+    model_bytes = re.compile(rb"IPY_MODEL_[0-9a-f]+")
+    views = [p.viewpoint for p in pages]
+    for kind, path, name, value in actions:
+        trees = [_widgets(page) for page in pages]
+        assert [len(t) for t in trees] == [len(trees[0])] * 2
+        if path is not None and path >= len(trees[0]):
+            continue                   # that part left the page (fewer seats, a new game)
+        sent = []
+        for page, tree in zip(pages, trees):
+            outbox.clear()
+            if kind == "set":
+                target = tree[path]
+                if name in target.keys:
+                    browser_sets(target, **{name: json.loads(json.dumps(value))
+                                            if not isinstance(value, list) or not value
+                                            or not isinstance(value[0], dict) else
+                                            [dict(v) for v in value]})
+            elif kind == "send":
+                browser_sends(tree[path], dict(value))
+            elif kind == "play" and page.table.live and not page.table.is_chance:
+                moves = [m for m in page.table.legal_moves()
+                         if not m.notation.endswith("P") and "P" not in m.notation]
+                if moves and page.drawing.find(("cover",)) is None:
+                    page.play(moves[0])     # a draw from a hand: nothing new for A
+            elif kind == "step":
+                page.back() if page.index else page.forward()
+            page._controls_now()
+            sent.append([(model.sub("M", text), [model_bytes.sub(b"M", b) for b in buffers])
+                         for text, buffers in outbox])
+        assert [p.viewpoint for p in pages] == views == [0, 0]
+        for page in pages:
+            assert not page.seat_mode or page.table.replay.seat_record.seat == 0
+            assert page.table.bot_labels == {}
+        assert sent[0] == sent[1], f"after {(kind, path, name, value)} the messages differ"
+        one, two = _fingerprint(pages[0]), _fingerprint(pages[1])
+        if one != two:
+            diff = [(a, b) for a, b in zip(one[0], two[0]) if a != b][:3]
+            raise AssertionError(f"after {(kind, path, name, value)} the worlds differ on "
+                                 f"A's page: {diff or 'the picture'}")
