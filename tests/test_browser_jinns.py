@@ -117,7 +117,8 @@ def test_jinns_canvas_in_jupyterlab(lab, page):
                         "v.players, game.index)").split() == ["random", "zero", "4", "0"]
     eventually(lambda: _is(selected(placement), "random"))
     assert "newer edition ruleset, players=4" in widget.locator("h3").first.inner_text()
-    option_select(page, widget, "distance").select_option(label="height")
+    option_select(page, widget, "distance").select_option(
+        label="as far as the pawns moving (height)")
     eventually(lambda: _is(selected(menu), "custom"))
     assert kernel(page, "print(game.state.variant.distance, game.ruleset_control.value)"
                   ).split() == ["height", "custom"]

@@ -425,6 +425,13 @@ class Engine(ABC, Generic[VariantT]):
         is "tiles shuffled and laid"). Default: :meth:`observed`."""
         return self.observed(raw, action, player)
 
+    def told_words(self, view: Any, observed: str) -> str:
+        """The log's words (:meth:`log_entry`) for a move a seat was told of as
+        ``observed`` in the position it saw as ``view``: what a seat's record shows,
+        which keeps no truth. Default: the observed text itself (as :meth:`log_entry`
+        gives by default); a game whose log reads otherwise says it the same way here."""
+        return observed
+
     def outcome(self, raw: Raw) -> str:
         """Who won and why, citing the rule, once the game is over ("A wins: all tiles
         are gone (JB-18)"); ``""`` while it goes on. Games say why; by default only

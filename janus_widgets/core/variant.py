@@ -50,7 +50,7 @@ _MISSING = object()
 
 def option(default: Any, *, doc: str, choices: Sequence[Any] | None = None,
            minimum: float | None = None, maximum: float | None = None,
-           rule: str = "", label: str = "",
+           rule: str = "", label: str = "", labels: Mapping[Any, str] | None = None,
            check: Callable[[Any], Any] | None = None,
            from_json: Callable[[Any], Any] | None = None,
            to_json: Callable[[Any], Any] | None = None,
@@ -61,6 +61,8 @@ def option(default: Any, *, doc: str, choices: Sequence[Any] | None = None,
     bound a number. ``check`` may normalise or reject a value (raise
     ``ValueError`` with the reason). ``from_json``/``to_json`` convert values
     that JSON cannot hold as they are (tuples of tuples, for example).
+    ``label`` names the option for people, ``labels`` some of its values (a menu and a
+    confirm box say "tolls on every field", not ``toll_fields=entered``).
     ``widget=False`` keeps a field out of the generated controls (a table that
     only code changes, such as a tile set). ``setup=True`` marks a choice made at the
     table rather than a reading of the rules (the number of players): every
@@ -69,6 +71,7 @@ def option(default: Any, *, doc: str, choices: Sequence[Any] | None = None,
     meta = {
         "doc": doc, "choices": tuple(choices) if choices is not None else None,
         "minimum": minimum, "maximum": maximum, "rule": rule, "label": label,
+        "labels": dict(labels or {}),
         "check": check, "from_json": from_json, "to_json": to_json,
         "widget": widget, "setup": setup,
     }
@@ -90,6 +93,19 @@ class OptionSpec:
     label: str
     widget: bool
     setup: bool = False
+    labels: Mapping[Any, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def value_label(self, value: Any) -> str:
+        """A value as people read it: its label, or the value itself.
+
+        >>> from janus_widgets import games
+        >>> spec = {s.name: s for s in games.get("janus").Variant.options()}["toll_fields"]
+        >>> spec.value_label("entered"), spec.value_label("landing")
+        ('tolls on every field', 'a toll on the landing field')
+        """
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return self.labels.get(value, str(value))
 
     def allowed(self) -> str:
         """A phrase saying what values are allowed."""
@@ -137,7 +153,8 @@ class Variant:
                 kind=type(f.default), choices=meta["choices"],
                 minimum=meta["minimum"], maximum=meta["maximum"],
                 rule=meta["rule"], label=meta["label"] or f.name.replace("_", " "),
-                widget=meta["widget"], setup=meta.get("setup", False)))
+                widget=meta["widget"], setup=meta.get("setup", False),
+                labels=meta.get("labels", {})))
         return specs
 
     def replace(self: V, **changes: Any) -> V:

@@ -350,14 +350,7 @@ class Table:
         self._notify("moves")
         self._schedule_bots()
         if not done and self.replay.at_end:
-            if self.seat_mode:                   # nothing is played on a seat's record
-                self.say(self.not_playable(), "refused")
-            elif self.state.is_over:
-                self.say(f"The game is over ({self.state.outcome()}): there is nothing "
-                         "more to play. ◀ steps back; New game starts another.")
-            else:
-                self.say(f"{seat_name(self.state.current_player)} is to move: choose a "
-                         "move (click the board, or the list and Play).")
+            self.say(self._why_nothing_plays(), "refused" if self.seat_mode else "info")
         return done
 
     def _step_once(self) -> bool:
@@ -389,6 +382,26 @@ class Table:
         replay.play(choice, by=bot_by(self._bot_labels.get(player, "custom")))
         self._resolve_chance()
         return True
+
+    def _can_go_on(self) -> bool:
+        """Whether a step at the end of the line would do something (chance or a bot)."""
+        if self.seat_mode or self._held:
+            return False
+        cur = self.state.current_player
+        return cur == CHANCE or cur in self._bots
+
+    def _why_nothing_plays(self) -> str:
+        """Why a step or autoplay at the end of the line plays nothing."""
+        state = self.state
+        if self.seat_mode:
+            return self.not_playable()
+        if self._held:
+            return f"Nothing plays: {self._held}."
+        if state.is_over:
+            return (f"The game is over ({state.outcome()}): nothing more plays. ◀ steps "
+                    "back; New game starts another.")
+        return (f"{seat_name(state.current_player)} is to move, a person: autoplay and ▶ "
+                "wait for a move (click the board, or the list and Play).")
 
     def switch_line(self, line: int) -> State:
         """Go to another line of play (0 is the main line)."""
@@ -580,6 +593,11 @@ class Table:
         self._action()
         if delay is not None:
             self.autoplay_delay = float(delay)
+        if on and self.replay.at_end and not self._can_go_on():
+            self._autoplay = False
+            self._notify("autoplay")
+            self.say(self._why_nothing_plays(), "info")
+            return
         self._autoplay = bool(on)
         if on:
             self._release_bots()
@@ -729,9 +747,12 @@ class Table:
         variant = self._pending_variant
         if variant is None:
             return ""
+        main = len(self.replay.lines[0])
+        others = self.moves_played - main
+        side = f", and {moves_text(others)} on other lines" if others else ""
         return (f"Start a new game with {changed_options(self.state.variant, variant)} "
                 f"({self.game.describe_variant(variant)})? This game "
-                f"({moves_text(self.moves_played)}) is kept under Save / load → earlier.")
+                f"({moves_text(main)}{side}) is kept under Save / load → earlier.")
 
     def confirm_variant(self, yes: bool) -> None:
         """Answer the waiting proposal: start it, or keep the game as it is."""
@@ -819,8 +840,13 @@ class Table:
         if isinstance(replay, SeatReplay):
             told = replay.observations
             rec = replay.seat_record
-            return [Told(rec.replay_view(i).current_player, by[i], told[i])
-                    for i in range(lo, hi)]
+            engine = rec._frames().engine
+            out = []
+            for i in range(lo, hi):
+                before = rec.replay_view(i)
+                out.append(Told(before.current_player, by[i],
+                                engine.told_words(before, told[i])))
+            return out
         seat = TABLE if viewpoint == "current" else viewpoint
         line = replay.current_line
         engine = line.start.engine
@@ -867,6 +893,5 @@ def changed_options(old: Any, new: Any) -> str:
     for spec in new.options():
         value = getattr(new, spec.name)
         if now.get(spec.name) != value:
-            shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
-            parts.append(f"{spec.label}: {shown}")
+            parts.append(f"{spec.label}: {spec.value_label(value)}")
     return ", ".join(parts) or "the same options"

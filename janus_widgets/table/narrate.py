@@ -143,6 +143,9 @@ class Facts:
         """``"B to move (bot)"``, ``"chance to act (▶ step)"``, ``"Game over: A wins"``."""
         if self.turn == TERMINAL:
             return f"Game over: {self.outcome}"
+        if self.record_of:                  # a record is stepped through, not played
+            return ("chance's move comes next in the record" if self.turn == CHANCE
+                    else f"{seat_name(self.turn)}'s move comes next in the record")
         if self.turn == CHANCE:
             return "chance to act (▶ step)"
         return f"{seat_name(self.turn)} to move ({'bot' if is_bot(self.turn_by) else 'human'})"

@@ -58,7 +58,8 @@ def variant_control(spec: OptionSpec, value: Any, *, width: str = "430px") -> W.
     common = {"description": label, "tooltip": f"{spec.doc} ({spec.rule})", "style": style,
               "layout": layout}
     if spec.choices is not None:
-        return W.Dropdown(options=[(str(c), c) for c in spec.choices], value=value, **common)
+        return W.Dropdown(options=[(spec.value_label(c), c) for c in spec.choices],
+                          value=value, **common)
     if spec.kind is bool:
         return W.Checkbox(value=value, **common)
     if spec.kind is int:

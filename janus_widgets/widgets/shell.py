@@ -85,6 +85,36 @@ CONTROLS_AFTER = 0.1
 Viewpoint = Any  # None (everything), a seat number, or "current"
 
 
+def _no_move_buttons(d: Drawing, keep: Any) -> None:
+    """A record that cannot be played on offers no move: every button of the drawing
+    that would play one (a region keyed ``("button", …)``, but for the game's
+    ``VIEWING_KEYS``) is covered by a grey "record" box and no longer clicks."""
+    kept = []
+    for region in d.regions:
+        key = region.key
+        if isinstance(key, tuple) and key[:1] == ("button",) and key not in keep:
+            xs, ys = _region_box(region)
+            d.rect(xs[0], ys[0], xs[1] - xs[0], ys[1] - ys[0], fill="#eceff1",
+                   stroke="#90a4ae", dash=(4, 3), radius=6, layer="highlight")
+            d.text((xs[0] + xs[1]) / 2, (ys[0] + ys[1]) / 2, "(a record)", size=12,
+                   fill="#455a64", layer="highlight")
+        else:
+            kept.append(region)
+    d.regions[:] = kept
+
+
+def _region_box(region: Any) -> tuple[tuple[float, float], tuple[float, float]]:
+    g = region.geometry
+    if region.kind == "rect":
+        x, y, w, h = g
+        return (x, x + w), (y, y + h)
+    if region.kind == "circle":
+        cx, cy, r = g
+        return (cx - r, cx + r), (cy - r, cy + r)
+    return (min(p[0] for p in g), max(p[0] for p in g)), (min(p[1] for p in g),
+                                                        max(p[1] for p in g))
+
+
 def _page_path(text: str, kinds: tuple[str, ...]) -> Path:
     """A file box's file in the page's own folder (made if need be)."""
     path = page_file(text, kinds)
@@ -502,9 +532,9 @@ class GameWidget(W.VBox):
         table = self.table
         result: Click = self.board.click(self._view(), self._selection, key)
         if result.step and table.is_chance:
-            self.step()                      # chance acts, then any bots reply
-            if result.message:
-                self._say(result.message)
+            # Chance acts, then any bots reply; the status line's last move says what
+            # chance did (a message said now would outlive every move the bots make).
+            self.step()
             return
         if result.move is not None:
             why = table.not_playable()
@@ -930,11 +960,17 @@ class GameWidget(W.VBox):
     def _fresh_selection(self) -> Any:
         """The selection a newly shown position starts with: ``None``, or what the
         game's optional ``fresh_selection(view, viewpoint, previous)`` says (a card
-        game covers the screen between turns when one screen is passed round)."""
+        game covers the screen between turns when one screen is passed round); for a
+        record that cannot be played on, what its optional ``read_only(selection)``
+        makes of it."""
         hook = getattr(self.board, "fresh_selection", None)
-        if hook is None:
-            return None
-        return hook(self._view(), self._viewpoint, self._selection)
+        selection = None if hook is None else hook(self._view(), self._viewpoint,
+                                                   self._selection)
+        if self.table.seat_mode:
+            read_only = getattr(self.board, "read_only", None)
+            if read_only is not None:
+                selection = read_only(selection)
+        return selection
 
     def _refresh(self, board: bool = False) -> None:
         """Bring every part up to date: the canvas first (the picture reaches the
@@ -1035,7 +1071,7 @@ class GameWidget(W.VBox):
         turn = html.escape(facts.turn_text, quote=False)
         if facts.turn_text.startswith("Game over"):
             turn = "<b>Game over</b>" + turn[len("Game over"):]
-        elif facts.turn >= 0:
+        elif facts.turn >= 0 and not facts.record_of:
             letter = seat_name(facts.turn)
             turn = f"<b>{letter}</b>" + turn[len(letter):]
         shown = StatusFacts(where=facts.where, turn=turn, scores=facts.scores_text,
@@ -1048,6 +1084,8 @@ class GameWidget(W.VBox):
         d = self.game.draw(self._view(), highlights=self._highlights,
                            selection=self._selection)
         self._mark_bots(d)
+        if self.table.seat_mode:
+            _no_move_buttons(d, getattr(self.board, "VIEWING_KEYS", ()))
         self.stage.show(d, board=board)
 
     def _mark_bots(self, d: Drawing) -> None:

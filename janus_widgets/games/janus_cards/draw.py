@@ -58,12 +58,15 @@ from .tables import HAND_LIMIT, SYMBOL_CODES, SYMBOL_NAMES
 from .views import BACK, FRONT, CardsView, LaidTrio, SeenCard
 
 __all__ = ["draw", "click", "highlight", "fresh_selection", "covers", "screen_view",
+           "read_only",
            "prompt", "Pick", "public_view", "card_origin", "pile_origin", "panel_origin",
            "odds_texts", "DEFAULT_VIEWPOINT", "WIDTH", "HEIGHT", "CARD_W", "HALF_H", "SYMBOL_COLOURS",
            "BACK_FILL"]
 
 #: One screen passed round the table: draw what the player to move may see.
 DEFAULT_VIEWPOINT = "current"
+#: Buttons that show something rather than play a move (a record keeps them).
+VIEWING_KEYS = (("button", "odds"),)
 
 WIDTH, HEIGHT = 960, 570
 CARD_W, HALF_H = 54, 42                 # a card: two halves, one above the other
@@ -106,7 +109,8 @@ class Pick:
     player (hot seat); ``shown``: the seat the uncovered screen was handed to.
     ``odds``: the "what can I know?" mode, where a click on a card shows the
     exact odds of its unseen side; ``inspect``: that card's ref (``"next"``: the
-    next card to turn up from the unseen part of the pile).
+    next card to turn up from the unseen part of the pile). ``record``: a record that
+    is stepped through, never played on (no deal or play button, no move prompt).
     """
 
     take: tuple[str, ...] = ()
@@ -115,6 +119,8 @@ class Pick:
     shown: int | None = None
     odds: bool = False
     inspect: str | None = None
+    #: A record that cannot be played on (a seat's or the table's): no move is offered.
+    record: bool = False
 
     def cleared(self) -> Pick:
         """The same display with nothing chosen."""
@@ -145,6 +151,12 @@ def fresh_selection(view: CardsView, viewpoint: Any, previous: Any) -> Pick:
 
 
 # --- what a covered screen may show ---------------------------------------------------
+def read_only(selection: Any) -> Pick:
+    """The selection of a record that cannot be played on: the shell applies it, and the
+    table offers no move (no deal, play or agree button; the odds stay)."""
+    return replace(_pick(selection), record=True, covered=False)
+
+
 def covers(selection: Any) -> bool:
     """Whether the screen is covered (a screen passed round waits for the next player):
     the shell then offers no move, reads no card aloud and plays nothing by key."""
@@ -346,6 +358,8 @@ def prompt(view: CardsView, selection: Any = None) -> str:
     """One line saying what happens next."""
     pick = _pick(selection)
     n = view.players
+    if pick.record and view.to_move != TERMINAL:
+        return "A record: step through it with ◀ ▶ (nothing can be played on it)"
     if view.to_move == TERMINAL:
         counts = view.trio_counts
         best = max(counts)
@@ -615,6 +629,15 @@ def plural(symbol: str) -> str:
 
 def _buttons(d: Drawing, view: CardsView, pick: Pick) -> None:
     x, w = BUTTON_X, BUTTON_W
+    if pick.record:
+        d.text(x, MID_Y + 30, "A record, not a game in play:", size=13, align="left",
+               fill=INK, bold=True)
+        d.text(x, MID_Y + 50, "step through it with ◀ ▶; to go on playing,", size=11,
+               align="left", fill=MUTED)
+        d.text(x, MID_Y + 66, "load the full record (the teacher's).", size=11,
+               align="left", fill=MUTED)
+        _odds_button(d, view, pick, MID_Y + 150)
+        return
     if view.to_move == CHANCE:
         label = "Deal a card" if view.phase == "deal" else "Turn up the next card"
         _button(d, x, MID_Y + 14, w, 44, label, active=True, key=("button", "deal"))
@@ -821,6 +844,9 @@ def click(view: CardsView, selection: Any, key: Hashable) -> Click:
             f"{seat_name(view.viewer)} (choose the view in Seats & view)."))
     if key == ("button", "agree"):
         return Click(selection=pick, move="agree")
+    if kind == "card" and int(key[1][1:]) > view.hand_sizes[_LETTERS.index(key[1][0])]:
+        return Click(selection=pick, message=f"{key[1]} is an empty place: there is no "
+                                             "card there to choose.")
     if key == ("button", "play"):
         _, move = _move_text(view, pick)
         if move is None:
