@@ -564,3 +564,82 @@ def test_the_serve_command_says_where_it_is_and_binds_loopback(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "janus_widgets", "serve", "--certfile",
                           "x.pem"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--keyfile" in bad.stderr
+
+
+# ------------------------------------------------------------------ the class's pages
+def test_a_class_list_codes_students_and_their_answers_reach_only_the_teacher(server,
+                                                                               teacher):
+    codes = teacher.create_class("3b", ["ada", "ben"])
+    assert set(codes) == {"ada", "ben"}
+    ada = classroom.join_class(server.url, codes["ada"])
+    ben = classroom.join_class(server.url, codes["ben"])
+    assert (ada.student, ada.class_name) == ("ada", "3b")
+    ada.send("jactus-odds", "q1", "1/6", "right")
+    ben.send("jactus-odds", "q1", "1/36", "wrong", "multiplied instead of adding")
+    mine = [a for a in teacher.answers("jactus-odds") if a["student"].startswith("3b/")]
+    assert {(a["student"], a["verdict"]) for a in mine} == {("3b/ada", "right"),
+                                                           ("3b/ben", "wrong")}
+    # a student's credential reads nothing: not the answers, not a table
+    for path in ("/api/answers", "/api/tables"):
+        status, answer = http(server, "GET", path, ada._credential)
+        assert status in (401, 403) and "answers" not in answer and "tables" not in answer
+    with pytest.raises(ClassroomError, match="no student has the code"):
+        classroom.join_class(server.url, "QQQQQQ")
+    with pytest.raises(ClassroomError, match="verdict"):
+        ada.send("jactus-odds", "q1", "1/6", "maybe")
+
+
+def test_new_codes_replace_the_old_and_joined_seats_stay(server, teacher):
+    t = teacher.create_table("jactus", players=2)
+    a = classroom.join(server.url, t.codes["A"])
+    fresh = teacher.new_codes(t.id)
+    assert set(fresh) == {"A", "B"} and fresh["A"] != t.codes["A"]
+    with pytest.raises(ClassroomError, match="no seat has the join code"):
+        classroom.join(server.url, t.codes["A"])
+    again = classroom.join(server.url, fresh["A"])
+    a.play("r*")                                   # the page joined before still plays
+    assert again.seat == 0
+    a.close(), again.close()
+
+
+def test_the_dashboard_makes_tables_for_the_class_follows_them_and_tallies(server,
+                                                                           teacher):
+    from janus_widgets.widgets.dashboard import Dashboard, split_class, tally
+    board = Dashboard(server.url, server.token, pages="http://pages:8867")
+    made = board.create_tables("janus-cards", 3, 7, bot="random")
+    assert [len(board.codes[t]) for t in made] == split_class(7, 3) == [3, 2, 2]
+    summaries = {t["id"]: t for t in teacher.tables()}
+    assert [s["who"] for s in summaries[made[-1]]["seats"]] == ["human", "human", "random"]
+    slips = board.slips_link.value
+    assert slips.count("table ") >= 7 and "download=" in slips
+    page = __import__("base64").b64decode(slips.split("base64,")[1].split("'")[0]).decode()
+    code = board.codes[made[0]]["A"]
+    assert code in page and "seat.ipynb?server=" in page and "@page" in page
+    assert f"data-table='{made[0]}'" in board.overview.value
+    widget = board.open_table(made[0])
+    assert widget.viewpoint is None                      # the teacher's view
+    a = classroom.join(server.url, code)
+    before = widget.table.length
+    wait_until(lambda: a.legal_moves() or a.is_over, timeout=10)
+    a.play(a.legal_moves()[0])
+    wait_until(lambda: widget.table.length > before, timeout=10)   # it follows live
+    board.tabs.selected_index = 0
+    board.table_menu.value = made[1]
+    board.pause_button.click()
+    assert teacher.table(made[1])["status"] == "paused"
+    board.resume_button.click()
+    data = board.download_records()
+    import io
+    import zipfile
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    assert {f"{t}-janus-cards.json" for t in made} <= set(names)
+    link = classroom.join_class(server.url, board.create_class("4a", 2, "jactus-odds")[
+        "student 1"])
+    link.send("jactus-odds", "q2", "5/36", "wrong", "counted one order only")
+    wait_until(lambda: any(x["question"] == "q2" for x in board.answers), timeout=10)
+    rows = {(r["lesson"], r["question"]): r for r in tally(board.answers)}
+    assert rows[("jactus-odds", "q2")]["mistakes"][0] == ("counted one order only", 1)
+    wait_until(lambda: "counted one order only" in board.answers_html.value, timeout=5)
+    assert board.answers_plot.value[:4] == b"\x89PNG"
+    a.close()
+    board.watch.close()
