@@ -11,7 +11,6 @@ seat pages.
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 import time

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from .record import Record
 
 __all__ = ["Replay", "Line", "CHECKPOINT_EVERY", "HUMAN", "CHANCE_BY", "UNKNOWN", "bot_by",
-           "check_by"]
+           "check_by", "cursor_index"]
 
 #: Moves between two checkpoints of a line (the raw state is kept at plies 0, k, 2k …).
 CHECKPOINT_EVERY = 64
@@ -54,6 +54,22 @@ MAX_BY = 80
 def bot_by(label: str) -> str:
     """The "by" of a move a bot made: ``bot_by("greedy") == "bot:greedy"``."""
     return f"bot:{label}"
+
+
+def cursor_index(index: object, n: int, where: str = "this line") -> int:
+    """A move index for a cursor over ``n`` moves (negative counts from the end), or
+    ``TypeError`` / ``IndexError`` saying what is allowed.
+
+    >>> cursor_index(-1, 5), cursor_index(0, 5)
+    (5, 0)
+    """
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise TypeError(f"index must be a whole number, not {index!r}")
+    if index < 0:
+        index += n + 1
+    if not 0 <= index <= n:
+        raise IndexError(f"move index {index} is outside {where}: use 0 … {n}")
+    return index
 
 
 def check_by(value: object) -> str:
@@ -314,13 +330,7 @@ class Replay:
     # --- moving the cursor -----------------------------------------------
     def goto(self, index: int) -> State:
         """Go to the state after ``index`` moves (negative counts from the end)."""
-        n = self.length
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise TypeError(f"index must be a whole number, not {index!r}")
-        if index < 0:
-            index += n + 1
-        if not 0 <= index <= n:
-            raise IndexError(f"move index {index} is outside this line: use 0 … {n}")
+        index = cursor_index(index, self.length)
         here = self._state
         if here is not None and index == self._index + 1:
             self._state = here._child(self.lines[self._line].actions[self._index])

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import RecordError
 from .protocol import (CHANCE, TABLE, MoveList, State, check_viewer, seat_index, seat_name,
                        winners_text)
+from .replay import cursor_index
 from .record import (FORMAT, VERSION, _by_list, _check_moves, _result, _string_list,
                      check_game_and_variant, check_header, check_ruleset, parse_json,
                      read_text, shared_texts, source_data, write_atomic)
@@ -470,14 +471,7 @@ class SeatReplay:
         return self.seat_record.moves
 
     def goto(self, index: int) -> SeatFrame:
-        n = self.length
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise TypeError(f"index must be a whole number, not {index!r}")
-        if index < 0:
-            index += n + 1
-        if not 0 <= index <= n:
-            raise IndexError(f"move index {index} is outside this record: use 0 … {n}")
-        self._index = index
+        self._index = cursor_index(index, self.length, "this record")
         return self.state
 
     def first(self) -> SeatFrame:

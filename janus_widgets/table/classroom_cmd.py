@@ -10,10 +10,8 @@ database brings every table back.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -22,8 +20,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from .server import serve
-from .storage import StorageError
+from .server import run_until_stopped
 
 __all__ = ["main", "build_pages", "NOTEBOOKS"]
 
@@ -117,32 +114,16 @@ def main(args: Any) -> int:
               f"{server_url}&token=… (keep an address with your token off the projector)")
         print("Ctrl-C stops both.", flush=True)
 
-    async def run() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(sig, stop.set)
-            except (NotImplementedError, RuntimeError):  # pragma: no cover - Windows
-                pass
-        await serve(host, port, args.db, args.teacher_token_file, args.certfile,
-                    args.keyfile, args.bot_delay, pages=pages_url, ready=ready, stop=stop)
-
     try:
-        asyncio.run(run())
-    except OSError as exc:
-        print(f"error: cannot serve on {host}:{port}: {exc.strerror or exc}",
-              file=sys.stderr)
-        return 1
-    except StorageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        code = run_until_stopped(args, ready, pages=pages_url)
     finally:
         voila.terminate()
         try:
             voila.wait(timeout=15)
         except subprocess.TimeoutExpired:
             voila.kill()
+    if code:
+        return code
     print("Classroom stopped: the table server and the pages; every table is in the "
           "database.", flush=True)
     return 0

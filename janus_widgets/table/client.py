@@ -17,7 +17,6 @@ import asyncio
 import json
 import ssl
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -27,9 +26,9 @@ from typing import Any
 
 from .. import games as game_registry
 from ..core.errors import IllegalMoveError, InvalidMoveError, JanusError
-from ..core.protocol import CHANCE, TERMINAL, Game, Move, MoveList, seat_index, seat_name
+from ..core.protocol import TERMINAL, Game, Move, MoveList, seat_index, seat_name
 from ..core.record import Record
-from ..core.replay import HUMAN, Line
+from ..core.replay import HUMAN, Line, cursor_index
 from ..core.seat_record import SeatFrame, SeatRecord
 from .local import kernel_loop
 from .narrate import Facts, Told, last_move, log_entries
@@ -626,13 +625,7 @@ class RemoteTable:
     # ------------------------------------------------------------------ the cursor
     def goto(self, index: int) -> SeatFrame:
         """Step through this seat's history (nothing is played)."""
-        n = self.length
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise TypeError(f"index must be a whole number, not {index!r}")
-        if index < 0:
-            index += n + 1
-        if not 0 <= index <= n:
-            raise IndexError(f"move index {index} is outside this game: use 0 … {n}")
+        index = cursor_index(index, self.length, "this game")
         self.serial += 1
         self.notice = None
         self._index = index

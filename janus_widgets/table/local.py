@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import traceback
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 

@@ -39,7 +39,7 @@ import tornado.web
 import tornado.websocket
 
 from .. import games as game_registry
-from ..core.errors import IllegalMoveError, InvalidMoveError, JanusError, RecordError
+from ..core.errors import IllegalMoveError, InvalidMoveError
 from ..core.protocol import CHANCE, TERMINAL, Game, seat_index, seat_name
 from ..core.record import Record
 from ..core.replay import HUMAN
@@ -652,7 +652,7 @@ class _Handler(tornado.web.RequestHandler):
 
 class RootHandler(_Handler):
     def get(self) -> None:
-        self.reply({"server": "janus_widgets table server", "games": game_registry.names(),
+        self.reply({"name": "janus_widgets table server", "games": game_registry.names(),
                     "pages": self.hall.pages, "server": self.hall.public,
                     "docs": "docs/classroom-server.md"})
 
@@ -972,6 +972,34 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
         storage.close()
 
 
+def run_until_stopped(args: Any, ready: Callable[[str, str], None],
+                      pages: str = "") -> int:
+    """Serve as the command line asked (``args``: host, port, db, teacher_token_file,
+    certfile, keyfile, bot_delay) until Ctrl-C or SIGTERM; 0, or 1 after saying why it
+    could not start."""
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, stop.set)
+            except (NotImplementedError, RuntimeError):  # pragma: no cover - Windows
+                pass
+        await serve(args.host, args.port, args.db, args.teacher_token_file, args.certfile,
+                    args.keyfile, args.bot_delay, pages=pages, ready=ready, stop=stop)
+
+    try:
+        asyncio.run(run())
+    except OSError as exc:
+        print(f"error: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    except StorageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(args: Any) -> int:
     """``python -m janus_widgets serve``: run until Ctrl-C."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
@@ -989,26 +1017,8 @@ def main(args: Any) -> int:
             print("Listening beyond this machine: anyone who can reach it sees the lobby; "
                   "use --certfile/--keyfile on a network you do not trust.", flush=True)
 
-    async def run() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(sig, stop.set)
-            except (NotImplementedError, RuntimeError):  # pragma: no cover - Windows
-                pass
-        await serve(args.host, args.port, args.db, args.teacher_token_file, args.certfile,
-                    args.keyfile, args.bot_delay, pages=getattr(args, "pages", "") or "",
-                    ready=ready, stop=stop)
-
-    try:
-        asyncio.run(run())
-    except OSError as exc:
-        print(f"error: cannot serve on {args.host}:{args.port}: {exc.strerror or exc}",
-              file=sys.stderr)
-        return 1
-    except StorageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+    code = run_until_stopped(args, ready)
+    if code:
+        return code
     print("Table server stopped; every table is in the database.", flush=True)
     return 0

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from typing import Any
 
 import ipywidgets as W
 

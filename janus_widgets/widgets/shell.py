@@ -56,7 +56,6 @@ from typing import Any
 
 import ipywidgets as W
 
-from .. import games as game_registry
 from ..core.errors import IllegalMoveError, InvalidMoveError, JanusError, RecordError
 from ..core.protocol import Game, Move, State, seat_name
 from ..core.record import Record
