@@ -462,8 +462,9 @@ def test_kill_9_mid_game_keeps_every_acknowledged_move(tmp_path):
             for sock in socks.values():
                 sock.close()
             rows = sqlite3.connect(server.db).execute(
-                "SELECT table_id, ply, client_id FROM moves").fetchall()
-            stored = {(table_id, client): ply for table_id, ply, client in rows if client}
+                "SELECT table_id, ply, client_id, notation FROM moves ORDER BY ply"
+            ).fetchall()
+            stored = {(table_id, client): ply for table_id, ply, client, _ in rows if client}
             for table_id, moves in acked.items():
                 for move_id, ply in moves.items():
                     assert stored.get((table_id, move_id)) == ply, (table_id, move_id)
@@ -472,7 +473,9 @@ def test_kill_9_mid_game_keeps_every_acknowledged_move(tmp_path):
             for t in tables:
                 record = lobby.record(t.id)                # loads: every move legal
                 assert not record.final_state().is_chance  # no move without its chance
-                assert len(record.moves) == len([r for r in rows if r[0] == t.id])
+                kept = [r[3] for r in rows if r[0] == t.id]
+                # exactly what was stored comes back (the bots may have moved on since)
+                assert list(record.moves[:len(kept)]) == kept
         assert sum(len(m) for m in acked.values()) > 8 and server.starts == 9
         # A move the client never heard about, sent again after a restart: once only.
         t = tables[0]
@@ -516,7 +519,9 @@ def test_a_restarted_server_brings_back_every_table_and_seats_rejoin(tmp_path):
         assert "Reconnecting" in a.facts(0).note
         server.start()
         after = classroom.connect(server.url, server.token).record(t.id)
-        assert (after.seed, list(after.moves)) == (before.seed, list(before.moves))
+        # the same game (the bots may have played on since the restart)
+        assert after.seed == before.seed
+        assert list(after.moves[:len(before.moves)]) == list(before.moves)
         wait_until(lambda: a.connected, timeout=20)            # the same credential
         assert a.view == after.final_state().view(0)
         a.close()

@@ -188,61 +188,24 @@ class _IO:
             return cls._loop
 
 
-class _RemoteFrame(SeatFrame):
-    """The seat's position after some moves: it answers as a state does (whose turn, the
-    scores, the outcome); it is played on through the table (``seat.play``)."""
+class _Link:
+    """One WebSocket to the server that signs in and comes back by itself: the part a
+    seat's table and the teacher's watch share. A subclass says what to send on each
+    (re)connection (:meth:`_greeting`), reads every message (:meth:`_receive`) and hears
+    when the link is lost (:meth:`_lost`)."""
 
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise IllegalMoveError("a seat plays through its table: seat.play(move)", move="",
-                               rule="", reason="remote seat")
-
-    play = play_chance = sample_chance = parse = explain = play_action = _refuse
-
-
-class RemoteTable:
-    """A seat of a table on the server: ``classroom.join(url, code)``.
-
-    It holds what the server sent this seat and nothing else: ``view`` (the seat's view
-    now, equal to ``state.view(seat)`` of the truth), ``legal_moves()``, ``play(move)``,
-    ``record()`` (this seat's :class:`SeatRecord`), ``wait(timeout)`` (until news
-    arrives). A cursor steps back through the seat's own history (a widget's step bar);
-    moves are played at the present only."""
-
-    remote = True
-
-    def __init__(self, url: str, credential: str, *, timeout: float = 10,
-                 context: ssl.SSLContext | None = None) -> None:
+    def _open(self, url: str, context: ssl.SSLContext | None, timeout: float) -> None:
         self.url = _base(url)
         parsed = urllib.parse.urlparse(self.url)
         self._ws_url = ("wss" if parsed.scheme == "https" else "ws") + f"://{parsed.netloc}/ws"
-        self._credential = credential
         self._context = context
-        self._lock = threading.RLock()
-        self._news = threading.Condition(self._lock)
-        self._observers: list[Callable[[str], None]] = []
         self._home = kernel_loop()
-        self.version = 0
-        self.errors: list[str] = []
-        self.previous_games: list[Any] = []
-        self.notice: tuple[str, str] | None = None
-        self.serial = 0
-        self.game_number = 1
-        self.bot_delay = 0.0
-        self.autoplaying = False
-        self.pending_variant = None
-        self.connected = False
-        self.status = "playing"
-        self.note = ""
-        self._fatal = ""
-        self._welcome: dict[str, Any] | None = None
-        self._answers: dict[str, dict[str, Any]] = {}     # client move id → answer
-        self._pending: dict[str, dict[str, Any]] = {}     # sent, not answered yet
         self._closed = False
         self._ws: Any = None
-        self._index = 0
         self._ready = threading.Event()
-        loop = _IO.loop()
-        self._task = asyncio.run_coroutine_threadsafe(self._run(), loop)
+        self._fatal = ""
+        self.errors: list[str] = []
+        asyncio.run_coroutine_threadsafe(self._run(), _IO.loop())
         if not self._ready.wait(timeout):
             self.close()
             raise ClassroomError(f"no answer from the table server at {self.url} within "
@@ -251,7 +214,20 @@ class RemoteTable:
             self.close()
             raise ClassroomError(self._fatal)
 
-    # ------------------------------------------------------------------ connection
+    def _greeting(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def _receive(self, msg: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _lost(self) -> None:
+        """The connection dropped (it is tried again)."""
+
+    def _bad_news(self, exc: Exception) -> None:
+        """A message could not be read (the link goes on)."""
+        import traceback
+        self.errors.append(traceback.format_exc())
+
     async def _run(self) -> None:
         import tornado.httpclient
         import tornado.websocket
@@ -272,13 +248,7 @@ class RemoteTable:
                 continue
             delay = 0.2
             self._ws = ws
-            with self._lock:
-                since = len(self._told) if self._welcome else 0
-                pending = list(self._pending.values())
-            await ws.write_message(json.dumps({"type": "hello",
-                                               "credential": self._credential,
-                                               "since": since}))
-            for message in pending:               # resent with the same id: played once
+            for message in self._greeting():     # sign in, and what was not answered
                 await ws.write_message(json.dumps(message))
             while True:
                 text = await ws.read_message()
@@ -286,18 +256,13 @@ class RemoteTable:
                     break
                 try:
                     self._receive(json.loads(text))
-                except Exception as exc:  # noqa: BLE001 - a bad update must not kill the link
-                    import traceback
-                    self.errors.append(traceback.format_exc())
-                    self._say(f"An update from the server could not be read ({exc}).",
-                              "error")
+                except Exception as exc:  # noqa: BLE001 - a bad message must not kill the link
+                    self._bad_news(exc)
                 if self._fatal:
                     ws.close()
                     return
             self._ws = None
-            with self._lock:
-                self.connected = False
-            self._notify("connection")
+            self._lost()
             if not self._closed:
                 await asyncio.sleep(delay)
 
@@ -305,15 +270,89 @@ class RemoteTable:
         ws = self._ws
         if ws is None:
             return                                # sent again when it reconnects
-        loop = _IO.loop()
-        loop.call_soon_threadsafe(lambda: ws.write_message(json.dumps(message)))
+        _IO.loop().call_soon_threadsafe(lambda: ws.write_message(json.dumps(message)))
+
+    def _deliver(self, callback: Callable[[Any], None], news: Any) -> None:
+        """Call ``callback(news)`` on the notebook's own loop (a widget is only ever
+        changed there), or here outside a notebook."""
+        if self._home is not None and self._home.is_running():
+            self._home.call_soon_threadsafe(callback, news)
+        else:
+            callback(news)
 
     def close(self) -> None:
-        """Leave the table (the seat stays; its code joins it again)."""
+        """Close the connection (the seat or the token stays valid)."""
         self._closed = True
         ws = self._ws
         if ws is not None:
             _IO.loop().call_soon_threadsafe(ws.close)
+
+
+class _RemoteFrame(SeatFrame):
+    """The seat's position after some moves: it answers as a state does (whose turn, the
+    scores, the outcome); it is played on through the table (``seat.play``)."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise IllegalMoveError("a seat plays through its table: seat.play(move)", move="",
+                               rule="", reason="remote seat")
+
+    play = play_chance = sample_chance = parse = explain = play_action = _refuse
+
+
+class RemoteTable(_Link):
+    """A seat of a table on the server: ``classroom.join(url, code)``.
+
+    It holds what the server sent this seat and nothing else: ``view`` (the seat's view
+    now, equal to ``state.view(seat)`` of the truth), ``legal_moves()``, ``play(move)``,
+    ``record()`` (this seat's :class:`SeatRecord`), ``wait(timeout)`` (until news
+    arrives). A cursor steps back through the seat's own history (a widget's step bar);
+    moves are played at the present only."""
+
+    remote = True
+
+    def __init__(self, url: str, credential: str, *, timeout: float = 10,
+                 context: ssl.SSLContext | None = None) -> None:
+        self._credential = credential
+        self._lock = threading.RLock()
+        self._news = threading.Condition(self._lock)
+        self._observers: list[Callable[[str], None]] = []
+        self.version = 0
+        self.previous_games: list[Any] = []
+        self.notice: tuple[str, str] | None = None
+        self.serial = 0
+        self.game_number = 1
+        self.bot_delay = 0.0
+        self.autoplaying = False
+        self.pending_variant = None
+        self.connected = False
+        self.status = "playing"
+        self.note = ""
+        self._welcome: dict[str, Any] | None = None
+        self._answers: dict[str, dict[str, Any]] = {}     # client move id → answer
+        self._pending: dict[str, dict[str, Any]] = {}     # sent, not answered yet
+        self._index = 0
+        self._open(url, context, timeout)
+
+    # ------------------------------------------------------------------ connection
+    def _greeting(self) -> list[dict[str, Any]]:
+        with self._lock:
+            since = len(self._told) if self._welcome else 0
+            pending = list(self._pending.values())   # resent with the same id: played once
+        return [{"type": "hello", "credential": self._credential, "since": since},
+                *pending]
+
+    def _lost(self) -> None:
+        with self._lock:
+            self.connected = False
+        self._notify("connection")
+
+    def _bad_news(self, exc: Exception) -> None:
+        super()._bad_news(exc)
+        self._say(f"An update from the server could not be read ({exc}).", "error")
+
+    def close(self) -> None:
+        """Leave the table (the seat stays; its code joins it again)."""
+        super().close()
 
     # ------------------------------------------------------------------ news
     def _receive(self, msg: dict[str, Any]) -> None:
@@ -401,10 +440,7 @@ class RemoteTable:
 
     def _notify(self, what: str) -> None:
         for callback in list(self._observers):
-            if self._home is not None and self._home.is_running():
-                self._home.call_soon_threadsafe(callback, what)
-            else:
-                callback(what)
+            self._deliver(callback, what)
 
     def observe(self, callback: Callable[[str], None]) -> None:
         """Call ``callback(what)`` after every change (news from the server, the cursor):
@@ -781,85 +817,48 @@ def join_class(url: str, code: str, *, context: ssl.SSLContext | None = None) ->
                      context=context)
 
 
-class TeacherWatch:
+class TeacherWatch(_Link):
     """The teacher's live connection: every table's summary as it changes, the moves of
     the tables watched, every answer as it arrives. ``on(callback)`` calls
     ``callback(message)`` for each (in a notebook on the kernel's loop)."""
 
     def __init__(self, url: str, token: str, *, timeout: float = 10,
                  context: ssl.SSLContext | None = None) -> None:
-        self.url = _base(url)
-        parsed = urllib.parse.urlparse(self.url)
-        self._ws_url = ("wss" if parsed.scheme == "https" else "ws") + f"://{parsed.netloc}/ws"
         self._token = token
-        self._context = context
-        self._home = kernel_loop()
         self._callbacks: list[Callable[[dict[str, Any]], None]] = []
         self._lock = threading.Lock()
         self.tables: dict[str, dict[str, Any]] = {}
         self.watching: set[str] = set()
         self.connected = False
-        self._closed = False
-        self._ws: Any = None
-        self._ready = threading.Event()
-        self._fatal = ""
-        asyncio.run_coroutine_threadsafe(self._run(), _IO.loop())
-        if not self._ready.wait(timeout):
-            self.close()
-            raise ClassroomError(f"no answer from the table server at {self.url}")
-        if self._fatal:
-            self.close()
-            raise ClassroomError(self._fatal)
+        self._open(url, context, timeout)
 
-    async def _run(self) -> None:
-        import tornado.httpclient
-        import tornado.websocket
-        while not self._closed:
-            try:
-                request = tornado.httpclient.HTTPRequest(self._ws_url, connect_timeout=5,
-                                                         ssl_options=self._context)
-                ws = await tornado.websocket.websocket_connect(request)
-            except (OSError, tornado.httpclient.HTTPClientError,
-                    tornado.websocket.WebSocketError):
-                if not self._ready.is_set():
-                    self._fatal = f"cannot reach the table server at {self.url}"
-                    self._ready.set()
-                    return
-                await asyncio.sleep(1.0)
-                continue
-            self._ws = ws
-            await ws.write_message(json.dumps({"type": "hello", "token": self._token}))
-            for table_id in list(self.watching):
-                await ws.write_message(json.dumps({"type": "watch", "table": table_id}))
-            while True:
-                text = await ws.read_message()
-                if text is None:
-                    break
-                msg = json.loads(text)
-                if msg.get("type") == "error" and not self._ready.is_set():
-                    self._fatal = msg.get("error", "refused")
-                    self._ready.set()
-                    return
-                if msg.get("type") == "welcome":
-                    with self._lock:
-                        self.tables = {t["id"]: t for t in msg["tables"]}
-                        self.connected = True
-                    self._ready.set()
-                elif msg.get("type") == "table":
-                    with self._lock:
-                        self.tables[msg["table"]["id"]] = msg["table"]
-                self._dispatch(msg)
-            self._ws = None
-            self.connected = False
-            self._dispatch({"type": "connection", "connected": False})
-            await asyncio.sleep(0.5)
+    def _greeting(self) -> list[dict[str, Any]]:
+        return [{"type": "hello", "token": self._token},
+                *({"type": "watch", "table": t} for t in sorted(self.watching))]
+
+    def _receive(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "error" and not self._ready.is_set():
+            self._fatal = msg.get("error", "refused")
+            self._ready.set()
+            return
+        if kind == "welcome":
+            with self._lock:
+                self.tables = {t["id"]: t for t in msg["tables"]}
+                self.connected = True
+            self._ready.set()
+        elif kind == "table":
+            with self._lock:
+                self.tables[msg["table"]["id"]] = msg["table"]
+        self._dispatch(msg)
+
+    def _lost(self) -> None:
+        self.connected = False
+        self._dispatch({"type": "connection", "connected": False})
 
     def _dispatch(self, msg: dict[str, Any]) -> None:
         for callback in list(self._callbacks):
-            if self._home is not None and self._home.is_running():
-                self._home.call_soon_threadsafe(callback, msg)
-            else:
-                callback(msg)
+            self._deliver(callback, msg)
 
     def on(self, callback: Callable[[dict[str, Any]], None]) -> None:
         """Call ``callback(message)`` for every message from now on."""
@@ -868,16 +867,7 @@ class TeacherWatch:
     def watch(self, table_id: str) -> None:
         """Receive the moves of a table as they come (``moves`` messages)."""
         self.watching.add(table_id)
-        ws = self._ws
-        if ws is not None:
-            _IO.loop().call_soon_threadsafe(
-                lambda: ws.write_message(json.dumps({"type": "watch", "table": table_id})))
-
-    def close(self) -> None:
-        self._closed = True
-        ws = self._ws
-        if ws is not None:
-            _IO.loop().call_soon_threadsafe(ws.close)
+        self._send({"type": "watch", "table": table_id})
 
 
 def join(url: str, code: str, *, timeout: float = 10,
