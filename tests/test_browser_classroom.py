@@ -234,7 +234,8 @@ def status_sequences(page) -> None:
     assert "played" not in widget_status(page, 3)
     assert kernel_value(page, "jinns.state.num_players, jinns.index") == "4 0"
     # Janus: a saved game loaded from the Save / load tab.
-    kernel(page, "janus.save('classroom-janus.json'); janus.new_game(seed=1)")
+    kernel(page, "import os; os.makedirs('janus-saves', exist_ok=True); "
+                 "janus.save('janus-saves/classroom-janus.json'); janus.new_game(seed=1)")
     widget = page.locator(".janus-widget").nth(0)
     widget.locator(".lm-TabBar-tab", has_text="Save / load").click()
     widget.locator("input[type=text]").first.fill("classroom-janus.json")

@@ -182,7 +182,7 @@ def test_a_seats_screen_shows_no_seed_and_save_says_what_it_writes(lab, page):
     page.wait_for_function(
         "() => document.querySelector('.janus-widget .janus-status').innerText"
         ".includes(\"Saved seat A's record\")")
-    data = json.loads((work / "a-record.json").read_text())
+    data = json.loads((work / "janus-saves" / "a-record.json").read_text())
     assert data["seat"] == "A" and "seed" not in data and str(seed) not in json.dumps(data)
     assert "no seed" in widget_status(page)
     assert not page.errors, page.errors

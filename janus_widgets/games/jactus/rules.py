@@ -188,13 +188,13 @@ class JactusVariant(Variant):
     players: int = option(2, doc="Number of players, seats A, B, … in turn order.",
                           choices=(2, 3, 4, 5, 6), rule="JA-2", setup=True)
     supply: str = option("by-players", choices=("by-players", "full"), rule="JA-3",
-                         labels={"by-players": "by the number of players (rulebook)",
-                                 "full": "every piece: 3 Venus, 6 dogs, 4 coins"},
+                         labels={"by-players": "by players (rulebook)",
+                                 "full": "all pieces"},
                          doc="Pieces in play: the rulebook's table by player count, or "
                              "all 3 Venus cards, 6 dog cards and 4 coins.")
     dog_throws: str = option("any", choices=("any", "other"), rule="JA-8",
-                             labels={"any": "any five of a kind gives a dog",
-                                     "other": "only five 2s to 5s give a dog"},
+                             labels={"any": "any five of a kind",
+                                     "other": "five 2s to 5s only"},
                              doc="'any': every five of a kind allows a dog (the rulebook "
                                  "lists five 1s and five 6s among dog throws); 'other': "
                                  "only five 2s-5s do.")
@@ -202,8 +202,8 @@ class JactusVariant(Variant):
                                         doc="Whether the all-dice throw that opens a round "
                                             "after a scoring throw can itself score.")
     scoring: str = option("collection", choices=("collection", "points"), rule="JA-15",
-                          labels={"collection": "collect a Venus, two dogs and a coin",
-                                  "points": "points: Venus 6, dog 2, coin 5"},
+                          labels={"collection": "collect a set",
+                                  "points": "points (6, 2, 5)"},
                           doc="'collection': first to hold a Venus, two dogs and a coin "
                               "wins; 'points': Venus 6, dog 2, coin 5, first to the target.")
     points_target: int = option(12, minimum=2, maximum=60, rule="JA-16",
@@ -211,14 +211,13 @@ class JactusVariant(Variant):
     # --- open readings of the rulebook (issue 15) ---
     steal: str = option(
         "kind-empty", choices=("kind-empty", "centre-empty"), rule="JA-10",
-        labels={"kind-empty": "steal when the centre has none of that kind",
-                "centre-empty": "steal only when the centre is empty"},
+        labels={"kind-empty": "once that kind is gone",
+                "centre-empty": "once the centre is empty"},
         doc="When a claim takes the piece from another player: 'kind-empty', once the "
             "centre has none of that kind; 'centre-empty', only once the centre is empty.")
     after_decline: str = option(
         "same", choices=("same", "next"), rule="JA-12",
-        labels={"same": "the same player opens the next round",
-                "next": "the next player opens the next round"},
+        labels={"same": "the same player opens", "next": "the next player opens"},
         doc="Who opens the next round after a scoring throw that claims nothing (declined "
             "or impossible): the 'same' player, or the 'next' one.")
     spoil: bool = option(True, rule="JA-19",

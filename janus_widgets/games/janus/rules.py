@@ -168,14 +168,14 @@ class JanusVariant(Variant):
         "clockwise", choices=("clockwise", "anticlockwise", "opposite"), rule="JB-5",
         labels={"clockwise": "clockwise (a10, j10, j1)",
                 "anticlockwise": "anticlockwise (j1, j10, a10)",
-                "opposite": "opposite first (j10, a10, j1)"},
+                "opposite": "opposite (j10, a10, j1)"},
         doc="Starting corners of three or four players after A's marked corner a1: "
             "'clockwise' a10, j10, j1; 'anticlockwise' j1, j10, a10; 'opposite' j10, a10, "
             "j1 (two players always take a1 and j10).")
     coins: int = option(15, minimum=1, maximum=60, rule="JB-3",
                         doc="Coins each player starts with.")
     distances: str = option("1-5", choices=tuple(DISTANCE_PRESETS), rule="JB-2",
-                            labels={"1-5": "1 to 5 (the published tiles)",
+                            labels={"1-5": "1 to 5 (published)",
                                     "1-4": "1 to 4",
                                     "1-3": "1 to 3",
                                     "2-4": "2 to 4"},
@@ -193,8 +193,7 @@ class JanusVariant(Variant):
                                 doc="Whether a move may pass over a field where another "
                                     "column stands.")
     empty_fields: str = option("count", choices=("count", "block"), rule="JB-10",
-                               labels={"count": "empty fields count as fields",
-                                       "block": "empty fields block a move"},
+                               labels={"count": "count as fields", "block": "block a move"},
                                doc="Empty fields on a move's way: 'count' like any field, "
                                    "or 'block' (a move may not cross one).")
     bonus_optional: bool = option(True, rule="JB-14",
@@ -205,8 +204,7 @@ class JanusVariant(Variant):
                                    "held head's colour earns a third, and so on.")
     toll_shortfall: str = option(
         "waived", choices=("waived", "from-tolls"), rule="JB-17",
-        labels={"waived": "waived when no coins are left",
-                "from-tolls": "paid from tolls received"},
+        labels={"waived": "waived if out of coins", "from-tolls": "paid from tolls taken"},
         doc="A toll due from a player with no coins left: 'waived', or paid with a toll "
             "coin that player received earlier.")
     idle_rounds: int = option(10, minimum=0, maximum=100, rule="JB-20",
@@ -222,8 +220,7 @@ class JanusVariant(Variant):
             "move ends on; 'entered', every field the column comes to on its way as well.")
     stuck: str = option(
         "forfeit", choices=("forfeit", "step"), rule="JB-12",
-        labels={"forfeit": "a stuck column forfeits its turn",
-                "step": "a stuck column steps one field"},
+        labels={"forfeit": "forfeit the turn", "step": "step one field"},
         doc="A column whose tile can never take it anywhere (every direction leaves the "
             "board): 'forfeit' every turn; 'step' one field in any direction instead, as "
             "from an empty field.")

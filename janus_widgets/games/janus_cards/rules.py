@@ -73,8 +73,8 @@ class JanusCardsVariant(Variant):
                           doc="Number of symbols: the deck has every pair of them, doubles "
                               "included (11 symbols give the 66 cards of the box).")
     deal_peek: str = option("look", choices=("look", "none"), rule="JC-5",
-                            labels={"look": "see both sides of your dealt cards",
-                                    "none": "see only the side facing you"},
+                            labels={"look": "both sides of dealt cards",
+                                    "none": "only the side facing you"},
                             doc="'look': at the deal each player sees both sides of their "
                                 "two cards (the rulebook's one exception); 'none': only the "
                                 "side facing them.")
@@ -84,8 +84,8 @@ class JanusCardsVariant(Variant):
                                        doc="Whether a player may draw two cards from the "
                                            "same other player.")
     trio_backs: str = option("hidden", choices=("hidden", "shown"), rule="JC-12",
-                             labels={"hidden": "trios show their symbol only",
-                                     "shown": "trios lie open"},
+                             labels={"hidden": "symbol side only",
+                                     "shown": "open, both sides"},
                              doc="'hidden': a laid trio shows its symbol side only; its "
                                  "player never sees the other sides, the others keep what "
                                  "they saw while the cards were held. 'shown': trios lie "
@@ -100,8 +100,7 @@ class JanusCardsVariant(Variant):
     # --- open readings of the rulebook (issue 15) ---
     agreement: str = option(
         "binding", choices=("binding", "joint"), rule="JC-14",
-        labels={"binding": "agreeing binds (no trio of yours after)",
-                "joint": "a joint end: all agree in turn"},
+        labels={"binding": "agreeing is binding", "joint": "joint: all agree in turn"},
         doc="'binding': a player who has agreed to end owns no trio laid later; 'joint': "
             "agreeing is a proposal that costs nothing, and the game ends when every player "
             "agrees in turn, one after the other.")

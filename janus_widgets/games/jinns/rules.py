@@ -211,32 +211,31 @@ class JinnsVariant(Variant):
                               "3 (A yellow, B blue, C red, green shared) or 4 (A yellow, "
                               "B blue, C red, D green; yellow-red and blue-green allied).")
     placement: str = option("runs", choices=("runs", "random"), rule="JI-6",
-                            labels={"runs": "runs of four, chosen by the players",
-                                    "random": "random, cell by cell (newer edition)"},
+                            labels={"runs": "runs chosen by players",
+                                    "random": "random (newer edition)"},
                             doc="'runs': the players place runs of four pawns of a colour, "
                                 "choosing which pawns and their order; 'random': the newer "
                                 "edition's random placement, drawn cell by cell.")
     distance: str = option("strength", choices=("strength", "height"), rule="JI-9",
-                           labels={"strength": "as far as the top pawn's strength",
-                                   "height": "as far as the pawns moving (height)"},
+                           labels={"strength": "the top pawn's strength",
+                                   "height": "pawns moving (height)"},
                            doc="How many occupied cells a move goes: the strength of the "
                                "moving top pawn (rulebook) or the number of pawns moving "
                                "(a game-design study).")
     take_three: str = option("on-completion", choices=("on-completion", "any-turn"),
                              rule="JI-16",
-                             labels={"on-completion": "right after the move that makes it",
-                                     "any-turn": "at any turn, instead of moving"},
+                             labels={"on-completion": "right after completing it",
+                                     "any-turn": "at any turn"},
                              doc="4 players: a pile of three may be taken off right after the "
                                  "move that made it, or instead of moving at any turn.")
     shared_towers: str = option("completer", choices=("completer", "zero"), rule="JI-17",
-                                labels={"completer": "a green-topped tower scores for its "
-                                                     "completer",
-                                        "zero": "a green-topped tower scores zero"},
+                                labels={"completer": "scores for its completer",
+                                        "zero": "scores zero"},
                                 doc="3 players: a taken-off tower topped by the shared green "
                                     "scores for its completer as usual, or scores zero (newer "
                                     "edition).")
     repetition_limit: int = option(10, choices=(0, 2, 3, 4, 5, 10, 20), rule="JI-20",
-                                   labels={0: "off (a game may never end)"},
+                                   labels={0: "off"},
                                    doc="The game ends when the same position occurs this many "
                                        "times; 0 turns the rule off (games may then never "
                                        "end).")
