@@ -274,7 +274,7 @@ def test_the_jinns_worksheet_draws_the_position_its_counting_question_reads():
     from janus_widgets.games.jinns.draw import draw
     for student in (None, "s1"):
         sheet = lessons.worksheet_html("jinns-counting", student=student)
-        picture = draw(jl.counting_position(student))._repr_svg_()
+        picture = jl.counting_position_svg(student)
         assert sheet.count("<svg") == 1 and picture in sheet
         # the picture comes before the question that says "drawn above"
         assert sheet.index(picture) < sheet.index("In the position drawn above")
