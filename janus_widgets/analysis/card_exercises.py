@@ -44,24 +44,70 @@ _SUN, _MOON = SYMBOL_NAMES.index("sun"), SYMBOL_NAMES.index("moon")
 TOLERANCE = Within(Fraction("0.005"))
 
 
+#: Symbols of a home-made deck larger than the box: the box's 11, then these.
+EXTRA_SYMBOLS = ("star", "ship", "bird", "drum", "lamp")
+_KEY, _FISH, _HEART, _CROWN = (SYMBOL_NAMES.index(n) for n in ("key", "fish", "heart", "crown"))
+
+
 # --- the deck's structure, counted from the tables -------------------------------------
-def _sides(symbols: int = 11) -> range:
-    return range(2 * deck_size(symbols))
+def _side_pairs(symbols: int) -> list[tuple[int, int]]:
+    """Every side of the deck as (symbol up, symbol on the other side): from the game's
+    tables for a deck the game plays (up to 11 symbols), else from every pair of the
+    symbols, doubles included (a home-made deck larger than the box)."""
+    if symbols <= len(SYMBOL_NAMES):
+        return [(SIDE_SYMBOL[s], SIDE_SYMBOL[s ^ 1]) for s in range(2 * deck_size(symbols))]
+    return [side for a in range(symbols) for b in range(a, symbols)
+            for side in ((a, b), (b, a))]
 
 
 def _count_sides(symbol: int, symbols: int = 11) -> Fraction:
-    return Fraction(sum(1 for s in _sides(symbols) if SIDE_SYMBOL[s] == symbol))
+    return Fraction(sum(1 for up, _ in _side_pairs(symbols) if up == symbol))
 
 
 def _other_side(shown: int, other: int, symbols: int = 11) -> Fraction:
     """P(other side = ``other`` | a random card, random side up, shows ``shown``)."""
-    showing = [s for s in _sides(symbols) if SIDE_SYMBOL[s] == shown]
-    return Fraction(sum(1 for s in showing if SIDE_SYMBOL[s ^ 1] == other), len(showing))
+    behind = [down for up, down in _side_pairs(symbols) if up == shown]
+    return Fraction(sum(1 for down in behind if down == other), len(behind))
 
 
 def _face_up(symbol: int, symbols: int = 11) -> Fraction:
-    return Fraction(sum(1 for s in _sides(symbols) if SIDE_SYMBOL[s] == symbol),
-                    len(_sides(symbols)))
+    sides = _side_pairs(symbols)
+    return Fraction(sum(1 for up, _ in sides if up == symbol), len(sides))
+
+
+def _cards(symbols: int) -> list[tuple[int, int]]:
+    return [(a, b) for a in range(symbols) for b in range(a, symbols)]
+
+
+def _lying(cards: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return [side for a, b in cards for side in ((a, b), (b, a))]
+
+
+def _trio_by_counting(symbols: int) -> Fraction:
+    """Exercise 5 on a deck the game does not play, by listing the cards left: the trio
+    sun/sun, sun/moon, sun/heart and the pile's key/fish are out of play."""
+    gone = {(_SUN, _SUN), (_SUN, _MOON), (_SUN, _HEART), (_KEY, _FISH)}
+    behind = [down for up, down in _lying([c for c in _cards(symbols) if c not in gone])
+              if up == _SUN]
+    return Fraction(behind.count(_CROWN), len(behind))
+
+
+def _two_suns_by_counting(symbols: int) -> Fraction:
+    """Exercise 6 on a deck the game does not play: every way for B's and C's cards (two
+    different cards, each lying either way) to show a sun, key/fish being on the pile."""
+    left = [c for c in _cards(symbols) if c != (_KEY, _FISH)]
+    suns = [(i, down) for i, card in enumerate(left) for up, down in _lying([card])
+            if up == _SUN]
+    both = [(b, c) for b in suns for c in suns if b[0] != c[0]]
+    return Fraction(sum(1 for b, _ in both if b[1] == _SUN), len(both))
+
+
+def _symbol_words(symbols: int) -> str:
+    if symbols <= len(SYMBOL_NAMES):
+        return "sun, moon, heart, …"
+    extra = EXTRA_SYMBOLS[:symbols - len(SYMBOL_NAMES)]
+    return "the box's 11 and " + ", ".join(extra[:-1]) + (" and " if len(extra) > 1
+                                                          else "") + extra[-1]
 
 
 # --- positions whose odds the views compute -------------------------------------------
@@ -95,7 +141,7 @@ def _deck_exercises(n: int) -> list[Exercise]:
     box = n == 11
     deck = (f"The box holds {cards} cards: every pair of the {n} symbols once, the {n} "
             "doubles included (sun/sun, moon/moon, …)." if box else
-            f"Your home-made Janus deck uses {n} symbols (sun, moon, heart, …): every pair "
+            f"Your home-made Janus deck uses {n} symbols ({_symbol_words(n)}): every pair "
             f"of them once, the {n} doubles included, {cards} cards.")
     which = (f"the box's deck ({cards} cards, {n} symbols)" if box else
              f"your home-made deck of {n} symbols ({cards} cards)")
@@ -208,7 +254,8 @@ def _deck_exercises(n: int) -> list[Exercise]:
                      "seen its other side). You hold no cards, and you know both sides of "
                      "the pile's top card: key/fish. What is the probability that the other "
                      "side of B's card is a crown?",
-            compute=lambda: trio_seen_position(n).view(0).other_side_odds("B1")["crown"],
+            compute=(lambda: trio_seen_position(n).view(0).other_side_odds("B1")["crown"])
+            if n <= len(SYMBOL_NAMES) else (lambda: _trio_by_counting(n)),
             explanation=f"The trio holds four of the {per} sun sides (the double has two), "
                         f"so B's sun is one of the {left} left, one on each of the mixed "
                         "cards sun/crown, sun/key, …, none of them seen: each "
@@ -234,7 +281,8 @@ def _deck_exercises(n: int) -> list[Exercise]:
                      "show you a sun; you have seen nothing else of them. You hold no "
                      "cards, and you know both sides of the pile's top card: key/fish. "
                      "What is the probability that B's card is the sun/sun double?",
-            compute=lambda: two_suns_position(n).view(0).other_side_odds("B1")["sun"],
+            compute=(lambda: two_suns_position(n).view(0).other_side_odds("B1")["sun"])
+            if n <= len(SYMBOL_NAMES) else (lambda: _two_suns_by_counting(n)),
             explanation=f"Count the ways the two suns you see can lie: B's sun is one of "
                         f"{per} sun sides and C's one of the sun sides on another card. If "
                         f"B holds the double (2 of its sides), C's sun is one of the "
@@ -268,8 +316,10 @@ SIDES, DOUBLE, MOON, FACE_UP, TRIO_SEEN, TWO_SUNS = _deck_exercises(11)
 EXERCISES: dict[str, Exercise] = {e.key: e for e in (SIDES, DOUBLE, MOON, FACE_UP,
                                                       TRIO_SEEN, TWO_SUNS)}
 
-#: The deck sizes students' exercises use (the box has 11 symbols).
-STUDENT_DECKS = (6, 7, 8, 9, 10)
+#: The deck sizes students' exercises use: home-made decks larger than the box (11
+#: symbols), whose answers are none of the small fractions the lesson's four-symbol deck
+#: puts on the page (2/5, 1/4, 1/3, …).
+STUDENT_DECKS = (12, 13, 14, 15, 16)
 
 
 def _card_lesson(rng: np.random.Generator | None) -> list[Exercise]:

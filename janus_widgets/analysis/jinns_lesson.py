@@ -361,7 +361,8 @@ def _jinns_lesson(rng: np.random.Generator | None, student: str | None = None
                    f"of each strength. A lays a yellow run of four cells from them, in an "
                    "order A chooses; two jinns of the same strength look the same. In how "
                    "many different ways can the run be laid?"),
-            lambda: Fraction(run_answer), count=True, title="1. Laying a run",
+            (lambda: Fraction(first_run_ways())) if rulebook else
+            (lambda: Fraction(run_ways(s, c))), count=True, title="1. Laying a run",
             explanation=("4 × 4 × 4 × 4 = 256 sequences of strengths, less those that use "
                          "a strength three or four times (there are only two of each): 4 × "
                          "(4 × 3) with a strength exactly three times and 4 with it four "
@@ -382,7 +383,8 @@ def _jinns_lesson(rng: np.random.Generator | None, student: str | None = None
             "q2", (f"The eight yellow jinns are {set_words}. A laid the first yellow run "
                    f"as {shown}. Later A lays the second yellow run with the four yellow "
                    "jinns left. In how many different ways?"),
-            lambda: Fraction(second), count=True,
+            (lambda: Fraction(second_run_ways(first))) if eight == "rulebook" else
+            (lambda: Fraction(arrangements(left_text))), count=True,
             title="2. The second run",
             explanation="The four jinns left are placed in every order, but swapping two "
                         "of the same strength changes nothing: 4! divided by k! for each "
