@@ -252,7 +252,7 @@ def test_the_jinns_counting_question_reads_the_position_drawn():
     for who in (None, "ada", "bo"):
         state = jl.counting_position(who)
         lesson_set = jl.JINNS_LESSON.for_student(who)
-        assert lesson_set.q6.answer == len(state.legal_moves())
+        assert lesson_set.q6.answer == len(jl.pile_moves(state)) >= 4
         assert state.current_player == 0
     assert jl.counting_position("ada").raw == jl.counting_position("ada").raw
 

@@ -50,6 +50,7 @@ def _advantage(a: int, b: int, draws: int) -> Exercise:
         tolerance=Within(Fraction(1, 200)),
         explanation=f"A won {a} of the {a + b} decisive games: {a}/{a + b} − 1/2.",
         hint="Only the games someone won count; a fair share of them is 1/2.",
+        params={"a": a, "b": b, "draws": draws},
         mistakes=(Mistake(Fraction(a, games) - Fraction(1, 2),
                           f"That counts the {draws} draws against A: nobody won the draws. "
                           "Use the decisive games only."),
@@ -59,20 +60,23 @@ def _advantage(a: int, b: int, draws: int) -> Exercise:
 
 def _balance(a: int, b: int, c: int) -> Exercise:
     rates = sorted((a, b, c))
+    games = a + b + c
     return Exercise(
-        "q2", f"Three players share the 100 decisive games of a tournament: A wins {a}, "
+        "q2", f"Three players share the {games} decisive games of a tournament: A wins {a}, "
         f"B {b} and C {c}. What is the balance?",
         lambda: _metric({"A": a, "B": b, "C": c}, 0, "balance"),
-        title="2. Balance", probability=False, tolerance=Within(Fraction(1, 200)),
+        title="2. Balance", probability=False, tolerance=Within(Fraction(1, 2 * games)),
         explanation=f"The largest gap between two seats' win rates is "
-                    f"{rates[2] / 100:g} − {rates[0] / 100:g}, so the balance is 1 minus it.",
+                    f"{rates[2] / games:g} − {rates[0] / games:g}, so the balance is 1 minus "
+                    "it.",
         hint="Find the two seats whose win rates are furthest apart.",
+        params={"wins": (a, b, c)},
         mistakes=tuple(m for m in (
-            Mistake(1 - Fraction(rates[2] - rates[1], 100),
+            Mistake(1 - Fraction(rates[2] - rates[1], games),
                     "That takes the gap between neighbours (the two best seats); balance uses the "
                     "largest gap of all.") if rates[2] - rates[1] != rates[2] - rates[0]
             else None,
-            Mistake(Fraction(rates[2] - rates[0], 100),
+            Mistake(Fraction(rates[2] - rates[0], games),
                     "That is the largest gap; balance is 1 minus it.")) if m is not None))
 
 
@@ -205,14 +209,17 @@ def _design_lesson(rng: np.random.Generator | None) -> list[Exercise]:
         return [ADVANTAGE, BALANCE, MORE_GAMES, FIVE_OF_A_KIND, HEIGHT_TURNS]
     a = int(rng.integers(70, 111))
     b = int(rng.integers(40, 200 - a - 9))
+    # q2: 300 decisive games and a largest gap that 3 does not divide, so that the balance
+    # is a repeating decimal (the lab's pages print many short figures: 0.49, 36.5%)
     while True:
-        wins = sorted(rng.choice(np.arange(5, 80), 3, replace=False).tolist())
-        if sum(wins[:2]) < 100 and 100 - sum(wins[:2]) not in wins[:2]:
+        wins = sorted(rng.choice(np.arange(15, 240), 2, replace=False).tolist())
+        third = 300 - sum(wins)
+        if third > 0 and third not in wins and (max(wins + [third]) - min(wins + [third])) % 3:
             break
     c1, c2 = int(wins[0]), int(wins[1])
     kept, throws = FIVE_ALIKE_CASES[int(rng.integers(len(FIVE_ALIKE_CASES)))]
     return [_advantage(a, b, 200 - a - b),
-            _balance(100 - c1 - c2, c2, c1),
+            _balance(300 - c1 - c2, c2, c1),
             _more_games(int(rng.choice([3, 4, 5, 6, 7]))),
             _five_of_a_kind(kept, int(rng.integers(1, 7)), throws),
             _height(int(HEIGHT_SEEDS[int(rng.integers(len(HEIGHT_SEEDS)))]))]

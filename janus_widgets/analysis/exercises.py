@@ -31,13 +31,15 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
+from itertools import product
 from typing import Any
 
 import numpy as np
 
 from . import jactus_odds as odds
 from . import roman_dice as roman
-from .checking import Exercise, ExerciseSet, Mistake, Verdict, read_answer, show_value
+from .checking import (Exercise, ExerciseSet, Mistake, Verdict, read_answer, show_value,
+                       unique_mistakes)
 
 __all__ = ["Verdict", "Mistake", "Exercise", "ExerciseSet", "jactus_odds",
            "jactus_strategy", "roman_dice", "read_answer"]
@@ -109,7 +111,7 @@ def _thrown_chance(thrown: int, event: str) -> Fraction:
 def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
     """One throw and the Markov chain (lesson ``jactus-odds``)."""
     n = _pick(rng, 5, (3, 4, 6, 7, 8))                      # dice of the game (q1)
-    kept = _pick(rng, 3, (1, 2, 3, 4))                      # dice that stay (q2)
+    kept = _pick(rng, 3, (1, 2, 3))                         # dice that stay (q2)
     event = "all" if rng is None else THROWN_EVENTS[int(rng.integers(3))]
     if rng is not None and event == "all" and kept == 3:
         kept = 2                                            # not the class's question
@@ -457,9 +459,14 @@ def _orders(counts: dict[int, int]) -> int:
     return math.factorial(4) // math.prod(math.factorial(k) for k in counts.values())
 
 
-def _two_dice_total(total: int) -> Fraction:
-    """The chance that two fair tesserae add up to ``total``."""
-    return _fair_dice(2).chance(lambda dice: sum(dice) == total)
+#: Exercise 5: (tesserae thrown, the total waited for), the class's first.
+WAIT_TOTALS = ((2, 7), (2, 3), (2, 4), (2, 5), (2, 6), (2, 8), (2, 9), (2, 10), (2, 11),
+               (3, 4), (3, 5), (3, 6), (3, 7), (3, 8), (3, 10))
+
+
+def _dice_total(dice: int, total: int) -> Fraction:
+    """The chance that ``dice`` fair tesserae add up to ``total``."""
+    return _fair_dice(dice).chance(lambda thrown: sum(thrown) == total)
 
 
 def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
@@ -475,7 +482,8 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
     orders = _orders(counts)
     tali = _pick(rng, 4, (2, 3, 4, 5, 6, 7))          # tali thrown for the dog (q2)
     tesserae = _pick(rng, 3, (3, 4, 5, 6, 7, 8))      # tesserae for the sixes (q3)
-    total = _pick(rng, 7, (3, 4, 5, 6, 7, 8, 9, 10, 11))   # the total waited for (q5)
+    # q5: (tesserae thrown, the total waited for); never two dice's 12, the page's double six
+    wait_dice, total = _pick(rng, (2, 7), WAIT_TOTALS)
     # q4: the chances of the faces 1, 3, 4, 6 in tenths. The Venus depends only on their
     # product; never the product of the study's 1 : 4 : 4 : 1 (the lesson's panels show
     # its Venus on every page) nor, for a student, the class's.
@@ -490,7 +498,8 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
         tenths = splits[index]
     weights = dict(zip((1, 3, 4, 6), tenths))
     one_order = Fraction(tenths[0] * tenths[1] * tenths[2] * tenths[3], 10 ** 4)
-    ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == total)
+    ways = sum(1 for thrown in product(range(1, 7), repeat=wait_dice) if sum(thrown) == total)
+    results = 6 ** wait_dice
     q1_mistakes = [Mistake(Fraction(1, 256), "1/256 is one particular order (a 1 on the "
                                              "first talus, a 3 on the second, …); count "
                                              "the orders of these faces.")] if orders > 1 \
@@ -551,14 +560,14 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
         explanation=f"One result in 6^{tesserae} = {6 ** tesserae}.",
         hint=f"All {_NUMBER_WORDS[tesserae]} dice must show 6.",
         params={"tesserae": tesserae},
-        mistakes=tuple(m for m in (
+        mistakes=unique_mistakes(_fair_dice(tesserae).chance(lambda d: all(v == 6 for v in d)), (
             Mistake(Fraction(tesserae, 6 ** tesserae), f"All sixes can fall in only one "
                                                        f"way; do not multiply by {tesserae}."),
             Mistake(Fraction(tesserae, 6), "Adding 1/6 for every die gives nonsense; "
                                            "multiply.") if tesserae < 6 else None,
             Mistake(Fraction(1, 6 ** (tesserae - 1)), f"That is {tesserae - 1} dice; all "
                                                       f"{tesserae} must show 6."),
-        ) if m is not None)),
+        ))),
     Exercise(
         "q4", "Real knucklebones are not fair. Suppose the faces 1, 3, 4, 6 come up "
               "with chances {}/10, {}/10, {}/10, {}/10. What is the chance of the Venus "
@@ -574,25 +583,28 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
             Mistake(one_order, "That is one order; there are 24 orders."),
         )),
     Exercise(
-        "q5", f"A Roman throws two tesserae again and again until they add up to {total}. "
-              "How many throws does that take on average?",
-        lambda: 1 / _two_dice_total(total),
-        explanation=f"{ways} of the 36 equally likely results of two dice add up to "
-                    f"{total}, so each throw succeeds with {ways}/36, independently: on "
-                    f"average 36/{ways} throws (the chain has one state: E = 1 + "
+        "q5", f"A Roman throws {_NUMBER_WORDS[wait_dice]} tesserae again and again until "
+              f"they add up to {total}. How many throws does that take on average?",
+        lambda: 1 / _dice_total(wait_dice, total),
+        explanation=f"{ways} of the {results} equally likely results of "
+                    f"{_NUMBER_WORDS[wait_dice]} dice add up to {total}, so each throw "
+                    f"succeeds with {ways}/{results}, independently: on average "
+                    f"{results}/{ways} throws (the chain has one state: E = 1 + "
                     f"(1 − p) E, so E = 1/p).",
-        hint=f"Count the results of two dice that add up to {total}. If every throw "
-             "succeeds with chance p, the average wait is 1/p throws.",
+        hint=f"Count the results of {_NUMBER_WORDS[wait_dice]} dice that add up to {total}. "
+             "If every throw succeeds with chance p, the average wait is 1/p throws.",
         probability=False,
-        params={"total": total},
-        mistakes=tuple(m for m in (
-            Mistake(Fraction(36, ways) - 1, "That counts the throws before the success; "
-                                            "the successful throw itself counts too."),
-            Mistake(Fraction(ways, 36), "That is the chance of one throw, not the wait."),
-            Mistake(Fraction(18, ways), "That is half the average wait. Half the Romans are "
-                                        "done sooner than that, but the long waits pull "
-                                        "the average up to 1/p."),
-        ) if m is not None)),
+        params={"dice": wait_dice, "total": total},
+        mistakes=unique_mistakes(Fraction(results, ways), (
+            Mistake(Fraction(results, ways) - 1, "That counts the throws before the "
+                                                 "success; the successful throw itself "
+                                                 "counts too."),
+            Mistake(Fraction(ways, results), "That is the chance of one throw, not the "
+                                             "wait."),
+            Mistake(Fraction(results, 2 * ways), "That is half the average wait. Half the "
+                                                 "Romans are done sooner than that, but the "
+                                                 "long waits pull the average up to 1/p."),
+        ))),
     ]
 
 

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from ..core.rng import RandomStream
-from ..games.jinns.rules import (CELLS, GAME, HEIGHT, PAWN_COLOUR, PAWN_STRENGTH, YELLOW,
-                                  RED, parse_pile, pawn_text, pile_pawns)
+from ..games.jinns.rules import (CELLS, GAME, HEIGHT, PASS, PAWN_COLOUR, PAWN_STRENGTH,
+                                  YELLOW, RED, parse_pile, pawn_text, pile_pawns)
 from .checking import Exercise, ExerciseSet, Mistake, unique_mistakes
 
 __all__ = ["placement_ways", "first_run_ways", "second_run_ways", "run_ways", "arrangements",
@@ -236,13 +236,21 @@ def counting_position(student: str | None = None) -> Any:
     state = GAME.new(seed=int(rng.integers(2**31)))
     stream = RandomStream(rng)
     plies = 32 + int(rng.integers(10, 30))
-    while state.ply < plies or state.current_player != 0:
+    while True:
         if state.is_over:
             return counting_position(student + "+")
+        if state.ply >= plies and state.current_player == 0:
+            built = position(piles={c: "".join(str(p) for p in state.pile(c))
+                                    for c in state.occupied})
+            if len(pile_moves(built)) >= 4:         # something to count, not a pass
+                return built
         moves = state.legal_moves()
         state = state.play(moves[stream.below(len(moves))])
-    return position(piles={c: "".join(str(p) for p in state.pile(c))
-                           for c in state.occupied})
+
+
+def pile_moves(state: Any) -> list[Any]:
+    """The moves of piles in ``state`` (a pass, JI-18, is no move of a pile)."""
+    return [m for m in state.legal_moves() if m.action != PASS]
 
 
 def counting_position_svg(student: str | None = None) -> str:
@@ -280,7 +288,7 @@ _EIGHT = {"rulebook": ("two each of strength 1, 2, 3 and 4", "11223344"),
           "home": ("a home-made set: four of strength 1 and four of strength 2", "11112222")}
 #: Exercise 3: (height, rule), the class's first.
 PILE_QUESTIONS = ((4, "any"), (2, "any"), (3, "any"), (2, "different"), (3, "different"),
-                  (3, "yellow-top"), (4, "yellow-top"), (2, "no-red"), (3, "no-red"))
+                  (3, "yellow-top"), (2, "no-red"))
 #: Exercise 4 and 5: the pair of neighbours asked about, the class's first.
 NEIGHBOURS = ("colour", "kind", "neither", "gap1", "sum5", "yellow", "colour-or-strength")
 
@@ -295,7 +303,7 @@ def _run_explanation(s: int, c: int) -> str:
 
 def _moves_working(student: str | None) -> str:
     state = counting_position(student)
-    moves = state.legal_moves()
+    moves = pile_moves(state)
     return (f"A's {len(moves)} legal moves: " + ", ".join(f"{m} ({m.description})"
                                                          for m in moves) + ".")
 
@@ -438,7 +446,7 @@ def _jinns_lesson(rng: np.random.Generator | None, student: str | None = None
             "q6", "In the position drawn above (A plays yellow and red), how many legal "
                   "moves does A have? Count every depth (JI-8) and both directions (JI-9), "
                   "and leave out moves the colour rule (JI-11) forbids.",
-            lambda: Fraction(len(counting_position(student).legal_moves())), count=True,
+            lambda: Fraction(len(pile_moves(counting_position(student)))), count=True,
             title="6. Counting moves", figure=lambda: counting_position_svg(student),
             explanation="For each pile topped by yellow or red, each depth from 1 to the "
                         "pile's height, each direction: the n-th occupied cell is the "

@@ -229,6 +229,7 @@ def _solving_jactus(rng: Any) -> list[Exercise]:
                     "and the equations are solved together.",
         hint="Write A's chance before A's throw in terms of A's chance before B's throw, "
              "and solve the two equations together.",
+        params={"faces": faces},
         mistakes=(
             Mistake(Fraction(1, 2), "Both have the same die, but A throws first: A gets "
                                     "the first chance in every pair of throws."),
@@ -251,6 +252,7 @@ def _solving_jactus(rng: Any) -> list[Exercise]:
         hint=f"Do two sweeps by hand: A takes the larger of {out_a:g} and B's value, B the "
              f"smaller of {out_b:g} and A's value.",
         tolerance=Within(Fraction(1, 1000)),
+        params={"out_a": out_a, "out_b": out_b},
         mistakes=(
             Mistake(Fraction(1, 2), "1/2 is the game's value (play that never ends is a "
                                     "draw), but value iteration from 0 does not find it."),
