@@ -108,6 +108,18 @@ def _thrown_chance(thrown: int, event: str) -> Fraction:
     return model.chance(test)
 
 
+def _wait_working(target: str, policy: str, start: tuple[int, ...] | None) -> str:
+    """The key's working for an expected wait: the chain's states and their waits."""
+    chain = odds.chain(target, policy, start=start)
+    try:
+        chain = chain.lumped()
+    except ValueError:
+        pass
+    return (f"The chain has {len(chain.states)} states before a throw; solving "
+            "E = 1 + Q E from the fundamental matrix gives, from the start, "
+            f"{show_value(chain.expected())} throws.")
+
+
 def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
     """One throw and the Markov chain (lesson ``jactus-odds``)."""
     n = _pick(rng, 5, (3, 4, 6, 7, 8))                      # dice of the game (q1)
@@ -251,6 +263,9 @@ def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
              "start in 'nothing kept', multiply by the transition matrix once per throw, "
              "and read the 'scored' column.",
         computer="the chain panel of section 2 (or the transition matrix and a calculator)",
+        working=lambda: "Scored within 1, 2, … throws: " + ", ".join(
+            show_value(odds.probability_within(k, "five-of-a-kind", "keep-largest"))
+            for k in range(1, within + 1)) + ".",
         params={"within": within},
         mistakes=(
             Mistake(lambda: odds.probability_within(within, "five-of-a-kind", "reroll-all"),
@@ -273,6 +288,7 @@ def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
               + ", and read the expected number of throws. One throw is always made; "
               "every miss adds the wait from where it leaves you."),
         computer="the chain panel of section 2",
+        working=lambda: _wait_working(target, policy, start),
         probability=False,
         params={"start": start, "target": target, "policy": policy},
         mistakes=tuple(m for m in (
