@@ -518,7 +518,9 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
     results = 6 ** wait_dice
     q1_mistakes = [Mistake(Fraction(1, 256), "1/256 is one particular order (a 1 on the "
                                              "first talus, a 3 on the second, …); count "
-                                             "the orders of these faces.")] if orders > 1 \
+                                             "the orders of these faces" + (
+                                                 ": any of the 4! = 24 orders is a Venus."
+                                                 if venus else "."))] if orders > 1 \
         else [Mistake(Fraction(4, 256), "That is four of a kind of any face; here the face "
                                         "is named.")]
     if venus:

@@ -252,9 +252,9 @@ def simulate_first_moves(boards: int, seed: int) -> dict[str, float]:
 _START_FIELDS = ("a1", "b1", "b2", "c2", "c1", "d2")
 #: q2: (A's field, B's field or None for out of reach, how many moves): the class's
 #: first (stuck on e5 with B's column on j10), then those students draw.
-_FEW_MOVES = (("e5", "j10", 0), ("b1", None, 1), ("b2", None, 1), ("c2", None, 1),
-              ("d2", None, 1), ("e1", None, 1), ("b1", None, 2), ("c1", None, 2),
-              ("d2", None, 2), ("a1", None, 1))
+_FEW_MOVES = (("e5", "j10", 0), ("b1", None, 1), ("b2", None, 1), ("d2", None, 1),
+              ("e1", None, 1), ("b1", None, 2), ("c1", None, 2), ("d2", None, 2),
+              ("a1", None, 1))
 #: (A's field, a field of B's square, the rose of A's tile) for q3 and q4.
 _TOLL_CASES = (("c2", "c3", "+"), ("a2", "a3", "+"), ("a2", "a3", "*"), ("d2", "c3", "+"),
                ("d2", "c3", "*"), ("e1", "e3", "+"), ("e1", "e3", "*"), ("c1", "c3", "+"),

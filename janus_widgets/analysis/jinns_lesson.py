@@ -381,7 +381,8 @@ def _jinns_lesson(rng: np.random.Generator | None, student: str | None = None
             params={"strengths": s, "copies": c},
             mistakes=unique_mistakes(Fraction(run_answer), (
                 Mistake(Fraction(s ** 4), f"{s ** 4} lets a strength appear more often than "
-                                          f"the {c} jinns of it allow."),
+                                          f"the {c} jinns of it allow: there are only {c} "
+                                          "jinns of each strength."),
                 Mistake(Fraction(math.perm(s * c, 4)), f"{s * c} × {s * c - 1} × … treats "
                                                        "the jinns of a strength as "
                                                        "different; they look the same."),
