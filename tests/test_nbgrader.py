@@ -30,8 +30,10 @@ NBGRADER = Path(sys.executable).parent / "nbgrader"
 
 
 def run(args: list[str], course: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    # nbgrader runs the environment's own tools (alembic for its database): its bin first
+    env = {**os.environ, "PATH": os.pathsep.join((str(NBGRADER.parent), os.environ["PATH"])),
+           "PYTHONPATH": os.pathsep.join(
+               p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
     done = subprocess.run([str(NBGRADER), *args], cwd=course, env=env, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
