@@ -7,7 +7,7 @@ them all, so a new lesson is held to the same rules without being listed here.
 
 from __future__ import annotations
 
-import html
+import html as html_lib
 import os
 import re
 from pathlib import Path
@@ -117,7 +117,7 @@ def test_the_class_student_edition_runs_shows_no_answer_and_exports_its_plots(na
     # thirty students' answers either (their questions are left out of the class's page)
     questions = set()
     for ex in exercises:
-        questions |= {ex.question, html.escape(ex.question)}
+        questions |= {ex.question, html_lib.escape(ex.question)}
     bare = page
     for q in sorted(questions, key=len, reverse=True):
         bare = bare.replace(q, "")

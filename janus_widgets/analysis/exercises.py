@@ -485,6 +485,16 @@ def _dice_total(dice: int, total: int) -> Fraction:
     return _fair_dice(dice).chance(lambda thrown: sum(thrown) == total)
 
 
+def _venus_in_tenths(tenths: tuple[int, ...]) -> Fraction:
+    return 24 * Fraction(math.prod(tenths), 10 ** 4)
+
+
+#: Chances a student's exercise 4 must not have: the class's Venus, and every chance the
+#: lesson's tali panel shows as it opens (Winkelman's 1 : 4 : 4 : 1, all 35 kinds of throw).
+_SHOWN_TALI = frozenset({_venus_in_tenths((2, 3, 3, 2))} | {
+    p for _, p, _ in roman.tali(weights=roman.KNUCKLEBONE_STUDY_WEIGHTS).outcomes()})
+
+
 def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
     """The Roman tali and tesserae (lesson ``roman-dice``)."""
     # q1: which faces the four tali show (the class: the Venus, four different faces)
@@ -507,9 +517,8 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
     if rng is not None:
         splits = [(a, b, c, 10 - a - b - c) for a in range(1, 8) for b in range(1, 8)
                   for c in range(1, 8) if 10 - a - b - c >= 1 and (a, b, c) != (1, 4, 4)]
-        shown = {math.prod(tenths), math.prod(KNUCKLEBONE_TENTHS)}
         index = int(rng.integers(len(splits)))
-        while math.prod(splits[index]) in shown:
+        while _venus_in_tenths(splits[index]) in _SHOWN_TALI:
             index = (index + 1) % len(splits)
         tenths = splits[index]
     weights = dict(zip((1, 3, 4, 6), tenths))

@@ -369,7 +369,6 @@ def _janus_lesson(rng: np.random.Generator | None) -> list[Exercise]:
                  "on the board from this field"
                  + (" and miss B's column" if blocker is not None else "")
                  + "? Count the tiles that give the number of moves asked for.",
-            figure=tile_table_html,
             params={"field": centre, "other": b_field, "moves": few},
             mistakes=unique_mistakes(moves_chance(centre, few, b_field), q2_mistakes)),
         Exercise(

@@ -328,18 +328,34 @@ def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = 
     setup.metadata["nbgrader"] = {"grade": False, "solution": False, "locked": True,
                                   "grade_id": f"{stem}-setup",
                                   "schema_version": NBGRADER_SCHEMA}
-    where = next((i for i, c in enumerate(out.cells) if c.cell_type == "code"
-                  and ".widget()" in c.source and "exercise" in c.source.lower()), None)
-    if where is None:
-        out.cells += [setup, *blocks]
-    else:
-        out.cells[where:where + 1] = [setup, *blocks]
+    # each exercise's graded cells go where the lesson shows its answer box: a cell that
+    # shows one (``exercises.q4.widget()``) gives way to that exercise's cells, a cell that
+    # shows them all keeps its other lines (a drawing the questions refer to) and is
+    # followed by the cells of every exercise not placed yet
+    by_key = {ex.key: blocks[3 * i:3 * i + 3] for i, ex in enumerate(exercises)}
+    placed: set[str] = set()
+    cells: list[Any] = []
     for cell in out.cells:
-        if cell.cell_type == "code" and ".widget()" in cell.source:
-            # a lesson that shows its answer boxes one by one (solving-jactus): the
-            # graded cells ask those questions instead
-            cell.source = "\n".join(line for line in cell.source.splitlines()
-                                     if ".widget()" not in line) or "pass"
+        if cell.cell_type != "code" or ".widget()" not in cell.source:
+            cells.append(cell)
+            continue
+        keys = [k for k in re.findall(r"\.([\w-]+)\.widget\(\)", cell.source) if k in by_key]
+        kept = "\n".join(line for line in cell.source.splitlines()
+                         if ".widget()" not in line and "exercise_boxes" not in line).strip()
+        if kept:
+            cell.source = kept
+            cells.append(cell)
+        todo = keys or [k for k in by_key if k not in placed]
+        if not placed and todo:
+            cells.append(setup)
+        for key in todo:
+            if key not in placed:
+                cells.extend(by_key[key])
+                placed.add(key)
+    if not placed:
+        cells.append(setup)
+    cells.extend(c for key in by_key if key not in placed for c in by_key[key])
+    out.cells = cells
     out.metadata["janus_widgets"] = {**out.metadata.get("janus_widgets", {}),
                                      "edition": "nbgrader"}
     return out
@@ -628,6 +644,8 @@ def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, s
     [('q1', '6/7776'), ('q3', '1 in 7776')]
     >>> answers_shown("the study's 1:4:4:1", jactus_odds)
     []
+    >>> answers_shown("tiles by distance 1: 20 · 2: 20", jactus_odds)
+    []
     """
     found = []
     exercises = list(exercises)
@@ -668,7 +686,8 @@ def _too_rough(form: str, value: Fraction) -> bool:
 
 
 # "a/b", "a in b", "a:b" standing on their own (not "1:4:4:1", "JC-1/2", "2024/25")
-_RATIO = re.compile(r"(?<![\w.,/:−-])(\d{1,6})\s*(?:/|\bin\b|:)\s*(\d{1,7})(?![\w/:%]|[.,]\d)")
+# ("1:6" written close; "2: 20" is a label and a count, as in "by distance 2: 20")
+_RATIO = re.compile(r"(?<![\w.,/:−-])(\d{1,6})(?:\s*/\s*|\s+in\s+|:)(\d{1,7})(?![\w/:%]|[.,]\d)")
 
 
 def _demo_notebook() -> Any:

@@ -203,7 +203,7 @@ def _spoil_explanation(kept: Sequence[int], event: str) -> str:
 def _solving_jactus(rng: Any) -> list[Exercise]:
     """The exercises of ``solving-jactus``; ``rng`` draws a student's own numbers."""
     faces = _pick(rng, 6, (4, 6, 8, 10, 12, 20))
-    out_a = _pick(rng, 20, (10, 15, 20, 25, 30, 35, 40)) / 100
+    out_a = _pick(rng, 20, (10, 15, 20, 25, 30, 35)) / 100      # not 40%: the page's
     out_b = _pick(rng, 80, (60, 70, 75, 80, 90)) / 100
     q4 = SOLVER_POSITIONS[_pick(rng, 0, tuple(range(len(SOLVER_POSITIONS))))]
     q5 = NO_SPOIL_POSITIONS[_pick(rng, 0, tuple(range(len(NO_SPOIL_POSITIONS))))]
