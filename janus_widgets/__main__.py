@@ -7,7 +7,9 @@
     python -m janus_widgets rules jactus --ruleset points
     python -m janus_widgets simulate jactus --ruleset "other edition" --players 3
     python -m janus_widgets lessons --edition student --out class/ [--student-id ada]
-    python -m janus_widgets worksheet roman-dice --out roman.html [--answers] [--pdf]
+    python -m janus_widgets lessons --format nbgrader --out course/source/lessons/
+    python -m janus_widgets worksheet roman-dice --out roman.pdf [--answers] [--no-hints]
+    python -m janus_widgets worksheet roman-dice --out roman.html [--paper letter] [--pdf]
     python -m janus_widgets serve [--host 127.0.0.1] [--port 8866] [--db classroom.sqlite]
     python -m janus_widgets classroom [--host 0.0.0.0] [--port 8866] [--db classroom.sqlite]
 
@@ -199,9 +201,16 @@ def _add_server_commands(sub: argparse._SubParsersAction) -> None:
 
 def _add_lesson_commands(sub: argparse._SubParsersAction) -> None:
     lessons = sub.add_parser("lessons", help="write every lesson notebook in the student or "
-                                             "the teacher edition")
-    lessons.add_argument("--edition", required=True, choices=("student", "teacher"),
-                         help="student: no teacher notes, answers or outputs; teacher: all")
+                                             "the teacher edition, or as nbgrader source "
+                                             "notebooks")
+    lessons.add_argument("--edition", choices=("student", "teacher"),
+                         help="student: no teacher notes, answers or outputs; teacher: all, "
+                              "the answer key already shown (needed unless --format "
+                              "nbgrader)")
+    lessons.add_argument("--format", choices=("notebook", "nbgrader"), default="notebook",
+                         help="notebook (default): the edition as Jupyter notebooks; "
+                              "nbgrader: nbgrader source notebooks (solutions and "
+                              "autograded test cells, points per exercise)")
     lessons.add_argument("--out", required=True, help="folder to write the notebooks to")
     lessons.add_argument("--student-id", help="give this student numbers of their own")
     lessons.add_argument("--source", help="folder of the lesson notebooks (default: the "
@@ -209,9 +218,16 @@ def _add_lesson_commands(sub: argparse._SubParsersAction) -> None:
     sheet = sub.add_parser("worksheet", help="a printable worksheet (or answer key) of a "
                                              "lesson's exercises")
     sheet.add_argument("lesson", help="the lesson's file stem, e.g. roman-dice")
-    sheet.add_argument("--out", required=True, help="the .html file to write")
-    sheet.add_argument("--answers", action="store_true", help="the answer key")
-    sheet.add_argument("--pdf", action="store_true", help="also print it to PDF (Chromium)")
+    sheet.add_argument("--out", required=True, help="the file to write: .pdf (printed with "
+                                                    "headless Chromium) or .html")
+    sheet.add_argument("--answers", action="store_true", help="the answer key, with the "
+                                                              "working")
+    sheet.add_argument("--no-hints", action="store_true", help="leave the hints out (a "
+                                                               "test edition)")
+    sheet.add_argument("--paper", choices=("a4", "letter"), default="a4",
+                       help="paper size (default a4)")
+    sheet.add_argument("--pdf", action="store_true", help="with an .html --out: also print "
+                                                          "it to PDF beside it")
     sheet.add_argument("--student-id", help="this student's own numbers")
     sheet.add_argument("--source", help="folder of the lesson notebooks")
 
@@ -220,15 +236,22 @@ def _lesson_command(args: argparse.Namespace) -> int:
     from .analysis import lessons
     try:
         if args.command == "lessons":
-            written = lessons.build_editions(args.edition, args.out,
-                                             student=args.student_id, folder=args.source)
-            print(f"{len(written)} lessons, {args.edition} edition, written to {args.out}")
+            if args.format == "notebook" and args.edition is None:
+                raise ValueError("give --edition student or --edition teacher (or "
+                                 "--format nbgrader)")
+            written = lessons.build_editions(args.edition or "student", args.out,
+                                             student=args.student_id, folder=args.source,
+                                             format=args.format)
+            what = ("nbgrader source notebooks" if args.format == "nbgrader" else
+                    f"{args.edition} edition")
+            print(f"{len(written)} lessons, {what}, written to {args.out}")
             for path in written:
                 print(f"  {path.name}")
             return 0
         files = lessons.write_worksheet(args.lesson, args.out, answers=args.answers,
                                         student=args.student_id, pdf=args.pdf,
-                                        folder=args.source)
+                                        folder=args.source, hints=not args.no_hints,
+                                        paper=args.paper)
     except (ValueError, FileNotFoundError, RuntimeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

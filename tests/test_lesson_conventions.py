@@ -7,6 +7,7 @@ them all, so a new lesson is held to the same rules without being listed here.
 
 from __future__ import annotations
 
+import html as html_lib
 import os
 import re
 from pathlib import Path
@@ -47,7 +48,7 @@ def test_at_least_seven_lessons_and_every_game_has_one():
 def timing_minutes(text: str) -> int:
     """The minutes of a timing plan: a table's first column (minutes, or clock ranges
     "0–5", "5–12"), or a list's "N min"."""
-    plan = text.split("Timing plan", 1)[1]
+    plan = text.split("Timing plan", 1)[1] if "Timing plan" in text else text
     ranges = re.findall(r"^\|\s*(\d+)\s*[–-]\s*(\d+)\s*\|", plan, re.MULTILINE)
     if ranges:
         return max(int(b) for _, b in ranges) - min(int(a) for a, _ in ranges)
@@ -68,7 +69,13 @@ def test_lesson_follows_the_conventions(name):
     first = next(c for c in nb.cells if c.cell_type == "markdown")
     assert first.source.startswith("# ")
     assert "Learning goals" in first.source and "Timing plan" in first.source
-    assert timing_minutes(first.source) == meta["minutes"], name
+    parts = int(meta.get("parts", 1))
+    if parts == 1:
+        assert timing_minutes(first.source) == meta["minutes"], name
+    else:                    # a lesson in parts: one plan per part, each of the minutes
+        plans = re.split(r"\*\*Part \d", first.source.split("Timing plan", 1)[1])[1:]
+        assert len(plans) == parts, name
+        assert all(timing_minutes(plan) == meta["minutes"] for plan in plans), name
     parameters = [c for c in nb.cells if "parameters" in tags(c)]
     assert len(parameters) == 1 and parameters[0].cell_type == "code"
     assert parameters[0].source.splitlines()[0].startswith("STUDENT_ID = None")
@@ -106,6 +113,17 @@ def test_the_class_student_edition_runs_shows_no_answer_and_exports_its_plots(na
     shown = lesson_tools.answers_shown(page, exercises)
     assert shown == [], f"{name} shows answers: {shown}"
     assert all(ex.question in page for ex in exercises)      # the questions are there
+    # the page is the same for every student but for the questions: it shows none of
+    # thirty students' answers either (their questions are left out of the class's page)
+    questions = set()
+    for ex in exercises:
+        questions |= {ex.question, html_lib.escape(ex.question)}
+    bare = page
+    for q in sorted(questions, key=len, reverse=True):
+        bare = bare.replace(q, "")
+    for i in range(30):
+        theirs = exercise_sets(f"d{i}")[Path(name).stem]
+        assert lesson_tools.answers_shown(bare, theirs) == [], (name, f"d{i}")
     # plots are ordinary outputs: the HTML export keeps them as images
     from nbconvert import HTMLExporter
     html, _ = HTMLExporter().from_notebook_node(nb)

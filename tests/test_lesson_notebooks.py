@@ -61,7 +61,7 @@ sim_button.click()
         # an exercise answered with its common mistake, then right
         """
 box = exercise_boxes[0]
-box.answer_box.value = "1/7776"
+box.answer_box.value = str(EXERCISES.q1.mistakes[0].resolve())    # one particular face
 box.check_button.click()
 assert "six faces" in box.verdict.value, box.verdict.value
 box.answer_box.value = str(EXERCISES.q1.answer)
@@ -70,8 +70,10 @@ assert "Right" in box.verdict.value
 """,
     ],
     "jactus-strategy.ipynb": [
-        # the margin panel: 1 1 1 2 3 opens it; four 4s and a 2 on request
+        # the margin panel waits to be asked (predict first); 1 1 1 2 3, then four 4s and a 2
         """
+assert "Press" in pick_out.value and "<td>" not in pick_out.value
+pick_button.click()
 assert "<td>★ r11</td><td>1 2 3</td>" in pick_out.value, pick_out.value
 dice_box.value = "44442"
 assert "Press" in pick_out.value
@@ -93,7 +95,8 @@ assert "still going" not in seats_out.value
 """,
         """
 box = exercise_boxes[2]
-box.answer_box.value = "1/6"
+lap = next(m for m in EXERCISES.q3.mistakes if "another go" in m.why)   # one throw only
+box.answer_box.value = str(lap.resolve())
 box.check_button.click()
 assert "another go" in box.verdict.value, box.verdict.value
 box.answer_box.value = str(EXERCISES.q3.answer)
@@ -187,9 +190,9 @@ assert "Right" in box.verdict.value, box.verdict.value
         # exercise 1: 4 × 4 × 4 × 4 forgets that there are only two jinns of a strength
         """
 box = exercise_boxes[0]
-box.answer_box.value = str(4 ** 4)
+box.answer_box.value = str(EXERCISES.q1.mistakes[0].resolve())   # every sequence of strengths
 box.check_button.click()
-assert "only two jinns of each strength" in box.verdict.value, box.verdict.value
+assert "appear more often" in box.verdict.value, box.verdict.value
 box.answer_box.value = str(EXERCISES.q1.answer)
 box.check_button.click()
 assert "Right" in box.verdict.value, box.verdict.value
@@ -240,15 +243,12 @@ assert game.state.current_player == 0 or game.state.is_over
 assert "Best for A" in show_hint(game)
 assert len(game.replay.moves) >= 4
 """,
-        # a small MCTS match, and the teacher's solutions only on request
+        # a small MCTS match
         """
 mcts_games.value = 2
 mcts_playouts.value = "mcts:30"
 mcts_button.click()
 assert "optimal vs mcts:30" in mcts_out.value, mcts_out.value
-assert all(child.value == "" for child in solutions.children)
-solutions.selected_index = 0
-assert "6/11" in solutions.children[0].value
 """,
     ],
 }
@@ -425,10 +425,11 @@ def test_janus_tolls_lesson_runs_and_its_widgets_work():
     assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if o.output_type == "error"]
     # the worked example: the edge and the centre, counted tile by tile
-    assert "59/25 ≈ **2.36**" in text and "84/25 ≈ **3.36**" in text
+    assert "59/25 ≈ **2.36**" in text and "86/25 ≈ **3.44**" in text   # nothing in the way
     # the simulation says its seed and gives intervals; the difference has its own
     assert "2,000 boards shuffled from seed 1" in text
-    assert re.search(r"the centre, f6 \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \| 3\.360 \| yes", text)
+    assert re.search(r"the centre, f6 \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \| 3\.440 \| yes", text)
+    assert "distance 1 | 2 | 3 | 4 | 5" in text                 # the tile table, by hand
     assert "Centre minus edge, board by board:" in text
     assert images(nb) == 2                                   # two plain plots
     # the toll panel opens on R4| under the rulebook: the jump over the square pays nothing
@@ -457,10 +458,10 @@ def test_jinns_counting_lesson_runs_and_its_widgets_work():
 
 def test_solving_jactus_lesson_runs_and_its_widgets_work():
     from janus_widgets.analysis.solving_lesson import solving_jactus
-    nb = nbformat.read(NOTEBOOKS / "solving-jactus.ipynb", as_version=4)
-    base = len(nb.cells)
-    nb, shows = run("solving-jactus.ipynb", STUDENT["solving-jactus.ipynb"], student=None,
-                    which="teacher")    # the student cells open the teacher's solutions
+    source = nbformat.read(NOTEBOOKS / "solving-jactus.ipynb", as_version=4)
+    base = len([c for c in source.cells
+                if not {"teacher", "answer"} & set(c.metadata.get("tags", []))])
+    nb, shows = run("solving-jactus.ipynb", STUDENT["solving-jactus.ipynb"], student=None)
     assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if o.output_type == "error"]
     own = nb.cells[:base]
@@ -469,10 +470,16 @@ def test_solving_jactus_lesson_runs_and_its_widgets_work():
     assert len(images) >= 3                  # value iteration and the try-or-spoil pictures
     meta = nb.metadata["janus_widgets"]["lesson"]
     assert meta["game"] == "jactus" and meta["minutes"] <= 45 and meta["level"]
-    tags = [set(c.metadata.get("tags", [])) for c in own]
+    assert meta["parts"] == 2 and "17-18" in meta["level"]        # an extension, two parts
+    tags = [set(c.metadata.get("tags", [])) for c in source.cells]
     assert any("teacher" in t for t in tags) and any("answer" in t for t in tags)
-    # No exercise's answer is on the page as it opens: only a check (or the teacher's
-    # solutions, on request) shows it.
+    # exercise 4 comes before exercise 5, and part 2 after exercise 3
+    order = [c.source for c in source.cells]
+    where = {key: next(i for i, s in enumerate(order) if f"exercises.{key}.widget()" in s)
+             for key in ("q1", "q2", "q3", "q4", "q5")}
+    part2 = next(i for i, s in enumerate(order) if s.startswith("## Part 2"))
+    assert where["q1"] < where["q2"] < where["q3"] < part2 < where["q4"] < where["q5"]
+    # No exercise's answer is on the page as it opens: only a check shows it.
     page = "".join(c.source for c in own if c.cell_type == "markdown") + shows[0]
     page += "".join(str(o.get("data", {}).get("text/markdown", ""))
                     + str(o.get("data", {}).get("text/html", "")) + str(o.get("text", ""))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -107,7 +108,7 @@ def test_a_worksheet_holds_no_answer_and_the_key_holds_every_answer(tmp_path, ca
             assert form in key_text
     assert main(["worksheet", "roman-dice", "--out", str(tmp_path / "x.txt"),
                  "--source", str(src)]) == 2
-    assert "ending in .html" in capsys.readouterr().err
+    assert "ending in .pdf" in capsys.readouterr().err
     assert main(["worksheet", "nothing", "--out", str(sheet), "--source", str(src)]) == 2
     assert "there is no lesson 'nothing'" in capsys.readouterr().err
 
@@ -252,7 +253,7 @@ def test_the_jinns_counting_question_reads_the_position_drawn():
     for who in (None, "ada", "bo"):
         state = jl.counting_position(who)
         lesson_set = jl.JINNS_LESSON.for_student(who)
-        assert lesson_set.q6.answer == len(state.legal_moves())
+        assert lesson_set.q6.answer == len(jl.pile_moves(state)) >= 4
         assert state.current_player == 0
     assert jl.counting_position("ada").raw == jl.counting_position("ada").raw
 
@@ -274,7 +275,144 @@ def test_the_jinns_worksheet_draws_the_position_its_counting_question_reads():
     from janus_widgets.games.jinns.draw import draw
     for student in (None, "s1"):
         sheet = lessons.worksheet_html("jinns-counting", student=student)
-        picture = draw(jl.counting_position(student))._repr_svg_()
+        picture = jl.counting_position_svg(student)
         assert sheet.count("<svg") == 1 and picture in sheet
         # the picture comes before the question that says "drawn above"
         assert sheet.index(picture) < sheet.index("In the position drawn above")
+
+
+# --- issue 26: the teacher's static key, nbgrader, Voila pages, printable sheets ----------
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+ROOT = NOTEBOOKS.parent
+
+
+def real(name: str):
+    return nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+
+
+def test_the_teacher_edition_carries_its_answers_already_run(tmp_path):
+    exercises = exercise_sets("ada")["roman-dice"]
+    nb = lessons.edition(real("roman-dice"), "teacher", student="ada", exercises=exercises)
+    keys = [c for c in nb.cells if "answer" in c.metadata.get("tags", [])
+            and c.cell_type == "code"]
+    assert keys and all(c.outputs for c in keys)
+    shown = keys[0].outputs[0]["data"]["text/html"]
+    for ex in exercises:
+        assert html.escape(ex.question) in shown and lessons._show(ex.answer) in shown
+    # and the command line writes it so
+    lessons.build_editions("teacher", tmp_path, student="ada")
+    written = nbformat.read(tmp_path / "roman-dice.ipynb", as_version=4)
+    assert any(c.get("outputs") for c in written.cells
+               if "answer" in c.metadata.get("tags", []))
+
+
+def test_nbgrader_source_notebooks_carry_one_graded_check_per_exercise(tmp_path, capsys):
+    assert main(["lessons", "--format", "nbgrader", "--out", str(tmp_path / "src")]) == 0
+    assert "nbgrader source notebooks" in capsys.readouterr().out
+    for name, exercises in exercise_sets().items():
+        nb = nbformat.read(tmp_path / "src" / f"{name}.ipynb", as_version=4)
+        nbformat.validate(nb)
+        assert not [c for c in nb.cells if {"teacher", "answer"} & set(c.metadata.get("tags", []))]
+        graded = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+        solutions = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
+        assert len(graded) == len(solutions) == len(exercises), name
+        ids = [c.metadata["nbgrader"]["grade_id"] for c in nb.cells if "nbgrader" in c.metadata]
+        assert len(ids) == len(set(ids)), name
+        for ex, test, solution in zip(exercises, graded, solutions):
+            assert test.metadata["nbgrader"]["points"] == ex.points
+            assert f"grade(EXERCISES.{ex.key}, answer_" in test.source
+            assert "### BEGIN SOLUTION" in solution.source and "### END SOLUTION" in solution.source
+        assert not any(".widget()" in c.source for c in nb.cells if c.cell_type == "code")
+    assert main(["lessons", "--out", str(tmp_path / "x")]) == 2
+    assert "--edition student" in capsys.readouterr().err
+
+
+def test_a_lesson_page_for_voila_leaves_out_teacher_notes_and_answers():
+    page, _ = lessons.LessonPagePreprocessor().preprocess(real("janus-tolls"), {})
+    text = "\n".join(c.source for c in page.cells)
+    assert "Teacher notes" not in text and "AnswerKey" not in text
+    assert not [c for c in page.cells if {"teacher", "answer"} & set(c.metadata.get("tags", []))]
+    # the teacher's edition, and a teacher who asks, see everything; other notebooks pass
+    teacher = lessons.edition(real("janus-tolls"), "teacher")
+    kept, _ = lessons.LessonPagePreprocessor().preprocess(teacher, {})
+    assert any("Teacher notes" in c.source for c in kept.cells)
+    asked, _ = lessons.LessonPagePreprocessor(edition="teacher").preprocess(real("janus-tolls"), {})
+    assert any("Teacher notes" in c.source for c in asked.cells)
+    other = real("jactus")
+    assert len(lessons.LessonPagePreprocessor().preprocess(other, {})[0].cells) == len(
+        real("jactus").cells)
+    with pytest.raises(ValueError, match="student or teacher"):
+        lessons.LessonPagePreprocessor(edition="pupil").preprocess(real("janus-tolls"), {})
+
+
+@pytest.mark.parametrize("where", ["voila.json", "notebooks/voila.json"])
+def test_voila_is_configured_to_show_a_lessons_student_page(where):
+    config = json.loads((ROOT / where).read_text())
+    assert config["VoilaExporter"]["preprocessors"] == [
+        "janus_widgets.analysis.lessons.LessonPagePreprocessor"]
+    assert config["KernelManager"]["client_factory"].endswith("SlicedKernelClient")
+
+
+def _pdf_size(path: Path) -> tuple[float, float]:
+    import re
+    box = re.search(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", path.read_bytes())
+    return float(box.group(1)), float(box.group(2))
+
+
+def test_a_worksheet_prints_to_a4_by_default_and_to_letter(tmp_path, capsys):
+    a4, letter = tmp_path / "sheet.pdf", tmp_path / "letter.pdf"
+    assert main(["worksheet", "jinns-counting", "--out", str(a4), "--student-id", "ada"]) == 0
+    assert main(["worksheet", "jinns-counting", "--out", str(letter), "--paper", "letter",
+                 "--answers"]) == 0
+    assert a4.read_bytes()[:5] == b"%PDF-" and letter.read_bytes()[:5] == b"%PDF-"
+    width, height = _pdf_size(a4)
+    assert abs(width - 595.3) < 1.5 and abs(height - 841.9) < 1.5      # A4 in points
+    width, height = _pdf_size(letter)
+    assert abs(width - 612) < 1.5 and abs(height - 792) < 1.5          # Letter
+    assert f"wrote {a4}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", sorted(exercise_sets()))
+def test_every_sheet_is_fit_to_print(name):
+    import re
+    sheet = lessons.worksheet_html(name, student="ada")
+    bare = lessons.worksheet_html(name, student="ada", hints=False)
+    key = lessons.worksheet_html(name, answers=True, student="ada")
+    exercises = exercise_sets("ada")[name]
+    assert "height: 6.5cm" in sheet and "size: A4" in sheet
+    assert sheet.count("class='space'") == len(exercises)
+    assert "Hint:" in sheet and "Hint:" not in bare
+    for ex in exercises:
+        if ex.computer:
+            assert html.escape(ex.computer) in sheet
+        if ex.working is not None:
+            assert html.escape(ex.worked()) in key
+    for text in (sheet, key):
+        visible = re.sub(r"<style>.*?</style>", "", text, flags=re.S)
+        words = re.sub(r"<[^>]+>", " ", visible)
+        for figure in re.findall(r"<div class='figure'>(.*?)</div>", visible, re.S):
+            drawn = re.sub(r"<[^>]+>", " ", figure)         # a print style: no screen words
+            assert not re.search(r"(?i:\bclick)|\bPass\b|•", drawn), name
+        # no fraction of more than six digits on a page: long ones are printed as decimals
+        assert not re.search(r"\d{7,}/\d|\d/\d{7,}", words), name
+    for ex in exercises:                         # the key gives the working of each
+        assert html.escape(ex.worked()) in key, (name, ex.key)
+
+
+def test_the_jinns_key_lists_the_moves_it_counts():
+    from janus_widgets.analysis import jinns_lesson as jl
+    key = lessons.worksheet_html("jinns-counting", answers=True)
+    moves = jl.pile_moves(jl.counting_position(None))
+    assert len(moves) == exercise_sets()["jinns-counting"].q6.answer
+    for move in moves:
+        assert str(move) in key
+
+
+def test_the_docs_say_where_assessed_work_belongs():
+    docs = (ROOT / "docs" / "lessons.md").read_text()
+    assert "can ask the kernel anything" in docs and "assessed work belongs in Voila" in docs
+    assert "voila notebooks/<lesson>.ipynb" in docs and "--format nbgrader" in docs
+    for name in exercise_sets():
+        notes = "\n".join(c.source for c in real(name).cells
+                          if "teacher" in c.metadata.get("tags", []))
+        assert "Assessed work belongs in Voila" in notes, name

@@ -34,7 +34,7 @@ import hashlib
 import html
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -44,7 +44,8 @@ from typing import Any, Protocol
 import numpy as np
 
 __all__ = ["Verdict", "Mistake", "Tolerance", "SignificantFigures", "Within", "Exercise",
-           "ExerciseSet", "read_answer", "significant_figures"]
+           "ExerciseSet", "read_answer", "significant_figures", "check_answer", "grade",
+           "show_value", "unique_mistakes"]
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,26 @@ class Mistake:
 
     def resolve(self) -> Fraction:
         return Fraction(self.value() if callable(self.value) else self.value)
+
+
+def unique_mistakes(right: Fraction, mistakes: Iterable[Mistake | None]) -> tuple[Mistake, ...]:
+    """The mistakes worth listing for an exercise whose answer is ``right``: each value
+    once (the first explanation wins), none equal to the answer, ``None`` left out (a
+    mistake that does not apply to these numbers).
+
+    >>> [m.why for m in unique_mistakes(Fraction(1, 2), [Mistake(Fraction(1), "a"), None,
+    ...      Mistake(Fraction(1), "b"), Mistake(Fraction(1, 2), "c")])]
+    ['a']
+    """
+    out, seen = [], {right}
+    for mistake in mistakes:
+        if mistake is None:
+            continue
+        value = mistake.resolve()
+        if value not in seen:
+            seen.add(value)
+            out.append(mistake)
+    return tuple(out)
 
 
 # --- how close a decimal must be -------------------------------------------------------
@@ -238,13 +259,26 @@ def read_answer(answer: Any) -> tuple[Fraction, bool]:
     raise ValueError(f"{answer!r} is not a number")
 
 
-def _show(x: Fraction) -> str:
-    """A value for people: ``'1/6 ≈ 0.1667'``, ``'12'``."""
+#: The longest numerator or denominator a fraction is printed with; a longer one is
+#: printed as a decimal only (a page holds no fraction of dozens of digits).
+FRACTION_DIGITS = 6
+
+
+def show_value(x: Fraction) -> str:
+    """A value for people: ``'1/6 ≈ 0.1667'``, ``'12'``; a fraction whose numerator or
+    denominator is longer than :data:`FRACTION_DIGITS` digits as its decimal only.
+
+    >>> show_value(Fraction(1, 6)), show_value(Fraction(12)), show_value(Fraction(1, 3 ** 40))
+    ('1/6 ≈ 0.1667', '12', '≈ 8.225e-20')
+    """
     if x.denominator == 1:
         return str(x.numerator)
-    text = f"{x.numerator}/{x.denominator}" if x.denominator < 10 ** 9 else ""
+    short = max(len(str(abs(x.numerator))), len(str(x.denominator))) <= FRACTION_DIGITS
     approx = f"{float(x):.4g}"
-    return f"{text} ≈ {approx}" if text else f"≈ {approx}"
+    return f"{x.numerator}/{x.denominator} ≈ {approx}" if short else f"≈ {approx}"
+
+
+_show = show_value
 
 
 # --- exercises --------------------------------------------------------------------------
@@ -257,8 +291,17 @@ class Exercise:
     outside 0..1 are then refused as such); ``count`` says it is a whole number
     (not a probability). ``tolerance`` decides how close a decimal must be.
     ``title`` heads the question in the answer box (the key does if it is empty).
-    ``figure`` draws what the question refers to (an SVG picture, e.g. a position), for
-    a printed worksheet, which has no notebook around it.
+    ``figure`` draws what the question refers to (an SVG picture, e.g. a position, or an
+    HTML table), for a printed worksheet, which has no notebook around it.
+
+    ``computer`` says what on the computer the question needs (``"the chain panel of
+    section 2"``), empty when it is done on paper: a printed worksheet marks it.
+    ``working`` gives the worked solution for the key (the counts, the cases, the moves:
+    what a teacher checks a student's working against). ``shared`` marks an exercise that
+    has the same numbers for every student on purpose (for a class discussion);
+    ``params`` holds the numbers the question was made from (the deck, the dice, the
+    field), so that a test can work the answer out another way. ``points`` is what the
+    exercise is worth in a graded notebook (nbgrader).
     """
 
     key: str
@@ -272,10 +315,19 @@ class Exercise:
     count: bool = False
     tolerance: Tolerance = SignificantFigures(3)
     figure: Callable[[], str] | None = field(repr=False, default=None)
+    computer: str = ""
+    working: Callable[[], str] | None = field(repr=False, default=None)
+    shared: bool = False
+    params: dict[str, Any] = field(repr=False, default_factory=dict)
+    points: int = 1
 
     def __post_init__(self) -> None:
         if self.count:
             self.probability = False
+        if isinstance(self.points, bool) or not isinstance(self.points, int) \
+                or self.points < 1:
+            raise ValueError(f"points={self.points!r}: an exercise is worth a whole "
+                             "number of points, at least 1")
 
     @cached_property
     def answer(self) -> Fraction:
@@ -330,6 +382,11 @@ class Exercise:
         """The answer and the reasoning behind it."""
         return f"{_show(self.answer)}. {self.explanation}".strip()
 
+    def worked(self) -> str:
+        """The working for the key: :attr:`working` if the exercise has one, else its
+        explanation."""
+        return self.working() if self.working is not None else self.explanation
+
     def _heading_html(self) -> str:
         if self.title:
             return f"<b>{html.escape(self.title)}</b><br>{html.escape(self.question)}"
@@ -357,7 +414,7 @@ class Exercise:
         verdict.add_class("janus-exercise-verdict")
 
         def check(_: Any = None) -> None:
-            verdict.value = self.check(box.value)._repr_html_()
+            verdict.value = check_answer(self, box.value)._repr_html_()
 
         button.on_click(check)
         box.observe(check, names="value")          # Enter (or leaving the box) checks too
@@ -369,6 +426,39 @@ class Exercise:
         panel.answer_box, panel.check_button, panel.verdict = (  # type: ignore[attr-defined]
             box, button, verdict)
         return panel
+
+
+def check_answer(exercise: Exercise, answer: Any) -> Verdict:
+    """Check a student's ``answer`` to ``exercise``: the one path every check takes (the
+    answer box's Check button and Enter, a graded notebook's test cell, a script), so
+    that what happens on a check (recording it, reporting it to a class server) is added
+    in one place, here.
+
+    >>> check_answer(Exercise("c", "Heads?", lambda: Fraction(1, 2)), "1/2").correct
+    True
+    """
+    return exercise.check(answer)
+
+
+def grade(exercise: Exercise, answer: Any) -> Verdict:
+    """A graded notebook's test (nbgrader): passes when ``answer`` is right, and
+    otherwise fails with what the check says (a common mistake named, or a hint), which
+    the grader shows the student.
+
+    >>> grade(Exercise("c", "Heads?", lambda: Fraction(1, 2)), "1 in 2").correct
+    True
+    >>> grade(Exercise("c", "Heads?", lambda: Fraction(1, 2)), None)
+    Traceback (most recent call last):
+    ...
+    AssertionError: No answer yet: write your answer in the cell above, e.g. 3/8.
+    """
+    if answer is None or (isinstance(answer, str) and not answer.strip()):
+        raise AssertionError("No answer yet: write your answer in the cell above, e.g. "
+                             + ("7." if exercise.count else "3/8."))
+    verdict = check_answer(exercise, answer)
+    if not verdict.correct:
+        raise AssertionError(verdict.message)
+    return verdict
 
 
 #: Builds a lesson's exercises: ``build(None)`` gives the numbers printed for the whole

@@ -12,6 +12,10 @@ never typed in) and the common wrong answers with what went wrong.
 * a recognisable mistake is wrong, and the verdict says why;
 * anything else is wrong, with a hint.
 
+A student's exercises (``ExerciseSet.for_student``) ask the same questions with numbers
+of their own: other numbers of dice, other faces, other positions, so that the answers
+differ from student to student.
+
 >>> from fractions import Fraction
 >>> print(jactus_odds.q1.check(Fraction(1, 1296)))  # doctest: +ELLIPSIS
 Right: 1/1296 ≈ 0.0007716. Of the 6^5 = 7776 equally likely throws, six are ...
@@ -25,18 +29,25 @@ True
 from __future__ import annotations
 
 import math
+from collections import Counter
 from fractions import Fraction
+from itertools import product
+from typing import Any
 
 import numpy as np
 
 from . import jactus_odds as odds
 from . import roman_dice as roman
-from .checking import Exercise, ExerciseSet, Mistake, Verdict, read_answer
+from .checking import (Exercise, ExerciseSet, Mistake, Verdict, read_answer, show_value,
+                       unique_mistakes)
 
 __all__ = ["Verdict", "Mistake", "Exercise", "ExerciseSet", "jactus_odds",
            "jactus_strategy", "roman_dice", "read_answer"]
 
 _FACE_WORDS = {1: "1s", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s"}
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",
+                 7: "seven", 8: "eight"}
+_ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
 
 
 #: Winkelman's knucklebone weights in tenths (the faces 1, 3, 4, 6).
@@ -45,72 +56,202 @@ KNUCKLEBONE_TENTHS = tuple(roman.KNUCKLEBONE_STUDY_WEIGHTS[f] for f in roman.TAL
 _COUNT_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four"}
 
 
-def _pick(rng: np.random.Generator | None, default: int, choices: tuple[int, ...]) -> int:
-    """The class's number (``rng`` is None) or, for a student, one of the other
+def _pick(rng: np.random.Generator | None, default: Any, choices: tuple[Any, ...]) -> Any:
+    """The class's value (``rng`` is None) or, for a student, one of the other
     ``choices`` (so a student's numbers are never the ones shown to the class)."""
     if rng is None:
         return default
-    return int(rng.choice([c for c in choices if c != default]))
+    others = [c for c in choices if c != default]
+    return others[int(rng.integers(len(others)))]
+
+
+def _dice_text(dice: tuple[int, ...]) -> str:
+    return " ".join(map(str, dice))
+
+
+def _fair_dice(n: int) -> odds.DiceModel:
+    return odds.DiceModel("dice", (1, 2, 3, 4, 5, 6), (Fraction(1, 6),) * 6, n)
+
 
 # --- the Jactus odds lesson ------------------------------------------------------------
 
+#: Exercise 5's starts (dice on the table, target, policy): the class's opening throw
+#: first, then the positions students draw (five different expected waits).
+WAIT_STARTS: tuple[tuple[tuple[int, ...] | None, str, str], ...] = (
+    (None, "five-of-a-kind", "keep-largest"),
+    ((3, 3, 1, 5, 6), "five-of-a-kind", "keep-largest"),
+    ((2, 2, 2, 5, 6), "five-of-a-kind", "keep-largest"),
+    ((4, 4, 6, 6, 1), "five-of-a-kind", "keep-largest"),
+    ((6, 1, 2, 3, 4), "five-sixes", "keep-target"),
+    ((6, 6, 2, 3, 5), "five-sixes", "keep-target"),
+    ((6, 6, 6, 1, 4), "five-sixes", "keep-target"),
+    ((3, 3, 1, 6, 6), "five-2-to-5", "keep-target"),
+)
+_TARGET_WORDS = {"five-of-a-kind": "five of a kind (any face)",
+                 "five-sixes": "the Venus (five sixes)",
+                 "five-2-to-5": "five 2s, 3s, 4s or 5s"}
+_POLICY_WORDS = {"keep-largest": "keeping the largest group of equal dice",
+                 "keep-target": "keeping the largest group of the target's faces"}
+#: Exercise 2's events for the dice thrown: all of them show the face kept, at least
+#: one does, none does.
+THROWN_EVENTS = ("all", "at least one", "none")
+
+
+def _thrown_chance(thrown: int, event: str) -> Fraction:
+    """The chance that of ``thrown`` fair dice ``event`` (:data:`THROWN_EVENTS`) show a
+    given face, from the package's dice model."""
+    face = 4
+    model = _fair_dice(thrown)
+    test = {"all": lambda d: d.count(face) == thrown,
+            "at least one": lambda d: face in d,
+            "none": lambda d: face not in d}[event]
+    return model.chance(test)
+
+
+def _wait_working(target: str, policy: str, start: tuple[int, ...] | None) -> str:
+    """The key's working for an expected wait: the chain's states and their waits."""
+    chain = odds.chain(target, policy, start=start)
+    try:
+        chain = chain.lumped()
+    except ValueError:
+        pass
+    return (f"The chain has {len(chain.states)} states before a throw; solving "
+            "E = 1 + Q E from the fundamental matrix gives, from the start, "
+            f"{show_value(chain.expected())} throws.")
+
+
 def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
     """One throw and the Markov chain (lesson ``jactus-odds``)."""
-    kept = _pick(rng, 3, (1, 2, 3))            # dice that stay on the table (q2)
+    n = _pick(rng, 5, (3, 4, 6, 7, 8))                      # dice of the game (q1)
+    kept = _pick(rng, 3, (1, 2, 3))                         # dice that stay (q2)
+    event = "all" if rng is None else THROWN_EVENTS[int(rng.integers(3))]
+    if rng is not None and event == "all" and kept == 3:
+        kept = 2                                            # not the class's question
     face = _pick(rng, 4, (1, 2, 3, 4, 5, 6))
     thrown = 5 - kept
-    within = _pick(rng, 3, (2, 3, 4, 5, 6))    # throws allowed (q4)
+    rounds = _pick(rng, 1, (2, 3, 4, 5, 6))                 # throws for a Venus (q3)
+    within = _pick(rng, 3, (2, 3, 4, 5, 6, 7, 8))           # throws allowed (q4)
+    start, target, policy = WAIT_STARTS[_pick(rng, 0, tuple(range(len(WAIT_STARTS))))]
     fk = _FACE_WORDS[face]
+    words = _NUMBER_WORDS
+    stays = (f"One {face} stays" if kept == 1 else f"{_COUNT_WORDS[kept]} {fk} stay")
+    asked = {"all": (f"all {words[thrown]} thrown dice show a {face} (five {fk})"
+                     if thrown > 2 else f"both thrown dice show a {face} (five {fk})")
+             if thrown > 1 else f"the thrown die shows a {face} (five {fk})",
+             "at least one": f"at least one of the {words[thrown]} thrown dice shows a "
+                             f"{face}",
+             "none": f"none of the {words[thrown]} thrown dice shows a {face}"}[event]
+    if thrown == 1 and event != "all":
+        asked = {"at least one": f"the thrown die shows a {face}",
+                 "none": f"the thrown die does not show a {face}"}[event]
+    one = Fraction(1, 6)
+    q2_mistakes = {
+        "all": (Mistake(Fraction(thrown, 6), f"Adding 1/6 {thrown} times gives the chance "
+                                             "of 'one or the other' (and even that counts "
+                                             f"some throws twice); every die must show "
+                                             f"{face}, so multiply."),
+                Mistake(1 - Fraction(5, 6) ** thrown,
+                        f"That is the chance that at least one of the {thrown} dice shows "
+                        f"a {face}; all of them must."),
+                Mistake(one ** (thrown + 1), f"That is for {thrown + 1} dice to throw; here "
+                                             f"{thrown} are thrown.")),
+        "at least one": (Mistake(Fraction(thrown, 6), f"Adding 1/6 {thrown} times counts "
+                                                      f"the throws with two {fk} twice; "
+                                                      "take 1 minus the chance that none "
+                                                      f"shows a {face}."),
+                         Mistake(one ** thrown, f"That is the chance that all {thrown} show "
+                                                f"a {face}; one is enough."),
+                         Mistake(Fraction(5, 6) ** thrown, f"That is the chance that none "
+                                                           f"shows a {face}: take it from "
+                                                           "1.")),
+        "none": (Mistake(1 - Fraction(thrown, 6), "Taking 1/6 away once per die is not how "
+                                                  "independent chances combine: multiply "
+                                                  "the chances of missing."),
+                 Mistake(1 - Fraction(5, 6) ** thrown, f"That is the chance that at least "
+                                                       f"one shows a {face}."),
+                 Mistake(Fraction(5, 6), "That is one die; every thrown die must miss."))}
+    mistakes2 = tuple(m for m in q2_mistakes[event] if m.resolve() != _thrown_chance(
+        thrown, event))
+    chain_words = f"{_TARGET_WORDS[target]}, {_POLICY_WORDS[policy]}"
+    if start is None:
+        q5_question = ("Keeping the largest group every time, how many throws does it take "
+                       "on average to throw five of a kind from the round's opening throw? "
+                       "(3 significant figures.)")
+    else:
+        q5_question = (f"The dice on the table show {_dice_text(start)} and it is your "
+                       f"throw. Aiming for {_TARGET_WORDS[target]} and "
+                       f"{_POLICY_WORDS[policy]} every time, how many throws does it take "
+                       "on average? (3 significant figures.)")
     return [
     Exercise(
-        "q1", "Five dice are thrown at once. What is the chance that they show five of "
-              "a kind (any face)?",
-        lambda: odds.throw_chance((), "five-of-a-kind"),
-        explanation="Of the 6^5 = 7776 equally likely throws, six are five of a kind "
-                    "(11111 … 66666): 6/7776.",
-        hint="Count the equally likely throws (6 × 6 × 6 × 6 × 6) and how many of them "
-             "are five of a kind.",
-        mistakes=(
-            Mistake(Fraction(1, 7776), "1/7776 is the chance of one particular face five "
-                                       "times, e.g. five sixes. Any of the six faces will "
-                                       "do, so it is 6/7776."),
-            Mistake(Fraction(5, 7776), "The five is the number of dice; what multiplies "
-                                       "1/7776 is the number of faces that can be "
-                                       "repeated: six."),
-            Mistake(Fraction(1, 6), "1/6 would be the chance for the last die once four "
-                                    "already match; at the start all five must match."),
-        )),
+        "q1", ("Five dice are thrown at once. What is the chance that they show five of "
+               "a kind (any face)?") if n == 5 else
+              (f"A game like Jactus is played with {words[n]} dice. All {words[n]} are "
+               f"thrown at once. What is the chance that they show {words[n]} of a kind "
+               "(any face)?"),
+        lambda: _fair_dice(n).chance(lambda d: len(set(d)) == 1),
+        explanation=(f"Of the 6^{n} = {6 ** n} equally likely throws, six are {n} of a kind "
+                     f"(one per face): 6/{6 ** n}."),
+        hint=f"Count the equally likely throws (one factor 6 per die) and how many of them "
+             f"are {words[n]} of a kind.",
+        params={"dice": n},
+        mistakes=tuple(m for m in (
+            Mistake(Fraction(1, 6 ** n), f"1/{6 ** n} is the chance of one particular face "
+                                         f"{words[n]} times, e.g. {words[n]} sixes. Any of "
+                                         f"the six faces will do, so it is 6/{6 ** n}."),
+            Mistake(Fraction(n, 6 ** n), f"The {n} is the number of dice; what multiplies "
+                                         f"1/{6 ** n} is the number of faces that can be "
+                                         "repeated: six.") if n != 6 else None,
+            Mistake(Fraction(1, 6), "1/6 would be the chance for the last die once the "
+                                    "others already match; at the start all must match."),
+        ) if m is not None)),
     Exercise(
-        "q2", (f"One {face} stays" if kept == 1 else f"{_COUNT_WORDS[kept]} {fk} stay")
-              + f" on the table; you throw the other {thrown} dice. What is the chance of "
-              f"five {fk}?",
-        lambda: odds.throw_chance((face,) * kept, "five-of-a-kind"),
-        explanation=f"Each of the {thrown} thrown dice must show {face}, independently: "
-                    f"multiply {thrown} chances of 1/6.",
-        hint=f"Every thrown die must show a {face}. Independent events: multiply.",
-        mistakes=(
-            Mistake(Fraction(thrown, 6), f"Adding 1/6 {thrown} times gives the chance of "
-                                         "'one or the other' (and even that counts some "
-                                         f"throws twice); every die must show {face}, so "
-                                         "multiply."),
-            Mistake(1 - Fraction(5, 6) ** thrown,
-                    f"That is the chance that at least one of the {thrown} dice shows a "
-                    f"{face}; all of them must."),
-            Mistake(Fraction(1, 6) ** (thrown + 1),
-                    f"That is for {thrown + 1} dice to throw; here {thrown} are thrown."),
-        )),
+        "q2", f"{stays} on the table; you throw "
+              + ("the fifth die" if thrown == 1 else f"the other {words[thrown]} dice")
+              + f". What is the chance that {asked}?",
+        lambda: _thrown_chance(thrown, event),
+        explanation={"all": f"Each of the {thrown} thrown dice must show {face}, "
+                            f"independently: multiply {thrown} chances of 1/6.",
+                     "at least one": f"None shows a {face} with (5/6)^{thrown} (multiply "
+                                     "the independent misses); at least one is everything "
+                                     "else: 1 minus that.",
+                     "none": f"Each of the {thrown} dice misses the {face} with 5/6, "
+                             f"independently: (5/6)^{thrown}."}[event],
+        hint={"all": f"Every thrown die must show a {face}. Independent events: multiply.",
+              "at least one": "'At least one' is everything except 'none': work out the "
+                              "chance that every thrown die misses, and take it from 1.",
+              "none": f"Every thrown die must miss the {face}. Independent events: "
+                      "multiply."}[event],
+        params={"thrown": thrown, "event": event},
+        mistakes=mistakes2),
     Exercise(
-        "q3", "Venus (JA-8): five sixes. What is the chance of Venus with one throw of "
-              "all five dice?",
-        lambda: odds.throw_chance((), "five-sixes"),
-        explanation="One throw in 6^5 = 7776 shows five sixes.",
-        hint="Each die must show 6: multiply five chances of 1/6.",
-        mistakes=(
+        "q3", ("Venus (JA-8): five sixes. What is the chance of Venus with one throw of "
+               "all five dice?") if rounds == 1 else
+              (f"Venus (JA-8): five sixes. You may throw up to {words[rounds]} times; after "
+               "each throw every six stays on the table and you throw the other dice "
+               f"again. What is the chance of Venus within the {words[rounds]} throws? "
+               "(Give at least 3 significant figures.)"),
+        lambda: odds.probability_within(rounds, "five-sixes", "keep-target"),
+        explanation=("One throw in 6^5 = 7776 shows five sixes." if rounds == 1 else
+                     "Keeping the sixes, each die on its own needs a six within "
+                     f"{rounds} throws: 1 − (5/6)^{rounds}; the five dice do this "
+                     f"independently, so (1 − (5/6)^{rounds})^5."),
+        hint=("Each die must show 6: multiply five chances of 1/6." if rounds == 1 else
+              f"Follow one die: what is its chance of showing a six at least once in "
+              f"{rounds} throws? The five dice are independent."),
+        params={"rounds": rounds},
+        mistakes=tuple(m for m in (
             Mistake(Fraction(1, 1296), "1/1296 is any five of a kind; Venus needs the "
                                        "face 6, one of the six faces."),
             Mistake(Fraction(5, 6 ** 5), "There is only one way for five dice to show "
                                          "five sixes; do not multiply by 5."),
-        )),
+            Mistake(lambda: 1 - (1 - Fraction(1, 7776)) ** rounds,
+                    "That rethrows all five dice every time; keeping the sixes does far "
+                    "better.") if rounds > 1 else None,
+            Mistake(1 - Fraction(5, 6) ** rounds, "That is one die's chance of a six; all "
+                                                  "five dice need one.") if rounds > 1
+            else None,
+        ) if m is not None)),
     Exercise(
         "q4", f"A player throws up to {within} times, each time keeping the largest group "
               "of equal dice and throwing the rest. What is the chance of five of a kind "
@@ -118,8 +259,14 @@ def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
         lambda: odds.probability_within(within, "five-of-a-kind", "keep-largest"),
         explanation=f"Follow the chain for {within} throws from 'nothing kept' and read "
                     "the 'scored' column.",
-        hint=f"Use the chain: start in 'nothing kept', multiply by the transition matrix "
-             f"{within} times, and read the 'scored' column.",
+        hint="Use the chain panel of section 2 (policy keep-largest, n throws); by hand: "
+             "start in 'nothing kept', multiply by the transition matrix once per throw, "
+             "and read the 'scored' column.",
+        computer="the chain panel of section 2 (or the transition matrix and a calculator)",
+        working=lambda: "Scored within 1, 2, … throws: " + ", ".join(
+            show_value(odds.probability_within(k, "five-of-a-kind", "keep-largest"))
+            for k in range(1, within + 1)) + ".",
+        params={"within": within},
         mistakes=(
             Mistake(lambda: odds.probability_within(within, "five-of-a-kind", "reroll-all"),
                     f"That is 1 - (1295/1296)^{within}: rethrowing all five dice every "
@@ -132,20 +279,25 @@ def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
                     f"'within {within} throws' also counts the earlier ones."),
         )),
     Exercise(
-        "q5", "Keeping the largest group every time, how many throws does it take on "
-              "average to throw five of a kind? (3 significant figures.)",
-        lambda: odds.expected_throws("five-of-a-kind", "keep-largest"),
-        explanation="It comes from the chain's fundamental matrix (I - Q)^-1.",
-        hint="Write E_k for the expected throws with k alike kept: E_4 = 6, "
-             "E_3 = 1 + (25/36) E_3 + (10/36) E_4, … and solve from four alike down.",
+        "q5", q5_question,
+        lambda: odds.expected_throws(target, policy, start=start),
+        explanation="It comes from the chain's fundamental matrix (I - Q)^-1: "
+                    "E_s = 1 + Σ_t Q_st E_t for every state s, solved together.",
+        hint=("Use the chain panel of section 2: choose the target and the policy of the "
+              "question" + (" and type these dice as its start" if start else "")
+              + ", and read the expected number of throws. One throw is always made; "
+              "every miss adds the wait from where it leaves you."),
+        computer="the chain panel of section 2",
+        working=lambda: _wait_working(target, policy, start),
         probability=False,
-        mistakes=(
-            Mistake(Fraction(1296), "1296 throws is for rethrowing all five dice every "
-                                    "time (1 / (1/1296)); keeping dice changes the "
-                                    "chance from throw to throw."),
-            Mistake(Fraction(1295), "That counts the throws that miss; the throw that "
-                                    "scores counts too."),
-        )),
+        params={"start": start, "target": target, "policy": policy},
+        mistakes=tuple(m for m in (
+            Mistake(lambda: 1 / odds.throw_chance((), target), "That is 1 divided by the "
+                    "chance of one throw of all five dice: rethrowing all five every time. "
+                    "Keeping dice changes the chance from throw to throw."),
+            Mistake(lambda: odds.expected_throws(target, policy, start=start) - 1,
+                    "That counts the throws that miss; the throw that scores counts too."),
+        ))),
     ]
 
 
@@ -154,31 +306,111 @@ jactus_odds = ExerciseSet("jactus-odds", build=_jactus_odds)
 
 # --- strategy and the next player (the second Jactus lesson) --------------------
 
+#: Exercise 1's pick-ups for students, as (dice pattern, picked-up pattern) in letters: F
+#: the face of the group, x and y two other faces (five different "leaves").
+LEAVES_CASES = (("FFFFx", "F"), ("FFFxy", "xy"), ("FFFxx", "F"), ("FFFxy", "F"),
+                ("FFFFx", "FF"))
+
+
+def _leaves_working(dice: tuple[int, ...], picked: tuple[int, ...]) -> str:
+    """The key's working for "you miss, then the next player scores": every way the
+    throw can miss, grouped by what it leaves, with the next player's best chance."""
+    kept = list(dice)
+    for die in picked:
+        kept.remove(die)
+    groups: dict[Fraction, Fraction] = {}
+    for thrown, p in _fair_dice(len(picked)).outcomes():
+        after = tuple(sorted(kept + list(thrown)))
+        if len(set(after)) == 1:
+            continue
+        best = odds.best_pickups(after)[0].chance
+        groups[best] = groups.get(best, Fraction(0)) + p
+    parts = [f"you miss and leave the next player a best chance of {show_value(best)} "
+             f"with probability {show_value(p)}" for best, p in
+             sorted(groups.items(), reverse=True)]
+    total = sum((p * best for best, p in groups.items()), Fraction(0))
+    return ("Your throw: " + "; ".join(parts) + ". Multiply each chance of leaving by "
+            f"the next player's chance and add: {show_value(total)}.")
+
+
+def _seat_share(players: int, seat: int, face: int) -> Fraction:
+    """The chance that seat ``seat`` (0 = the first to throw) scores the round, four
+    ``face``s lying on the table and everybody keeping them, from the chain."""
+    other = 2 if face != 2 else 3
+    chances = odds.chain("five-of-a-kind", ["keep-largest"] * players,
+                         start=(other,) + (face,) * 4).seat_chances()
+    return chances[seat]
+
+
 def _jactus_strategy(rng: np.random.Generator | None) -> list[Exercise]:
     """Strategy and the next player (lesson ``jactus-strategy``)."""
     face = _pick(rng, 4, (1, 2, 3, 4, 5, 6))
     other = 2 if face != 2 else 3              # the odd die out
-    tries = _pick(rng, 2, (2, 3, 4, 5, 6))     # throws of the fifth die (q2)
-    players = _pick(rng, 2, (2, 3, 4, 5, 6))   # players in the round (q3)
+    third = 5 if face != 5 else 6
+    if rng is None:
+        dice, picked = (face,) * 4 + (other,), (other,)
+    else:
+        pattern, pick = LEAVES_CASES[int(rng.integers(len(LEAVES_CASES)))]
+        letters = {"F": face, "x": other, "y": third}
+        dice = tuple(letters[c] for c in pattern)
+        picked = tuple(letters[c] for c in pick)
+    tries = _pick(rng, 2, (2, 3, 4, 5, 6, 7, 8))     # throws of the fifth die (q2)
+    players, seat = _pick(rng, (2, 0), tuple((p, s) for p in range(2, 7)
+                                             for s in range(p)))
     fk = _FACE_WORDS[face]
+    pickup = next(p for p in odds.pickups(dice) if p.picked == tuple(sorted(picked)))
+    seat_name = "ABCDEF"[seat]
+    q3_question = (f"{players} players, four {fk} on the table, your turn. Everybody always "
+                   f"keeps the four {fk} and throws the fifth die. What is the chance that "
+                   "YOU score the round?") if seat == 0 else (
+                   f"{players} players, four {fk} and a {other} on the table; seat A throws "
+                   f"first, then B, C, … in turn. Everybody always keeps the four {fk} and "
+                   f"throws the fifth die. You are seat {seat_name}, the "
+                   f"{_ORDINALS[seat + 1]} to throw. What is the chance that YOU score the "
+                   "round?")
+    q1_mistakes = [Mistake(1 - pickup.chance, f"{show_value(1 - pickup.chance)} is only the "
+                                              "chance that you miss; the next player must "
+                                              "then score too.")]
+    if pickup.chance:
+        q1_mistakes.append(Mistake(pickup.chance, "That is your own chance to score with "
+                                                  "this throw, not the next player's."))
+    if rng is None:
+        q1_mistakes = [Mistake(Fraction(1, 6), "1/6 is the next player's chance once you "
+                                               "have missed; you miss only 5 times in 6, "
+                                               "so multiply by 5/6."),
+                       Mistake(Fraction(5, 6), "5/6 is only the chance that you miss."),
+                       Mistake(Fraction(1, 36), "1/36 is you scoring and then them "
+                                                "scoring, which cannot happen: a scoring "
+                                                "throw ends the round.")]
+    q3_mistakes = [Mistake(Fraction(1, players), "The player who throws first has the "
+                                                 "edge: the seats are not equal.")]
+    if seat == 0:
+        q3_mistakes += [Mistake(Fraction(1, 6), "1/6 is only your first throw; if everybody "
+                                                "misses, you get another go."),
+                        Mistake(lambda: _seat_share(players, 1, face),
+                                "That is the chance of the player after you.")]
+    else:
+        q3_mistakes += [Mistake(lambda: _seat_share(players, 0, face),
+                                "That is seat A's chance, the first to throw; you throw "
+                                f"after {seat} player{'s' if seat > 1 else ''} missed."),
+                        Mistake(Fraction(5, 6) ** seat / 6,
+                                "That is only your first throw; if everybody misses, you "
+                                "get another go: add the laps.")]
     return [
     Exercise(
-        "q1", "The dice show 4 4 4 4 2. You pick up the 2 and throw it. What is the "
-              "chance that you miss AND the next player then scores with their one throw "
-              "(playing their best pick-up)?",
-        lambda: next(p.leaves for p in odds.pickups((2, 4, 4, 4, 4)) if p.picked == (2,)),
-        explanation="You miss with 5/6 and leave four 4s and another die; the next "
-                    "player keeps the four 4s and scores with 1/6: 5/6 × 1/6.",
+        "q1", f"The dice show {_dice_text(dice)}. You pick up "
+              + (f"the {picked[0]} and throw it" if len(picked) == 1 else
+                 f"{' and '.join(map(str, picked))} and throw them")
+              + ". What is the chance that you miss AND the next player then scores with "
+                "their one throw (playing their best pick-up)?",
+        lambda: pickup.leaves,
+        explanation="For each way your throw can miss, the next player's best chance from "
+                    "what you leave; multiply by the chance of leaving it, and add.",
+        working=lambda: _leaves_working(dice, picked),
         hint="First you must miss; then the next player's best chance from what you "
-             "leave. Multiply.",
-        mistakes=(
-            Mistake(Fraction(1, 6), "1/6 is the next player's chance once you have "
-                                    "missed; you miss only 5 times in 6, so multiply by "
-                                    "5/6."),
-            Mistake(Fraction(5, 6), "5/6 is only the chance that you miss."),
-            Mistake(Fraction(1, 36), "1/36 is you scoring and then them scoring, which "
-                                     "cannot happen: a scoring throw ends the round."),
-        )),
+             "leave. List the ways of missing by what they leave; multiply and add.",
+        params={"dice": dice, "picked": picked},
+        mistakes=tuple(m for m in q1_mistakes if m.resolve() != pickup.leaves)),
     Exercise(
         "q2", f"Four {fk} lie on the table and you may throw the fifth die {tries} times "
               f"(keeping the {fk}). What is the chance of five {fk} within the {tries} "
@@ -187,6 +419,7 @@ def _jactus_strategy(rng: np.random.Generator | None) -> list[Exercise]:
                                         start=(other,) + (face,) * 4),
         explanation=f"You fail only if all {tries} throws miss: 1 - (5/6)^{tries}.",
         hint=f"Work out the chance of missing {tries} times in a row, and take it from 1.",
+        params={"tries": tries},
         mistakes=(
             Mistake(Fraction(tries, 6), f"Adding 1/6 {tries} times counts the runs with "
                                         f"several {fk} more than once; use 1 - (chance of "
@@ -197,24 +430,19 @@ def _jactus_strategy(rng: np.random.Generator | None) -> list[Exercise]:
             Mistake(Fraction(1, 6) ** tries, f"That is a {face} every time; one is enough."),
         )),
     Exercise(
-        "q3", f"{players} players, four {fk} on the table, your turn. Everybody always "
-              f"keeps the four {fk} and throws the fifth die. What is the chance that YOU "
-              "score the round?",
-        lambda: next(r.round_chance for r in odds.round_pickups((other,) + (face,) * 4,
-                                                                players=players)
-                     if r.pickup.kept == (face,) * 4),
-        explanation=f"You score on throws 1, {players + 1}, {2 * players + 1}, …: "
-                    f"1/6 + (5/6)^{players} (1/6) + … = (1/6) / (1 - (5/6)^{players}).",
+        "q3", q3_question,
+        lambda: _seat_share(players, seat, face),
+        explanation=(f"You score on throws 1, {players + 1}, {2 * players + 1}, …: "
+                     f"1/6 + (5/6)^{players} (1/6) + … = (1/6) / (1 - (5/6)^{players})."
+                     if seat == 0 else
+                     f"You first throw after {seat} miss{'es' if seat > 1 else ''}: "
+                     f"(5/6)^{seat} (1/6) on your first throw, and every lap of {players} "
+                     f"misses multiplies by (5/6)^{players}: (5/6)^{seat} (1/6) / "
+                     f"(1 - (5/6)^{players})."),
         hint="Add up the chances of scoring on your first throw, on your second (every "
              "player missed once), … : a geometric series.",
-        mistakes=(
-            Mistake(Fraction(1, 6), "1/6 is only your first throw; if everybody misses, "
-                                    "you get another go."),
-            Mistake(Fraction(1, players), "The player who throws first has the edge: "
-                                          "you throw before the others in every lap."),
-            Mistake(lambda: Fraction(5, 6) * Fraction(1, 6) / (1 - Fraction(5, 6) ** players),
-                    "That is the chance of the player after you."),
-        )),
+        params={"players": players, "seat": seat},
+        mistakes=tuple(q3_mistakes)),
     ]
 
 
@@ -223,10 +451,65 @@ jactus_strategy = ExerciseSet("jactus-strategy", build=_jactus_strategy)
 
 # --- the Roman dice lesson --------------------------------------------------------------
 
-# --- the Roman dice lesson --------------------------------------------------------------
+#: The kinds of throw of four tali that exercise 1 asks about, by how often each face
+#: comes: four different faces (the Venus), a pair and two singles, two pairs, three of a
+#: face and one other, four of a face.
+TALI_PATTERNS = ((1, 1, 1, 1), (2, 1, 1), (2, 2), (3, 1), (4,))
+
+
+def _pattern_words(counts: dict[int, int]) -> str:
+    parts = []
+    for face, k in sorted(counts.items(), key=lambda fk: (-fk[1], fk[0])):
+        parts.append(f"a {face}" if k == 1 else f"{_NUMBER_WORDS[k]} {face}s")
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _tali_pattern_chance(counts: dict[int, int]) -> Fraction:
+    """The chance that four fair tali show exactly the faces ``counts`` (face → how
+    many), in any order, from the package's tali."""
+    wanted = tuple(sorted(f for f, k in counts.items() for _ in range(k)))
+    return roman.TALI.model.chance(lambda dice: tuple(sorted(dice)) == wanted)
+
+
+def _orders(counts: dict[int, int]) -> int:
+    return math.factorial(4) // math.prod(math.factorial(k) for k in counts.values())
+
+
+#: Exercise 5: (tesserae thrown, the total waited for), the class's first.
+WAIT_TOTALS = ((2, 7), (2, 3), (2, 4), (2, 5), (2, 6), (2, 8), (2, 9), (2, 10), (2, 11),
+               (3, 4), (3, 5), (3, 6), (3, 7), (3, 8), (3, 10))
+
+
+def _dice_total(dice: int, total: int) -> Fraction:
+    """The chance that ``dice`` fair tesserae add up to ``total``."""
+    return _fair_dice(dice).chance(lambda thrown: sum(thrown) == total)
+
+
+def _venus_in_tenths(tenths: tuple[int, ...]) -> Fraction:
+    return 24 * Fraction(math.prod(tenths), 10 ** 4)
+
+
+#: Chances a student's exercise 4 must not have: the class's Venus, and every chance the
+#: lesson's tali panel shows as it opens (Winkelman's 1 : 4 : 4 : 1, all 35 kinds of throw).
+_SHOWN_TALI = frozenset({_venus_in_tenths((2, 3, 3, 2))} | {
+    p for _, p, _ in roman.tali(weights=roman.KNUCKLEBONE_STUDY_WEIGHTS).outcomes()})
+
 
 def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
     """The Roman tali and tesserae (lesson ``roman-dice``)."""
+    # q1: which faces the four tali show (the class: the Venus, four different faces)
+    if rng is None:
+        counts = {1: 1, 3: 1, 4: 1, 6: 1}
+    else:
+        pattern = TALI_PATTERNS[int(rng.integers(len(TALI_PATTERNS)))]
+        faces = list(rng.permutation(roman.TALI_FACES))
+        counts = {int(f): k for f, k in zip(faces, pattern)}
+    venus = len(counts) == 4
+    orders = _orders(counts)
+    tali = _pick(rng, 4, (2, 3, 4, 5, 6, 7))          # tali thrown for the dog (q2)
+    tesserae = _pick(rng, 3, (3, 4, 5, 6, 7, 8))      # tesserae for the sixes (q3)
+    # q5: (tesserae thrown, the total waited for); never two dice's 12, the page's double six
+    wait_dice, total = _pick(rng, (2, 7), WAIT_TOTALS)
     # q4: the chances of the faces 1, 3, 4, 6 in tenths. The Venus depends only on their
     # product; never the product of the study's 1 : 4 : 4 : 1 (the lesson's panels show
     # its Venus on every page) nor, for a student, the class's.
@@ -234,51 +517,84 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
     if rng is not None:
         splits = [(a, b, c, 10 - a - b - c) for a in range(1, 8) for b in range(1, 8)
                   for c in range(1, 8) if 10 - a - b - c >= 1 and (a, b, c) != (1, 4, 4)]
-        shown = {math.prod(tenths), math.prod(KNUCKLEBONE_TENTHS)}
         index = int(rng.integers(len(splits)))
-        while math.prod(splits[index]) in shown:
+        while _venus_in_tenths(splits[index]) in _SHOWN_TALI:
             index = (index + 1) % len(splits)
         tenths = splits[index]
     weights = dict(zip((1, 3, 4, 6), tenths))
     one_order = Fraction(tenths[0] * tenths[1] * tenths[2] * tenths[3], 10 ** 4)
+    ways = sum(1 for thrown in product(range(1, 7), repeat=wait_dice) if sum(thrown) == total)
+    results = 6 ** wait_dice
+    q1_mistakes = [Mistake(Fraction(1, 256), "1/256 is one particular order (a 1 on the "
+                                             "first talus, a 3 on the second, …); count "
+                                             "the orders of these faces" + (
+                                                 ": any of the 4! = 24 orders is a Venus."
+                                                 if venus else "."))] if orders > 1 \
+        else [Mistake(Fraction(4, 256), "That is four of a kind of any face; here the face "
+                                        "is named.")]
+    if venus:
+        q1_mistakes.append(Mistake(Fraction(1, 24), "24 counts the orders of the faces, but "
+                                                    "it is the number of good results, not "
+                                                    "of all results: 24/256."))
+    else:
+        q1_mistakes.append(Mistake(Fraction(24, 256), "24 orders are for four different "
+                                                      "faces; swapping two equal faces "
+                                                      "gives the same throw, so there are "
+                                                      "fewer orders."))
     return [
     Exercise(
-        "q1", "Four tali, each landing on 1, 3, 4 or 6 with equal chances (the model). "
-              "What is the chance of the Venus throw, all four faces different?",
-        lambda: roman.TALI.odds()["venus"],
-        explanation="4 × 4 × 4 × 4 = 256 equally likely results; the faces 1, 3, 4, 6 "
-                    "can fall in 4! = 24 orders: 24/256 = 3/32.",
-        hint="Count the ordered results (4^4) and the orders of four different faces.",
-        mistakes=(
-            Mistake(Fraction(1, 256), "1/256 is one particular order (1 on the first "
-                                      "talus, 3 on the second, …); any of the 4! = 24 "
-                                      "orders is a Venus."),
-            Mistake(Fraction(1, 24), "24 counts the orders of the faces, but it is the "
-                                     "number of good results, not of all results: "
-                                     "24/256."),
-        )),
+        "q1", ("Four tali, each landing on 1, 3, 4 or 6 with equal chances (the model). "
+               "What is the chance of the Venus throw, all four faces different?") if venus
+        else ("Four tali, each landing on 1, 3, 4 or 6 with equal chances (the model). What "
+              f"is the chance that they show {_pattern_words(counts)}, in any order?"),
+        lambda: _tali_pattern_chance(counts),
+        explanation=("4 × 4 × 4 × 4 = 256 equally likely results; the faces 1, 3, 4, 6 "
+                     "can fall in 4! = 24 orders: 24/256 = 3/32.") if venus else
+                    (f"4 × 4 × 4 × 4 = 256 equally likely results; these faces can fall in "
+                     f"4! / ({' × '.join(str(math.factorial(k)) for k in counts.values())}) "
+                     f"= {orders} different orders: {orders}/256."),
+        hint="Count the ordered results (4^4) and the different orders of these faces "
+             "(swapping two equal faces changes nothing).",
+        params={"counts": counts},
+        mistakes=tuple(m for m in q1_mistakes
+                       if m.resolve() != _tali_pattern_chance(counts))),
     Exercise(
-        "q2", "With the same four tali, what is the chance of the dog (canis): all four "
-              "show 1?",
-        lambda: roman.TALI.odds()["dog"],
-        explanation="Each talus shows 1 with chance 1/4, independently: (1/4)^4.",
+        "q2", ("With the same four tali, what is the chance of the dog (canis): all four "
+               "show 1?") if tali == 4 else
+              (f"Some games used more or fewer tali. With {_NUMBER_WORDS[tali]} tali, each "
+               "landing on 1, 3, 4 or 6 with equal chances, what is the chance of the dog "
+               "(canis): " + ("both show 1?" if tali == 2 else
+                              f"all {_NUMBER_WORDS[tali]} show 1?")),
+        lambda: odds.DiceModel("tali", roman.TALI_FACES, (Fraction(1, 4),) * 4,
+                               tali).chance(lambda dice: all(v == 1 for v in dice)),
+        explanation=f"Each talus shows 1 with chance 1/4, independently: (1/4)^{tali}.",
         hint="Every talus must show 1: multiply.",
-        mistakes=(
-            Mistake(Fraction(1, 64), "(1/4)^3 is three tali; all four must show 1."),
-            Mistake(Fraction(1, 16), "(1/4)^2 is two tali; all four must show 1."),
-            Mistake(Fraction(3, 32), "3/32 is the Venus, four different faces."),
-        )),
+        params={"tali": tali},
+        mistakes=tuple(m for m in (
+            Mistake(Fraction(1, 4) ** (tali - 1), f"That is {tali - 1} tali showing 1 (or "
+                                                  f"all {tali} showing the same face, any "
+                                                  f"face); all {tali} must show 1."),
+            Mistake(Fraction(1, 4) ** (tali + 1), f"That is {tali + 1} tali; there are "
+                                                  f"{tali}."),
+            Mistake(Fraction(3, 32), "3/32 is the Venus, four different faces.")
+            if tali == 4 else None) if m is not None)),
     Exercise(
-        "q3", "Three cube dice (tesserae): what is the chance of the Venus, three sixes?",
-        lambda: roman.TESSERAE.odds()["venus"],
-        explanation="One result in 6^3 = 216.",
-        hint="All three dice must show 6.",
-        mistakes=(
-            Mistake(Fraction(1, 72), "Three sixes can fall in only one way; do not "
-                                     "multiply by 3."),
-            Mistake(Fraction(1, 2), "Adding 1/6 three times gives nonsense; multiply."),
-            Mistake(Fraction(1, 36), "1/36 is two sixes; all three must show 6."),
-        )),
+        "q3", ("Three cube dice (tesserae): what is the chance of the Venus, three sixes?"
+               if tesserae == 3 else
+               f"{_NUMBER_WORDS[tesserae].capitalize()} cube dice (tesserae): what is the "
+               f"chance that all {_NUMBER_WORDS[tesserae]} show a six?"),
+        lambda: _fair_dice(tesserae).chance(lambda dice: all(v == 6 for v in dice)),
+        explanation=f"One result in 6^{tesserae} = {6 ** tesserae}.",
+        hint=f"All {_NUMBER_WORDS[tesserae]} dice must show 6.",
+        params={"tesserae": tesserae},
+        mistakes=unique_mistakes(_fair_dice(tesserae).chance(lambda d: all(v == 6 for v in d)), (
+            Mistake(Fraction(tesserae, 6 ** tesserae), f"All sixes can fall in only one "
+                                                       f"way; do not multiply by {tesserae}."),
+            Mistake(Fraction(tesserae, 6), "Adding 1/6 for every die gives nonsense; "
+                                           "multiply.") if tesserae < 6 else None,
+            Mistake(Fraction(1, 6 ** (tesserae - 1)), f"That is {tesserae - 1} dice; all "
+                                                      f"{tesserae} must show 6."),
+        ))),
     Exercise(
         "q4", "Real knucklebones are not fair. Suppose the faces 1, 3, 4, 6 come up "
               "with chances {}/10, {}/10, {}/10, {}/10. What is the chance of the Venus "
@@ -287,26 +603,35 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
         explanation="Each order of 1, 3, 4, 6 has chance {}/10 × {}/10 × {}/10 × {}/10, "
                     "and there are 24 orders.".format(*tenths),
         hint="Work out the chance of one order of the four faces, then count the orders.",
+        params={"tenths": tenths},
         mistakes=(
             Mistake(Fraction(3, 32), "3/32 is for fair tali; with these chances the "
                                      "faces do not come up equally often."),
             Mistake(one_order, "That is one order; there are 24 orders."),
         )),
     Exercise(
-        "q5", "A Roman throws three tesserae again and again until the Venus. How many "
-              "throws does that take on average?",
-        lambda: roman.TESSERAE.expected_throws("venus"),
-        explanation="Each throw succeeds with 1/216, independently: on average 216 "
-                    "throws (the chain has one state; E = 1 + (215/216) E).",
-        hint="If every throw succeeds with chance p, the average wait is 1/p throws.",
+        "q5", f"A Roman throws {_NUMBER_WORDS[wait_dice]} tesserae again and again until "
+              f"they add up to {total}. How many throws does that take on average?",
+        lambda: 1 / _dice_total(wait_dice, total),
+        explanation=f"{ways} of the {results} equally likely results of "
+                    f"{_NUMBER_WORDS[wait_dice]} dice add up to {total}, so each throw "
+                    f"succeeds with {ways}/{results}, independently: on average "
+                    f"{results}/{ways} throws (the chain has one state: E = 1 + "
+                    f"(1 − p) E, so E = 1/p).",
+        hint=f"Count the results of {_NUMBER_WORDS[wait_dice]} dice that add up to {total}. "
+             "If every throw succeeds with chance p, the average wait is 1/p throws.",
         probability=False,
-        mistakes=(
-            Mistake(Fraction(215), "That counts the throws before the Venus; the Venus "
-                                   "throw itself counts too."),
-            Mistake(Fraction(108), "108 is half of 216. Half the Romans are done "
-                                   "sooner than that, but the long waits pull the "
-                                   "average up to 1/p = 216."),
-        )),
+        params={"dice": wait_dice, "total": total},
+        mistakes=unique_mistakes(Fraction(results, ways), (
+            Mistake(Fraction(results, ways) - 1, "That counts the throws before the "
+                                                 "success; the successful throw itself "
+                                                 "counts too."),
+            Mistake(Fraction(ways, results), "That is the chance of one throw, not the "
+                                             "wait."),
+            Mistake(Fraction(results, 2 * ways), "That is half the average wait. Half the "
+                                                 "Romans are done sooner than that, but the "
+                                                 "long waits pull the average up to 1/p."),
+        ))),
     ]
 
 

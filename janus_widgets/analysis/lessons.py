@@ -7,7 +7,17 @@ and solutions in cells tagged ``answer``:
 
 * the **student edition** leaves both out, and every output too (a saved output
   could show an answer), so a student's page never prints an exercise's answer;
-* the **teacher edition** keeps everything.
+* the **teacher edition** keeps everything, and carries the answer key already run: the
+  cells tagged ``answer`` hold the key as their output (a static key, readable without
+  running anything);
+* the **nbgrader edition** (:func:`nbgrader_notebook`) is an nbgrader source notebook: a
+  solution cell and an autograded test cell per exercise, carrying the same checks.
+
+In JupyterLab a student can ask the kernel anything (``EXERCISES.q1.answer``): the
+student edition keeps answers off the page, not out of reach. Assessed work belongs in
+Voila, which shows no code and gives no cell to type into; a lesson opened in Voila never
+renders the cells tagged ``teacher`` or ``answer`` (:class:`LessonPagePreprocessor`)
+unless the notebook is the teacher's edition or the teacher asks for it.
 
 With a student id, the cell tagged ``parameters`` (the papermill convention; it
 holds ``STUDENT_ID = None``) is set to that id, and the lesson's exercises
@@ -40,11 +50,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nbconvert.preprocessors import Preprocessor
+from traitlets import Bool, Unicode
+
 from .checking import Exercise, ExerciseSet, _show, exercise_sets
 
-__all__ = ["Lesson", "EDITIONS", "lessons", "lesson", "edition", "build_editions",
-           "worksheet_html", "write_worksheet", "html_to_pdf", "answer_texts", "answers_shown",
-           "AnswerKey",
+__all__ = ["Lesson", "EDITIONS", "FORMATS", "PAPERS", "lessons", "lesson", "edition",
+           "build_editions", "nbgrader_notebook", "LessonPagePreprocessor", "worksheet_html",
+           "write_worksheet", "html_to_pdf", "answer_texts", "answers_shown", "AnswerKey",
            "NOTEBOOKS"]
 
 #: Where the lesson notebooks are (the repository's ``notebooks/``).
@@ -52,7 +65,11 @@ NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 #: The editions and the cell tags each leaves out.
 EDITIONS: dict[str, frozenset[str]] = {"student": frozenset({"teacher", "answer"}),
                                        "teacher": frozenset()}
+#: What ``build_editions`` writes: Jupyter notebooks, or nbgrader source notebooks.
+FORMATS = ("notebook", "nbgrader")
 PARAMETERS_TAG = "parameters"
+#: The tags whose cells a student never sees.
+HIDDEN_TAGS = frozenset({"teacher", "answer"})
 _STUDENT_LINE = re.compile(r"^STUDENT_ID\s*=.*$", re.MULTILINE)
 
 
@@ -124,18 +141,19 @@ def lesson(name: str, folder: str | os.PathLike[str] | None = None) -> Lesson:
     return found[key]
 
 
-def edition(nb: Any, which: str, *, student: str | None = None) -> Any:
+def edition(nb: Any, which: str, *, student: str | None = None,
+            exercises: ExerciseSet | None = None) -> Any:
     """A copy of lesson notebook ``nb`` in edition ``which`` ("student" or "teacher").
 
     The student edition has no cell tagged ``teacher`` or ``answer`` and no outputs;
-    ``student`` sets ``STUDENT_ID`` in the cell tagged ``parameters``.
+    ``student`` sets ``STUDENT_ID`` in the cell tagged ``parameters``. In the teacher
+    edition, with the lesson's ``exercises`` (that student's numbers), every code cell
+    tagged ``answer`` that shows the key (``AnswerKey(...)``) holds it as its output
+    already, so the key reads without running the notebook.
     """
     if which not in EDITIONS:
         raise ValueError(f"edition {which!r} is not one: use " + " or ".join(EDITIONS))
-    if student is not None and (not isinstance(student, str) or not student.strip()
-                                or not re.fullmatch(r"[\w.@+-]+", student.strip())):
-        raise ValueError(f"student id {student!r} is not allowed: use letters, digits "
-                         "and . @ + - _ (e.g. a class list number or a login name)")
+    student = _checked_student(student)
     dropped = EDITIONS[which]
     out = copy.deepcopy(nb)
     out.cells = [c for c in out.cells if not dropped & set(c.metadata.get("tags", []))]
@@ -145,88 +163,313 @@ def edition(nb: Any, which: str, *, student: str | None = None) -> Any:
                 cell.outputs, cell.execution_count = [], None
         out.metadata.pop("widgets", None)          # saved widget state can hold answers
     if student is not None:
-        cells = [c for c in out.cells if PARAMETERS_TAG in c.metadata.get("tags", [])]
-        if not cells or not _STUDENT_LINE.search(cells[0].source):
-            raise ValueError("this lesson has no cell tagged 'parameters' with a "
-                             "'STUDENT_ID = None' line, so it cannot take a student id")
-        cells[0].source = _STUDENT_LINE.sub(f"STUDENT_ID = {student.strip()!r}",
-                                            cells[0].source, count=1)
+        _set_student(out, student)
+    if which == "teacher" and exercises is not None:
+        _run_answer_keys(out, exercises)
     out.metadata.setdefault("janus_widgets", {})
     out.metadata["janus_widgets"] = {**out.metadata["janus_widgets"], "edition": which,
-                                     **({"student": student.strip()} if student else {})}
+                                     **({"student": student} if student else {})}
     return out
 
 
+def _checked_student(student: str | None) -> str | None:
+    if student is not None and (not isinstance(student, str) or not student.strip()
+                                or not re.fullmatch(r"[\w.@+-]+", student.strip())):
+        raise ValueError(f"student id {student!r} is not allowed: use letters, digits "
+                         "and . @ + - _ (e.g. a class list number or a login name)")
+    return None if student is None else student.strip()
+
+
+def _set_student(nb: Any, student: str) -> None:
+    cells = [c for c in nb.cells if PARAMETERS_TAG in c.metadata.get("tags", [])]
+    if not cells or not _STUDENT_LINE.search(cells[0].source):
+        raise ValueError("this lesson has no cell tagged 'parameters' with a "
+                         "'STUDENT_ID = None' line, so it cannot take a student id")
+    cells[0].source = _STUDENT_LINE.sub(f"STUDENT_ID = {student!r}", cells[0].source,
+                                        count=1)
+
+
+def _run_answer_keys(nb: Any, exercises: ExerciseSet) -> None:
+    """Fill the key's output into every code cell tagged ``answer`` that shows it."""
+    import nbformat
+    key = AnswerKey(exercises)
+    for cell in nb.cells:
+        if (cell.cell_type == "code" and "answer" in cell.metadata.get("tags", [])
+                and "AnswerKey(" in cell.source):
+            cell.outputs = [nbformat.v4.new_output(
+                "display_data", data={"text/html": key._repr_html_(),
+                                      "text/plain": repr(key)})]
+            cell.execution_count = None
+
+
 def build_editions(which: str, out: str | os.PathLike[str], *, student: str | None = None,
-                   folder: str | os.PathLike[str] | None = None) -> list[Path]:
+                   folder: str | os.PathLike[str] | None = None,
+                   format: str = "notebook") -> list[Path]:
     """Write every lesson in edition ``which`` into the folder ``out`` (made if need
     be), with ``voila.json`` so that the lessons also run as Voila apps, and an index
-    ``README.md``. Returns the notebooks written."""
+    ``README.md``. With ``format="nbgrader"`` the notebooks are nbgrader source notebooks
+    (:func:`nbgrader_notebook`; ``which`` is then ignored: a source notebook holds the
+    solutions, and nbgrader makes the students' version). Returns the notebooks
+    written."""
     import nbformat
+    if format not in FORMATS:
+        raise ValueError(f"format {format!r} is not one: use " + " or ".join(FORMATS))
+    if format == "notebook" and which not in EDITIONS:
+        raise ValueError(f"edition {which!r} is not one: use " + " or ".join(EDITIONS))
+    student = _checked_student(student)
     found = lessons(folder)
     target = Path(out)
     if target.exists() and not target.is_dir():
         raise ValueError(f"--out {str(target)!r} is a file; give a folder")
+    made = []
+    for les in found:
+        exercises = les.exercises(student)
+        source = _read(les.path)
+        if format == "nbgrader":
+            if exercises is None:
+                continue
+            made.append((les, nbgrader_notebook(source, exercises, student=student)))
+        else:
+            made.append((les, edition(source, which, student=student,
+                                      exercises=exercises)))
     target.mkdir(parents=True, exist_ok=True)
     written = []
-    for les in found:
-        nb = edition(_read(les.path), which, student=student)
+    for les, nb in made:
         path = target / les.path.name
         nbformat.write(nb, path)
         written.append(path)
     source = Path(folder) if folder is not None else NOTEBOOKS
-    if (source / "voila.json").exists():
+    if (source / "voila.json").exists() and format == "notebook":
         shutil.copy(source / "voila.json", target / "voila.json")
-    who = f" for student {student.strip()}" if student else ""
-    rows = [f"# Lessons: {which} edition{who}", "",
+    who = f" for student {student}" if student else ""
+    kind = "nbgrader source notebooks" if format == "nbgrader" else f"{which} edition"
+    rows = [f"# Lessons: {kind}{who}", "",
             "| lesson | game | minutes | level |", "|---|---|---|---|"]
     rows += [f"| [{les.title}]({les.path.name}) | {les.game or 'all four'} | "
-             f"{les.minutes} | {les.level} |" for les in found]
-    if which == "student":
+             f"{les.minutes} | {les.level} |" for les, _ in made]
+    if format == "nbgrader":
+        rows += ["", "Each notebook is an nbgrader source notebook: copy it to "
+                     "`source/<assignment>/` of an nbgrader course, then `nbgrader "
+                     "generate_assignment <assignment>` makes the students' version and "
+                     "`nbgrader autograde <assignment>` grades the submissions (every "
+                     "exercise's test cell runs the lesson's own check). They hold the "
+                     "solutions: never hand them out."]
+    elif which == "student":
         rows += ["", "Open a lesson in JupyterLab and run it from the top, or as an app: "
-                     "`voila NAME.ipynb` in this folder."]
+                     "`voila NAME.ipynb` in this folder. In JupyterLab a student can ask "
+                     "the kernel anything, answers included: assessed work belongs in "
+                     "Voila, which shows no code."]
     else:
         rows += ["", "This edition holds the teacher notes and the answers (cells tagged "
-                     "`teacher` and `answer`); hand students the student edition."]
+                     "`teacher` and `answer`; the key is already shown as the answer "
+                     "cells' output); hand students the student edition."]
     (target / "README.md").write_text("\n".join(rows) + "\n", encoding="utf-8")
     return written
 
 
+# --- nbgrader --------------------------------------------------------------------------
+#: The cells of an nbgrader source notebook carry this schema version.
+NBGRADER_SCHEMA = 3
+
+
+def _answer_name(key: str) -> str:
+    return "answer_" + re.sub(r"\W", "_", key)
+
+
+def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = None) -> Any:
+    """Lesson notebook ``nb`` as an nbgrader source notebook: the student edition's cells
+    (no teacher notes, no answers), with the answer boxes replaced by, for each exercise,
+    the question (a locked cell), a solution cell (``answer_q1 = "3/32"`` between nbgrader's
+    ``### BEGIN SOLUTION`` and ``### END SOLUTION``) and an autograded test cell worth the
+    exercise's points, which runs the lesson's own check
+    (:func:`~janus_widgets.analysis.checking.grade`): a right answer passes, a common
+    mistake fails with what the check says about it.
+
+    >>> from janus_widgets.analysis.exercises import roman_dice
+    >>> source = nbgrader_notebook(_demo_notebook(), roman_dice)
+    >>> [c.metadata["nbgrader"].get("points") for c in source.cells
+    ...  if c.metadata.get("nbgrader", {}).get("grade")][:2]
+    [1, 1]
+    """
+    import nbformat
+    v4 = nbformat.v4
+    out = edition(nb, "student", student=student)
+    stem = exercises.name
+    blocks = []
+    for index, ex in enumerate(exercises, 1):
+        name = _answer_name(ex.key)
+        form = "a whole number, e.g. 12" if ex.count else (
+            'a fraction in quotes, e.g. "3/8", or a decimal such as 0.375')
+        computer = (f"\n\n*Needs the computer: {ex.computer}.*" if ex.computer else "")
+        question = v4.new_markdown_cell(
+            f"**Exercise {index}** ({ex.points} point{'s' if ex.points != 1 else ''}). "
+            f"{ex.question}{computer}\n\nWrite your answer in the next cell as `{name} = "
+            f"...` ({form}).")
+        question.metadata["nbgrader"] = {"grade": False, "solution": False, "locked": True,
+                                         "grade_id": f"{stem}-{ex.key}-question",
+                                         "schema_version": NBGRADER_SCHEMA}
+        solution = v4.new_code_cell(f"### BEGIN SOLUTION\n{name} = {_solution_text(ex)!r}"
+                                    "\n### END SOLUTION")
+        solution.metadata["nbgrader"] = {"grade": False, "solution": True, "locked": False,
+                                         "grade_id": f"{stem}-{ex.key}-answer",
+                                         "schema_version": NBGRADER_SCHEMA}
+        test = v4.new_code_cell(
+            f"# Exercise {index}: the lesson's own check of your answer.\n"
+            f"grade(EXERCISES.{ex.key}, {name})")
+        test.metadata["nbgrader"] = {"grade": True, "solution": False, "locked": True,
+                                     "points": ex.points,
+                                     "grade_id": f"{stem}-{ex.key}-check",
+                                     "schema_version": NBGRADER_SCHEMA}
+        blocks += [question, solution, test]
+    setup = v4.new_code_cell(
+        "# The graded exercises: the same checks as the lesson's answer boxes.\n"
+        "from janus_widgets.analysis.checking import exercise_sets, grade\n\n"
+        f'EXERCISES = exercise_sets(student=STUDENT_ID)["{stem}"]')
+    setup.metadata["nbgrader"] = {"grade": False, "solution": False, "locked": True,
+                                  "grade_id": f"{stem}-setup",
+                                  "schema_version": NBGRADER_SCHEMA}
+    # each exercise's graded cells go where the lesson shows its answer box: a cell that
+    # shows one (``exercises.q4.widget()``) gives way to that exercise's cells, a cell that
+    # shows them all keeps its other lines (a drawing the questions refer to) and is
+    # followed by the cells of every exercise not placed yet
+    by_key = {ex.key: blocks[3 * i:3 * i + 3] for i, ex in enumerate(exercises)}
+    placed: set[str] = set()
+    cells: list[Any] = []
+    for cell in out.cells:
+        if cell.cell_type != "code" or ".widget()" not in cell.source:
+            cells.append(cell)
+            continue
+        keys = [k for k in re.findall(r"\.([\w-]+)\.widget\(\)", cell.source) if k in by_key]
+        kept = "\n".join(line for line in cell.source.splitlines()
+                         if ".widget()" not in line and "exercise_boxes" not in line).strip()
+        if kept:
+            cell.source = kept
+            cells.append(cell)
+        todo = keys or [k for k in by_key if k not in placed]
+        if not placed and todo:
+            cells.append(setup)
+        for key in todo:
+            if key not in placed:
+                cells.extend(by_key[key])
+                placed.add(key)
+    if not placed:
+        cells.append(setup)
+    cells.extend(c for key in by_key if key not in placed for c in by_key[key])
+    out.cells = cells
+    out.metadata["janus_widgets"] = {**out.metadata.get("janus_widgets", {}),
+                                     "edition": "nbgrader"}
+    return out
+
+
+def _solution_text(ex: Exercise) -> str | int:
+    """The answer as a student would write it: a whole number, a short fraction, or a
+    decimal with enough figures for the check."""
+    value = ex.answer
+    if value.denominator == 1:
+        return int(value.numerator)
+    if max(len(str(abs(value.numerator))), len(str(value.denominator))) <= 6:
+        return f"{value.numerator}/{value.denominator}"
+    return f"{float(value):.6g}"
+
+
+# --- Voila: a lesson's page shows the student's edition -----------------------------
+class LessonPagePreprocessor(Preprocessor):
+    """An nbconvert preprocessor that makes a lesson's page the student's edition: it
+    leaves out the cells tagged ``teacher`` or ``answer`` (and saved outputs and widget
+    state) before Voila runs and renders the notebook. Notebooks that are no lesson, and
+    a lesson written as the teacher's edition (``lessons --edition teacher``), pass
+    unchanged; so does every lesson when the teacher starts Voila with
+    ``--LessonPagePreprocessor.edition=teacher``.
+
+    ``notebooks/voila.json`` (and ``voila.json`` at the top of the project) register it
+    for Voila: ``{"VoilaExporter": {"preprocessors": [...]}}``.
+
+    >>> nb = _demo_notebook()
+    >>> page, _ = LessonPagePreprocessor().preprocess(nb, {})
+    >>> [c.source for c in page.cells]
+    ['# Demo\\nGoals.', 'STUDENT_ID = None', 'print(1 + 1)']
+    """
+
+    enabled = Bool(True, help="On by default: registering it is what asks for "
+                              "it").tag(config=True)
+    edition = Unicode("student", help="'student' (the default): a lesson's page leaves "
+                                      "out its teacher notes and answers; 'teacher': it "
+                                      "shows them").tag(config=True)
+
+    def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
+        if self.edition not in EDITIONS:
+            raise ValueError(f"LessonPagePreprocessor.edition={self.edition!r}: use "
+                             + " or ".join(EDITIONS))
+        meta = nb.metadata.get("janus_widgets", {})
+        if lesson_meta(nb) is None or meta.get("edition") == "teacher" \
+                or self.edition == "teacher":
+            return nb, resources
+        nb.cells = [c for c in nb.cells if not HIDDEN_TAGS & set(c.metadata.get("tags", []))]
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs, cell.execution_count = [], None
+        nb.metadata.pop("widgets", None)
+        return nb, resources
+
+
 # --- worksheets ----------------------------------------------------------------------
+#: The paper a worksheet is printed on: name → the CSS ``@page`` size.
+PAPERS = {"a4": "A4", "letter": "letter"}
+#: The working space under every question on a printed sheet.
+WORKING_SPACE = "6.5cm"
+
 _CSS = """
 body { font-family: "DejaVu Sans", Arial, sans-serif; max-width: 46em; margin: 2em auto;
        line-height: 1.45; color: #1c1c1c; }
 h1 { font-size: 1.5em; margin-bottom: 0.2em; }
 .meta { color: #555; margin-bottom: 1.2em; }
 .who { border-bottom: 1px solid #999; padding: 0.8em 0 0.3em; margin-bottom: 1.5em; }
-.exercise { break-inside: avoid; page-break-inside: avoid; margin: 1.2em 0 1.6em; }
-.exercise h2 { font-size: 1.05em; margin: 0 0 0.3em; }
-.space { border: 1px solid #bbb; height: 5.5em; margin-top: 0.5em; }
+.exercise { margin: 1.2em 0 1.6em; }
+.exercise h2 { font-size: 1.05em; margin: 0 0 0.3em; break-after: avoid; }
+.computer { display: inline-block; border: 1px solid #555; border-radius: 3px;
+            padding: 0 0.4em; font-size: 0.85em; margin-left: 0.4em; }
+.space { border: 1px solid #bbb; height: WORKING; margin-top: 0.5em;
+         break-inside: avoid; page-break-inside: avoid; }
 .answer { background: #eef6ee; border-left: 4px solid #1a7f37; padding: 0.4em 0.8em; }
+.working { margin: 0.3em 0 0; }
 .mistakes { margin: 0.4em 0 0 0; }
-.figure svg { max-width: 100%; height: auto; }
-@media print { body { margin: 0 1.5cm; } }
+.figure { break-inside: avoid; page-break-inside: avoid; margin: 0.5em 0; }
+.figure svg { max-width: 100%; height: auto; max-height: 12cm; display: block; }
+table.tiles { border-collapse: collapse; font-size: 0.9em; }
+table.tiles th, table.tiles td { border: 1px solid #999; padding: 0.15em 0.5em;
+                                 text-align: center; }
+table.tiles caption { text-align: left; font-weight: bold; }
+@page { size: PAPER; margin: 16mm 15mm; }
+@media print {
+  body { margin: 0; max-width: none; font-size: 11pt; }
+  .answer { background: none; border-left: 3px solid #000; }
+  .figure svg { max-height: 11cm; }
+}
 """
 
 
-def _exercise_html(index: int, ex: Exercise, answers: bool) -> str:
+def _exercise_html(index: int, ex: Exercise, answers: bool, hints: bool = True) -> str:
     title = ex.title or f"Question {index}"
     if ex.title and not re.match(r"\d", title):
         title = f"{index}. {title}"
-    parts = [f"<div class='exercise'><h2>{html.escape(title)}</h2>"]
+    mark = (f"<span class='computer'>needs the computer: {html.escape(ex.computer)}</span>"
+            if ex.computer else "")
+    parts = [f"<div class='exercise'><h2>{html.escape(title)}{mark}</h2>"]
     if ex.figure is not None:                   # what the question refers to, drawn
         parts.append(f"<div class='figure'>{ex.figure()}</div>")
     parts.append(f"<p>{html.escape(ex.question)}</p>")
     if answers:
         parts.append(f"<div class='answer'><b>Answer:</b> {html.escape(_show(ex.answer))}"
                      + (f"<br>{html.escape(ex.explanation)}" if ex.explanation else ""))
+        if ex.working is not None:
+            parts.append(f"<p class='working'><b>Working:</b> {html.escape(ex.worked())}</p>")
         if ex.mistakes:
             items = "".join(f"<li><b>{html.escape(_show(m.resolve()))}</b>: "
                             f"{html.escape(m.why)}</li>" for m in ex.mistakes)
             parts.append(f"<div class='mistakes'>Common mistakes:<ul>{items}</ul></div>")
         parts.append("</div>")
     else:
-        if ex.hint:
+        if ex.hint and hints:
             parts.append(f"<p class='hint'><i>Hint:</i> {html.escape(ex.hint)}</p>")
         parts.append("<div class='space'></div>")
     parts.append("</div>")
@@ -234,8 +477,9 @@ def _exercise_html(index: int, ex: Exercise, answers: bool) -> str:
 
 
 class AnswerKey:
-    """Every answer of ``exercises`` with its explanation and common mistakes, for a
-    lesson's cell tagged ``answer`` (the student edition leaves that cell out).
+    """Every answer of ``exercises`` with its explanation, its working and the common
+    mistakes, for a lesson's cell tagged ``answer`` (the student edition leaves that cell
+    out; the teacher's edition holds it already run).
 
     >>> from janus_widgets.analysis.exercises import roman_dice
     >>> "3/32" in AnswerKey(roman_dice)._repr_html_()
@@ -245,34 +489,49 @@ class AnswerKey:
     def __init__(self, exercises: Iterable[Exercise]) -> None:
         self.exercises = list(exercises)
 
+    def __repr__(self) -> str:
+        return f"AnswerKey({len(self.exercises)} answers)"
+
     def _repr_html_(self) -> str:
         # only the answer boxes are styled: a notebook's page keeps its own look
         style = ("<style>.janus-answer-key .answer { background: #eef6ee; border-left: "
-                 "4px solid #1a7f37; padding: 0.4em 0.8em; }</style>")
+                 "4px solid #1a7f37; padding: 0.4em 0.8em; } .janus-answer-key .computer "
+                 "{ border: 1px solid #555; border-radius: 3px; padding: 0 0.4em; "
+                 "font-size: 0.85em; margin-left: 0.4em; }</style>")
         return (style + "<div class='janus-answer-key'>"
                 + "".join(_exercise_html(i, ex, True) for i, ex in enumerate(self.exercises, 1))
                 + "</div>")
 
 
 def worksheet_html(name: str, *, answers: bool = False, student: str | None = None,
-                   folder: str | os.PathLike[str] | None = None) -> str:
+                   folder: str | os.PathLike[str] | None = None, hints: bool = True,
+                   paper: str = "a4") -> str:
     """A printable worksheet (HTML) of lesson ``name``'s exercises; ``answers=True``
-    gives the answer key (every answer with its explanation and the common mistakes)."""
+    gives the answer key (every answer with its explanation, its working and the common
+    mistakes). ``hints=False`` leaves the hints out (a test edition); ``paper`` is
+    ``"a4"`` (the default) or ``"letter"``. Each question has at least 6 cm of working
+    space, and questions that need the computer say so."""
+    if paper not in PAPERS:
+        raise ValueError(f"paper {paper!r} is not one: use " + " or ".join(PAPERS))
     les = lesson(name, folder)
     exercises = les.exercises(student)
     if exercises is None or not len(exercises):
         raise ValueError(f"lesson {les.stem!r} has no checked exercises to print")
-    kind = "Answer key" if answers else "Worksheet"
+    kind = "Answer key" if answers else "Worksheet" if hints else "Worksheet (no hints)"
     who = (f"Numbers for student <b>{html.escape(exercises.student)}</b>"
            if exercises.student else "Numbers for the whole class")
-    body = "".join(_exercise_html(i, ex, answers) for i, ex in enumerate(exercises, 1))
+    body = "".join(_exercise_html(i, ex, answers, hints)
+                   for i, ex in enumerate(exercises, 1))
     header = ("" if answers else
               "<div class='who'>Name: ______________________ &nbsp; Date: ____________</div>")
     exact = ("" if answers else "<p>Give a fraction (such as 3/8), or a decimal with at "
-             "least three significant figures, unless the question says otherwise.</p>")
+             "least three significant figures, unless the question says otherwise. "
+             "Questions marked <span class='computer'>needs the computer</span> are done "
+             "with the lesson open.</p>")
+    css = _CSS.replace("PAPER", PAPERS[paper]).replace("WORKING", WORKING_SPACE)
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{html.escape(les.title)}: {kind.lower()}</title>"
-            f"<style>{_CSS}</style></head><body>"
+            f"<style>{css}</style></head><body>"
             f"<h1>{html.escape(les.title)}</h1>"
             f"<div class='meta'>{kind} · about {les.minutes} minutes · {html.escape(les.level)}"
             f" · {who}</div>{header}{exact}{body}</body></html>")
@@ -289,19 +548,22 @@ def _chromium() -> str | None:
 
 def html_to_pdf(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> Path:
     """Print an HTML file to PDF with headless Chromium (``JANUS_CHROMIUM`` or the
-    system's ``chromium``); a clear error when there is none."""
+    system's ``chromium``), offline; the page size is the sheet's own (CSS ``@page``:
+    A4 or Letter). A clear error when there is no Chromium."""
     browser = _chromium()
     if browser is None:
         raise RuntimeError("printing a PDF needs Chromium: install it (Debian/Ubuntu: "
                            "apt-get install chromium) or set JANUS_CHROMIUM to its path; "
                            "the HTML worksheet prints from any browser too")
     target = Path(target).resolve()
+    target.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as profile:
         result = subprocess.run(
             [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--disable-background-networking", "--disable-component-update",
-             "--disable-sync", f"--user-data-dir={profile}", "--no-pdf-header-footer",
-             f"--print-to-pdf={target}", Path(source).resolve().as_uri()],
+             "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={profile}",
+             "--no-pdf-header-footer", f"--print-to-pdf={target}",
+             Path(source).resolve().as_uri()],
             capture_output=True, text=True, timeout=120)
     if not target.exists() or target.stat().st_size == 0:
         raise RuntimeError(f"Chromium did not write {target}: {result.stderr[-500:]}")
@@ -310,18 +572,27 @@ def html_to_pdf(source: str | os.PathLike[str], target: str | os.PathLike[str]) 
 
 def write_worksheet(name: str, out: str | os.PathLike[str], *, answers: bool = False,
                     student: str | None = None, pdf: bool = False,
-                    folder: str | os.PathLike[str] | None = None) -> list[Path]:
-    """Write lesson ``name``'s worksheet (or answer key) to ``out`` (.html), and a PDF
-    beside it when ``pdf``. Returns the files written."""
+                    folder: str | os.PathLike[str] | None = None, hints: bool = True,
+                    paper: str = "a4") -> list[Path]:
+    """Write lesson ``name``'s worksheet (or answer key) to ``out``: a ``.pdf`` is printed
+    with headless Chromium, an ``.html`` written as it is (and a PDF beside it when
+    ``pdf``). Returns the files written."""
     target = Path(out)
-    if target.suffix.lower() != ".html":
-        raise ValueError(f"--out {str(target)!r}: give a file name ending in .html "
-                         "(the PDF, with --pdf, is written beside it)")
-    text = worksheet_html(name, answers=answers, student=student, folder=folder)
+    suffix = target.suffix.lower()
+    if suffix not in (".html", ".pdf"):
+        raise ValueError(f"--out {str(target)!r}: give a file name ending in .pdf (printed) "
+                         "or .html (the PDF, with --pdf, is written beside it)")
+    text = worksheet_html(name, answers=answers, student=student, folder=folder,
+                          hints=hints, paper=paper)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, target)
+    if suffix == ".pdf":
+        with tempfile.TemporaryDirectory() as tmp:
+            page = Path(tmp) / (target.stem + ".html")
+            page.write_text(text, encoding="utf-8")
+            return [html_to_pdf(page, target)]
+    tmp_file = target.with_name(target.name + ".tmp")
+    tmp_file.write_text(text, encoding="utf-8")
+    os.replace(tmp_file, target)
     written = [target]
     if pdf:
         written.append(html_to_pdf(target, target.with_suffix(".pdf")))
@@ -373,6 +644,8 @@ def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, s
     [('q1', '6/7776'), ('q3', '1 in 7776')]
     >>> answers_shown("the study's 1:4:4:1", jactus_odds)
     []
+    >>> answers_shown("tiles by distance 1: 20 · 2: 20", jactus_odds)
+    []
     """
     found = []
     exercises = list(exercises)
@@ -413,7 +686,8 @@ def _too_rough(form: str, value: Fraction) -> bool:
 
 
 # "a/b", "a in b", "a:b" standing on their own (not "1:4:4:1", "JC-1/2", "2024/25")
-_RATIO = re.compile(r"(?<![\w.,/:−-])(\d{1,6})\s*(?:/|\bin\b|:)\s*(\d{1,7})(?![\w/:%]|[.,]\d)")
+# ("1:6" written close; "2: 20" is a label and a count, as in "by distance 2: 20")
+_RATIO = re.compile(r"(?<![\w.,/:−-])(\d{1,6})(?:\s*/\s*|\s+in\s+|:)(\d{1,7})(?![\w/:%]|[.,]\d)")
 
 
 def _demo_notebook() -> Any:

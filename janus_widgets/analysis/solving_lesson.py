@@ -19,7 +19,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from .checking import Exercise, ExerciseSet, Mistake, Within
+from .checking import Exercise, ExerciseSet, Mistake, Within, unique_mistakes
 from .exercises import _pick
 from .jactus_odds import solve_exact
 from .solve import CHANCE_NODE, TERMINAL_NODE, GameGraph, cached_solution
@@ -58,42 +58,44 @@ def cycle_graph(out_a: float = 0.2, out_b: float = 0.8) -> GameGraph:
                                 {2: out_a, 3: out_b})
 
 
-#: What exercise 3 asks about B's dice after A spoils: a pair (two dice alike), five
-#: different faces, or a pair of one named face.
-SPOIL_EVENTS = ("a pair", "five different faces", "a pair of one face")
+#: What exercise 3 asks about B's dice after A spoils: exactly one pair (nothing better),
+#: five different faces, two pairs, three alike.
+SPOIL_EVENTS = ("a pair", "five different faces", "two pairs", "three alike")
 
 
-def spoil_chance(kept: Sequence[int] = (1, 2, 3, 4), event: str = "a pair",
-                 face: int | None = None) -> Fraction:
-    """A spoils: keeps the four different faces ``kept`` and throws the fifth die. The
-    chance that B then finds ``event`` (one of :data:`SPOIL_EVENTS`; for "a pair of one
-    face", a pair of ``face``), from the engine's exact outcomes.
+def _dice_pattern(dice: Sequence[int]) -> str:
+    counts = sorted(Counter(dice).values(), reverse=True)
+    if counts[0] >= 3:
+        return SPOIL_EVENTS[3]
+    if counts[:2] == [2, 2]:
+        return SPOIL_EVENTS[2]
+    if counts[0] == 2:
+        return SPOIL_EVENTS[0]
+    return SPOIL_EVENTS[1]
+
+
+def spoil_chance(kept: Sequence[int] = (1, 2, 3, 4), event: str = "a pair") -> Fraction:
+    """A spoils: keeps the three or four different faces ``kept`` and throws the other
+    dice. The chance that B then finds ``event`` (one of :data:`SPOIL_EVENTS`; "a pair"
+    is exactly one pair and nothing better), from the engine's exact outcomes.
 
     >>> spoil_chance(), spoil_chance((2, 3, 5, 6), "five different faces")
     (Fraction(2, 3), Fraction(1, 3))
-    >>> spoil_chance((1, 3, 4, 6), "a pair of one face", face=4)
-    Fraction(1, 6)
+    >>> spoil_chance((1, 3, 4), "three alike"), spoil_chance((1, 3, 4), "a pair")
+    (Fraction(1, 12), Fraction(7, 12))
     """
     from ..games.jactus.rules import position
     kept = tuple(kept)
-    if len(set(kept)) != 4 or not set(kept) <= set(range(1, 7)):
-        raise ValueError(f"kept={kept!r}: a spoil keeps four different faces of 1-6")
+    if len(kept) not in (3, 4) or len(set(kept)) != len(kept) \
+            or not set(kept) <= set(range(1, 7)):
+        raise ValueError(f"kept={kept!r}: a spoil here keeps three or four different "
+                         "faces of 1-6")
     if event not in SPOIL_EVENTS:
         raise ValueError(f"event={event!r}: use one of {', '.join(SPOIL_EVENTS)}")
-    if (event == SPOIL_EVENTS[2]) != (face is not None):
-        raise ValueError("give face= for 'a pair of one face', and only for it")
-    if face is not None and face not in kept:
-        raise ValueError(f"face={face}: only a face left on the table can make a pair")
-    picked = min(set(range(1, 7)) - set(kept))
-    thrown = position(dice=(*kept, picked)).play(f"r{picked}")
-
-    def happens(dice: tuple[int, ...]) -> bool:
-        counts = Counter(dice)
-        if event == SPOIL_EVENTS[1]:
-            return max(counts.values()) == 1
-        return max(counts.values()) == 2 and (face is None or counts[face] == 2)
-    return sum((p for move, p in thrown.chance_outcomes() if happens(thrown.play(move).dice)),
-               Fraction(0))
+    picked = sorted(set(range(1, 7)) - set(kept))[:5 - len(kept)]
+    thrown = position(dice=(*kept, *picked)).play("r" + "".join(map(str, picked)))
+    return sum((p for move, p in thrown.chance_outcomes()
+                if _dice_pattern(thrown.play(move).dice) == event), Fraction(0))
 
 
 NOTHING = (0, 0, 0)
@@ -111,6 +113,20 @@ def exercise_position(dice: Sequence[int], holdings: tuple[tuple[int, int, int],
 def _b_value(dice: Sequence[int], holdings: Any, spoil: bool = True) -> Fraction:
     solution = cached_solution(None if spoil else {"spoil": False})
     return Fraction(solution.value_for(exercise_position(dice, holdings, spoil=spoil), 1))
+
+
+def _pickup_working(dice: Sequence[int], holdings: Any, spoil: bool = True) -> str:
+    """The key's working for exercises 4 and 5: every pick-up of B with its value for B."""
+    solution = cached_solution(None if spoil else {"spoil": False})
+    state = exercise_position(dice, holdings, spoil=spoil)
+    values = []
+    for move in state.legal_moves():
+        after = state.play(move)
+        values.append((solution.value_for(after, 1), str(move)))
+    values.sort(reverse=True)
+    return ("B's pick-ups and their values for B (after the throw, averaged over its "
+            "outcomes): " + ", ".join(f"{m} {v:.4f}" for v, m in values)
+            + f". The best is {values[0][1]}: {values[0][0]:.4f}.")
 
 
 def _limit(out_a: float, out_b: float) -> Fraction:
@@ -146,45 +162,57 @@ NO_SPOIL_POSITIONS = [((1, 2, 3, 4, 5), (NOTHING, NOTHING))] + [
     p for p in SOLVER_POSITIONS[1:6]] + [((6, 6, 6, 2, 3), (NOTHING, (0, 1, 0)))]
 
 
-#: The four faces A keeps in exercise 3: the class's first, then the others (every
-#: choice of four different faces).
-SPOILS = [(1, 2, 3, 4)] + [k for k in combinations(range(1, 7), 4) if k != (1, 2, 3, 4)]
+#: Exercise 3: (the faces A keeps, what B finds), the class's first; each student's has a
+#: chance that is not 0.
+SPOILS = [((1, 2, 3, 4), SPOIL_EVENTS[0])] + [
+    (kept, event) for size in (4, 3) for kept in combinations(range(1, 7), size)
+    for event in SPOIL_EVENTS
+    if (kept, event) != ((1, 2, 3, 4), SPOIL_EVENTS[0])
+    and not (size == 4 and event in SPOIL_EVENTS[2:])]
 
 
-def _spoil_mistakes(kept: Sequence[int], event: str,
-                    face: int | None) -> tuple[Mistake, ...]:
+def _spoil_mistakes(kept: Sequence[int], event: str) -> tuple[Mistake, ...]:
     """The wrong answers worth explaining in exercise 3: the chances of the other events."""
+    right = spoil_chance(kept, event)
+    why = [(spoil_chance(kept, other), f"That is the chance that B finds {other}.")
+           for other in SPOIL_EVENTS if other != event]
+    why.append((Fraction(1, 2), "The thrown dice have six faces of equal chance, not two "
+                                "outcomes: count the results that do it."))
+    if len(kept) == 3:
+        why.append((Fraction(1, 6) ** 2, "That is one particular result of the two dice; "
+                                         "count all the results that do it."))
+    return unique_mistakes(right, (Mistake(value, text) for value, text in why))
+
+
+def _spoil_explanation(kept: Sequence[int], event: str) -> str:
     others = " or ".join(str(f) for f in range(1, 7) if f not in kept)
-    one_face = spoil_chance(kept, SPOIL_EVENTS[2], kept[0])
-    why = [(one_face, f"{one_face} is the chance of one particular face" + (
-                "; any of the four faces on the table makes a pair." if event == SPOIL_EVENTS[0]
-                else f"; two faces ({others}) leave five different faces.")),
-           (spoil_chance(kept, SPOIL_EVENTS[1]),
-            f"That is the chance that B finds five different faces (the die shows {others})."),
-           (spoil_chance(kept, SPOIL_EVENTS[0]),
-            "That is the chance of a pair of any of the four faces on the table" + (
-                ", not of one named face." if event == SPOIL_EVENTS[2]
-                else ": the die matches one of them.")),
-           (Fraction(1, 2), "The thrown die has six faces of equal chance, not two outcomes: "
-                            "count the faces that do it.")]
-    right = spoil_chance(kept, event, face)
-    return tuple(Mistake(value, text) for value, text in why if value != right)
+    if len(kept) == 4:
+        return (f"The thrown die makes a pair when it shows one of the four faces left on "
+                f"the table ({', '.join(map(str, kept))}): 4 faces of 6, 2/3. Otherwise "
+                f"({others}) the five faces all differ: 2 faces of 6, 1/3. Either way B "
+                "finds at most a pair: three alike can never follow such a spoil, so a "
+                "player who spoils hands on dice that are no better than before.")
+    return ("Two dice thrown, 36 equally likely results, against the three faces kept "
+            f"({', '.join(map(str, kept))}): a double of a kept face makes three alike "
+            "(3 results); a double of another face a pair (3); two different kept faces "
+            "two pairs (6); one kept face and one other a pair (18); two different other "
+            "faces five different faces (6). So three alike 3/36, a pair 21/36, two "
+            "pairs 6/36, five different 6/36.")
 
 
 def _solving_jactus(rng: Any) -> list[Exercise]:
     """The exercises of ``solving-jactus``; ``rng`` draws a student's own numbers."""
     faces = _pick(rng, 6, (4, 6, 8, 10, 12, 20))
-    out_a = _pick(rng, 20, (10, 20, 25, 30, 40)) / 100
+    out_a = _pick(rng, 20, (10, 15, 20, 25, 30, 35)) / 100      # not 40%: the page's
     out_b = _pick(rng, 80, (60, 70, 75, 80, 90)) / 100
     q4 = SOLVER_POSITIONS[_pick(rng, 0, tuple(range(len(SOLVER_POSITIONS))))]
     q5 = NO_SPOIL_POSITIONS[_pick(rng, 0, tuple(range(len(NO_SPOIL_POSITIONS))))]
-    kept = SPOILS[_pick(rng, 0, tuple(range(len(SPOILS))))]
-    event = SPOIL_EVENTS[0] if rng is None else SPOIL_EVENTS[int(rng.integers(3))]
-    face = int(rng.choice(kept)) if event == SPOIL_EVENTS[2] else None
-    asked = {SPOIL_EVENTS[0]: "a pair (two dice alike) rather than five different faces",
-             SPOIL_EVENTS[1]: "five different faces rather than a pair",
-             SPOIL_EVENTS[2]: f"a pair of {face}s"}[event]
-    others = sorted(set(range(1, 7)) - set(kept))
+    kept, event = SPOILS[_pick(rng, 0, tuple(range(len(SPOILS))))]
+    asked = {SPOIL_EVENTS[0]: "a pair (two dice alike, nothing better)",
+             SPOIL_EVENTS[1]: "five different faces",
+             SPOIL_EVENTS[2]: "two pairs",
+             SPOIL_EVENTS[3]: "three alike"}[event]
+    thrown = "the fifth die" if len(kept) == 4 else "the other two dice"
     die = "one die" if faces == 6 else f"a die with {faces} faces"
     top = "six" if faces == 6 else f"{faces}"
     a_wins = race_value(faces)
@@ -201,6 +229,7 @@ def _solving_jactus(rng: Any) -> list[Exercise]:
                     "and the equations are solved together.",
         hint="Write A's chance before A's throw in terms of A's chance before B's throw, "
              "and solve the two equations together.",
+        params={"faces": faces},
         mistakes=(
             Mistake(Fraction(1, 2), "Both have the same die, but A throws first: A gets "
                                     "the first chance in every pair of throws."),
@@ -223,6 +252,7 @@ def _solving_jactus(rng: Any) -> list[Exercise]:
         hint=f"Do two sweeps by hand: A takes the larger of {out_a:g} and B's value, B the "
              f"smaller of {out_b:g} and A's value.",
         tolerance=Within(Fraction(1, 1000)),
+        params={"out_a": out_a, "out_b": out_b},
         mistakes=(
             Mistake(Fraction(1, 2), "1/2 is the game's value (play that never ends is a "
                                     "draw), but value iteration from 0 does not find it."),
@@ -230,25 +260,29 @@ def _solving_jactus(rng: Any) -> list[Exercise]:
                                           "it starts from 1."),
         )),
     Exercise(
-        "q3", f"A spoils: A keeps {' '.join(map(str, kept))} on the table and throws the "
-              f"fifth die. What is the chance that B finds {asked}?",
-        lambda: spoil_chance(kept, event, face),
-        explanation=f"The thrown die makes a pair when it shows one of the four faces left "
-                    f"on the table ({', '.join(map(str, kept))}): 4 faces of 6, 2/3; a pair "
-                    f"of one named face, 1/6. Otherwise ({' or '.join(map(str, others))}) the "
-                    "five faces all differ: 2 faces of 6, 1/3. Either way B finds at most a "
-                    "pair: three alike can never follow a spoil, so a player who spoils "
-                    "hands on dice that are no better than before.",
-        hint="Which faces of the thrown die match one of the four dice left on the table?",
-        mistakes=_spoil_mistakes(kept, event, face)),
+        "q3", f"A spoils: A keeps {' '.join(map(str, kept))} on the table and throws "
+              f"{thrown}. What is the chance that B then finds {asked}?",
+        lambda: spoil_chance(kept, event),
+        explanation=_spoil_explanation(kept, event),
+        hint=("Which faces of the thrown die match one of the dice left on the table?"
+              if len(kept) == 4 else
+              "List the 36 results of the two dice by what they make with the three faces "
+              "on the table: a double of a kept face, a double of another face, and so on."),
+        params={"kept": kept, "event": event},
+        mistakes=_spoil_mistakes(kept, event)),
     Exercise(
-        "q4", f"Use the solver (sol.value_for, or the widget's best-move hint). {_situation(q4[1])} "
+        "q4", f"Use the solver. {_situation(q4[1])} "
               f"{' '.join(map(str, q4[0]))} and B is to pick up. What is B's payoff under "
               "optimal play (a win 1, a draw 1/2)? Give three significant figures.",
         lambda: _b_value(*q4),
         explanation="The solver's value for B, read off after B's best pick-up: B keeps the "
                     "largest group that can bring a piece it needs and throws the rest.",
-        hint=f"sol.value_for(exercise_position({q4[0]}, {q4[1]}), 1) gives it.",
+        working=lambda: _pickup_working(q4[0], q4[1]),
+        hint="Set the position up (the dice, then what A and B hold) and ask the solution "
+             "for B's value; the game's best-move hint lists the value of every pick-up, and "
+             "B's payoff is that of the best one.",
+        computer="the solver (sol, exercise_position) or the game's best-move hint",
+        params={"dice": q4[0], "holdings": q4[1], "spoil": True},
         mistakes=(
             Mistake(Fraction(1, 6), "1/6 is the chance of five of a kind on one throw, not "
                                     "B's chance of winning the game."),
@@ -263,8 +297,11 @@ def _solving_jactus(rng: Any) -> list[Exercise]:
         explanation="B may no longer leave two different faces: it keeps dice of one face "
                     "(or none) and tries. The solver's value for B after its best pick-up; "
                     "and now the game ends for certain.",
-        hint=f"sol_no_spoil.value_for(exercise_position({q5[0]}, {q5[1]}, spoil=False), 1) "
-             "gives it.",
+        working=lambda: _pickup_working(q5[0], q5[1], spoil=False),
+        hint="As in exercise 4, but with the solution of the changed game (no spoiling): "
+             "B's payoff is the value of B's best pick-up there.",
+        computer="the solver of the changed game (sol_no_spoil, exercise_position)",
+        params={"dice": q5[0], "holdings": q5[1], "spoil": False},
         mistakes=(
             Mistake(Fraction(1, 1296), "1/1296 is the chance of five of a kind when one die "
                                        "is kept, not B's payoff in the game."),

@@ -1,0 +1,105 @@
+"""A lesson graded by real nbgrader (issue 26, item 11).
+
+``python -m janus_widgets lessons --format nbgrader`` writes the source notebook; nbgrader
+makes the students' version (``generate_assignment``) and grades three submissions
+(``autograde``): one with every answer right scores full marks, one with the common
+mistakes scores nothing for them (what the key says: a mistake is wrong, and the feedback
+says why), and a mixed one scores the points of the exercises it gets right.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+pytest.importorskip("nbgrader")
+
+from janus_widgets.analysis.checking import exercise_sets  # noqa: E402
+
+pytestmark = [pytest.mark.notebook, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON = "roman-dice"
+NBGRADER = Path(sys.executable).parent / "nbgrader"
+
+
+def run(args: list[str], course: Path) -> subprocess.CompletedProcess:
+    # nbgrader runs the environment's own tools (alembic for its database): its bin first
+    env = {**os.environ, "PATH": os.pathsep.join((str(NBGRADER.parent), os.environ["PATH"])),
+           "PYTHONPATH": os.pathsep.join(
+               p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    done = subprocess.run([str(NBGRADER), *args], cwd=course, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    return done
+
+
+def answer_cell(name: str, value) -> str:
+    return f"{name} = {value!r}"
+
+
+def submit(release: Path, course: Path, student: str, answers: dict[str, object]) -> None:
+    nb = nbformat.read(release, as_version=4)
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("solution"):
+            key = meta["grade_id"].split("-")[-2]
+            cell.source = answer_cell(f"answer_{key}", answers[key])
+    target = course / "submitted" / student / "lessons" / f"{LESSON}.ipynb"
+    target.parent.mkdir(parents=True)
+    nbformat.write(nb, target)
+
+
+def test_nbgrader_grades_a_lesson_with_the_lessons_own_checks(tmp_path):
+    course = tmp_path / "course"
+    (course / "source").mkdir(parents=True)
+    (course / "nbgrader_config.py").write_text(
+        "c = get_config()\n"
+        "c.CourseDirectory.course_id = 'janus-lessons'\n"
+        "c.CourseDirectory.db_assignments = [{'name': 'lessons'}]\n"
+        "c.CourseDirectory.db_students = [{'id': 'right'}, {'id': 'wrong'}, {'id': 'mixed'}]\n"
+        "c.ExecutePreprocessor.timeout = 300\n")
+    out = tmp_path / "written"
+    done = subprocess.run([sys.executable, "-m", "janus_widgets", "lessons", "--format",
+                           "nbgrader", "--out", str(out)], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    (course / "source" / "lessons").mkdir()
+    shutil.copy(out / f"{LESSON}.ipynb", course / "source" / "lessons" / f"{LESSON}.ipynb")
+    # the lesson's own notebooks folder is where its cells expect to run (voila.json aside)
+    run(["generate_assignment", "lessons", "--force"], course)
+    release = course / "release" / "lessons" / f"{LESSON}.ipynb"
+    released = release.read_text()
+    assert "### BEGIN SOLUTION" not in released and "raise NotImplementedError" in released
+
+    exercises = list(exercise_sets()[LESSON])
+    right = {ex.key: (f"{ex.answer.numerator}/{ex.answer.denominator}"
+                      if ex.answer.denominator > 1 else int(ex.answer)) for ex in exercises}
+    wrong = {ex.key: str(ex.mistakes[0].resolve()) for ex in exercises}
+    mixed = {ex.key: (right if i % 2 == 0 else wrong)[ex.key] for i, ex in enumerate(exercises)}
+    for student, answers in (("right", right), ("wrong", wrong), ("mixed", mixed)):
+        submit(release, course, student, answers)
+    run(["autograde", "lessons", "--force"], course)
+
+    from nbgrader.api import Gradebook
+    points = {ex.key: ex.points for ex in exercises}
+    expected = {"right": sum(points.values()), "wrong": 0,
+                "mixed": sum(points[ex.key] for i, ex in enumerate(exercises) if i % 2 == 0)}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        for student, score in expected.items():
+            submission = gradebook.find_submission("lessons", student)
+            assert submission.max_score == sum(points.values())
+            assert submission.score == score, (student, submission.score, score)
+    # the feedback on a mistake is the lesson's own explanation of it
+    graded = nbformat.read(course / "autograded" / "wrong" / "lessons" / f"{LESSON}.ipynb",
+                           as_version=4)
+    errors = " ".join(o.get("evalue", "") for c in graded.cells for o in c.get("outputs", [])
+                      if o.get("output_type") == "error")
+    for ex in exercises:
+        assert ex.mistakes[0].why in errors, ex.key
