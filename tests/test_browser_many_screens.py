@@ -228,3 +228,32 @@ def test_every_game_plays_a_move_from_two_seat_pages(room, browser, name):
     for page in pages.values():
         assert not widget_errors(page)
         page.context.close()
+
+
+def test_a_lessons_checks_reach_the_teachers_tally(room, browser):
+    """A student opens a lesson's student edition from the class's pages with the code
+    from their slip, answers a question with a common mistake and checks it: the
+    dashboard's Answers tab counts it under that question, with the mistake."""
+    from janus_widgets.analysis.checking import exercise_sets
+    codes = room.teacher.create_class("5c", ["ada"])
+    dash = open_page(browser, room.dashboard_url())
+    dash.wait_for_selector(".janus-dashboard-tables")
+    lesson = open_page(browser, f"{room.pages}/voila/render/lessons/jactus-odds.ipynb?"
+                       + urlencode({"server": room.url, "code": codes["ada"]}))
+    lesson.wait_for_selector(".janus-exercise", timeout=180_000)
+    mine = next(iter(exercise_sets(student="ada")["jactus-odds"]))   # ada's own numbers
+    mistake = next(m for m in mine.mistakes)
+    box = lesson.locator(".janus-exercise").first
+    box.locator("input").fill(str(mistake.resolve()))
+    box.get_by_role("button", name="Check").click()
+    box.locator(".janus-exercise-verdict").filter(has_text="common mistake").wait_for()
+    dash.get_by_role("tab", name="Answers").click()
+    dash.wait_for_function("() => document.querySelector('.janus-dashboard-answers')"
+                           f".innerText.includes('{mine.key}')", timeout=10_000)
+    text = dash.inner_text(".janus-dashboard-answers")
+    assert "jactus-odds" in text and "0 of 1" in text
+    answers = [a for a in room.teacher.answers("jactus-odds") if a["student"] == "5c/ada"]
+    assert answers and answers[0]["verdict"] == "wrong" and answers[0]["mistake"]
+    assert not widget_errors(lesson)
+    lesson.context.close()
+    dash.context.close()

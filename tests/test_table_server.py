@@ -639,7 +639,7 @@ def test_the_dashboard_makes_tables_for_the_class_follows_them_and_tallies(serve
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     assert {f"{t}-janus-cards.json" for t in made} <= set(names)
     link = classroom.join_class(server.url, board.create_class("4a", 2, "jactus-odds")[
-        "student 1"])
+        "student-1"])
     link.send("jactus-odds", "q2", "5/36", "wrong", "counted one order only")
     wait_until(lambda: any(x["question"] == "q2" for x in board.answers), timeout=10)
     rows = {(r["lesson"], r["question"]): r for r in tally(board.answers)}

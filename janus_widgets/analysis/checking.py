@@ -56,6 +56,16 @@ class Verdict:
     message: str
     #: The answer as read (``None`` if it could not be read as a number).
     given: Fraction | None = None
+    #: The common mistake the answer matched (its value and why), ``""`` if none.
+    mistake: str = ""
+
+    @property
+    def kind(self) -> str:
+        """``"right"``, ``"wrong"`` or ``"invalid"`` (an answer that could not be read):
+        what a class's tally counts."""
+        if self.correct:
+            return "right"
+        return "wrong" if self.given is not None else "invalid"
 
     def __bool__(self) -> bool:
         return self.correct
@@ -320,6 +330,9 @@ class Exercise:
     shared: bool = False
     params: dict[str, Any] = field(repr=False, default_factory=dict)
     points: int = 1
+    #: The lesson it belongs to (its :class:`ExerciseSet` says): what a class's tally
+    #: files a check under.
+    lesson: str = field(repr=False, default="")
 
     def __post_init__(self) -> None:
         if self.count:
@@ -362,7 +375,8 @@ class Exercise:
             value = mistake.resolve()
             if given == value or (not exact and rule.allows(given, value)):
                 return Verdict(False, f"Not quite: {shown} is a common mistake. "
-                                      f"{mistake.why}", given)
+                                      f"{mistake.why}", given,
+                               mistake=f"{_show(value)}: {mistake.why}"[:200])
         if self.probability and (given < 0 or given > 1):
             if given > 1 and rule.allows(1 / given, right):
                 return Verdict(False, f"{shown} looks like the odds '1 in {shown}', not a "
@@ -437,7 +451,10 @@ def check_answer(exercise: Exercise, answer: Any) -> Verdict:
     >>> check_answer(Exercise("c", "Heads?", lambda: Fraction(1, 2)), "1/2").correct
     True
     """
-    return exercise.check(answer)
+    verdict = exercise.check(answer)
+    from .class_link import report
+    report(exercise.lesson, exercise.key, answer, verdict.kind, verdict.mistake)
+    return verdict
 
 
 def grade(exercise: Exercise, answer: Any) -> Verdict:
@@ -511,6 +528,8 @@ class ExerciseSet:
         self.student = None if student is None else student.strip()
         self._build = build
         self._exercises = {e.key: e for e in exercises}
+        for exercise in exercises:
+            exercise.lesson = exercise.lesson or name
 
     def for_student(self, student: str | None) -> ExerciseSet:
         """This lesson's exercises with ``student``'s own numbers (``None``: the

@@ -9,6 +9,10 @@ waits on it and never shows an error for it.
 
 >>> report("jactus-odds", "q1", "1/6", "right")     # no link: nothing to do
 False
+
+A lesson's student edition joins the class in its first cells (see
+:func:`janus_widgets.analysis.lessons.edition`); every check goes through
+:func:`janus_widgets.analysis.checking.check_answer`, which reports it here.
 """
 
 from __future__ import annotations
@@ -64,12 +68,20 @@ def query() -> dict[str, str]:
 
 
 def from_query_string() -> Any:
-    """Join the class named by the page's ``?server=…&code=…``, if it has them; the link
-    (or None). A wrong code or an absent server raises :class:`ClassroomError`."""
+    """Join the class named by the page's ``?server=…&code=…``, if it has them: the link
+    (its ``student`` is this student's name on the class list), or None. A code or a
+    server that does not answer is said on the page, and the lesson goes on without
+    sending."""
     params = query()
     if "server" not in params or "code" not in params:
         return None
-    from ..table.client import join_class
-    link = join_class(params["server"], params["code"])
+    from ..table.client import ClassroomError, join_class
+    try:
+        link = join_class(params["server"], params["code"])
+    except ClassroomError as exc:
+        from IPython.display import HTML, display
+        display(HTML(f"<p style='color:#b42318'>This page could not join the class "
+                     f"({exc}); your checks are not sent to the teacher.</p>"))
+        return None
     use(link)
     return link

@@ -29,8 +29,8 @@ answer, or (the answer key) every answer with its explanation and the common
 mistakes.
 
 >>> nb = _demo_notebook()
->>> [c.source for c in edition(nb, "student").cells]
-['# Demo\\nGoals.', 'STUDENT_ID = None', 'print(1 + 1)']
+>>> [c.source[:19] for c in edition(nb, "student").cells]   # with the class's link
+['# Demo\\nGoals.', 'STUDENT_ID = None', "# On a class's page", 'print(1 + 1)']
 >>> [c.source for c in edition(nb, "teacher", student="ada").cells][1]
 "STUDENT_ID = 'ada'"
 """
@@ -162,6 +162,7 @@ def edition(nb: Any, which: str, *, student: str | None = None,
             if cell.cell_type == "code":
                 cell.outputs, cell.execution_count = [], None
         out.metadata.pop("widgets", None)          # saved widget state can hold answers
+        _join_the_class(out)
     if student is not None:
         _set_student(out, student)
     if which == "teacher" and exercises is not None:
@@ -170,6 +171,30 @@ def edition(nb: Any, which: str, *, student: str | None = None,
     out.metadata["janus_widgets"] = {**out.metadata["janus_widgets"], "edition": which,
                                      **({"student": student} if student else {})}
     return out
+
+
+#: The cell a student edition runs after its parameters: on a class's page (the join
+#: slip's ``?server=…&code=…``) it joins the class, so that each check goes to the
+#: teacher's tally and the numbers are that student's own.
+CLASS_CELL = (
+    "# On a class's page (the join slip's address) every check also goes to the\n"
+    "# teacher's tally, and the numbers are this student's own.\n"
+    "from janus_widgets.analysis.class_link import from_query_string\n"
+    "_class = from_query_string()\n"
+    "if _class is not None:\n"
+    "    STUDENT_ID = _class.student")
+
+
+def _join_the_class(nb: Any) -> None:
+    """Put :data:`CLASS_CELL` after the lesson's parameters cell."""
+    import nbformat
+    at = next((i for i, c in enumerate(nb.cells)
+               if PARAMETERS_TAG in c.metadata.get("tags", [])), None)
+    if at is None:
+        return
+    cell = nbformat.v4.new_code_cell(CLASS_CELL, metadata={"tags": ["class-link"]})
+    cell.id = "class-link"
+    nb.cells.insert(at + 1, cell)
 
 
 def _checked_student(student: str | None) -> str | None:

@@ -23,6 +23,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import secrets
 import signal
 import ssl
@@ -354,15 +355,17 @@ class Hall:
         if isinstance(students, int) and not isinstance(students, bool):
             if not 1 <= students <= 500:
                 raise WireError("bad_request", "a class has 1 to 500 students")
-            names = [f"student {k}" for k in range(1, students + 1)]
+            names = [f"student-{k}" for k in range(1, students + 1)]
         elif isinstance(students, list) and 1 <= len(students) <= 500 and all(
-                isinstance(x, str) and 1 <= len(x.strip()) <= 80 for x in students):
+                isinstance(x, str) and re.fullmatch(r"[\w.@+-]{1,80}", x.strip())
+                for x in students):
             names = [x.strip() for x in students]
             if len(set(names)) != len(names):
                 raise WireError("bad_request", "two students of a class have the same name")
         else:
-            raise WireError("bad_request", "students: a list of 1 to 500 names (text of up "
-                                           "to 80 characters) or a number")
+            raise WireError("bad_request", "students: a list of 1 to 500 names (letters, "
+                                           "digits and . @ + - _, up to 80 of them: the "
+                                           "ids of the lessons' numbers) or a number")
         codes = {student: _new_code() for student in names}
         self.storage.add_students(name.strip(), {student: self.storage.hash_code(code)
                                                  for student, code in codes.items()})
