@@ -246,6 +246,8 @@ def test_a_lessons_checks_reach_the_teachers_tally(room, browser):
     box = lesson.locator(".janus-exercise").first
     box.locator("input").fill(str(mistake.resolve()))
     box.get_by_role("button", name="Check").click()
+    # the page asks ada's own question (her numbers: the class list's name is her id)
+    assert mine.question in box.inner_text()
     box.locator(".janus-exercise-verdict").filter(has_text="common mistake").wait_for()
     dash.get_by_role("tab", name="Answers").click()
     dash.wait_for_function("() => document.querySelector('.janus-dashboard-answers')"

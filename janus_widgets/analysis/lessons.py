@@ -29,8 +29,8 @@ answer, or (the answer key) every answer with its explanation and the common
 mistakes.
 
 >>> nb = _demo_notebook()
->>> [c.source[:19] for c in edition(nb, "student").cells]   # with the class's link
-['# Demo\\nGoals.', 'STUDENT_ID = None', "# On a class's page", 'print(1 + 1)']
+>>> [c.source.splitlines()[0] for c in edition(nb, "student").cells]
+['# Demo', 'STUDENT_ID = None', 'print(1 + 1)']
 >>> [c.source for c in edition(nb, "teacher", student="ada").cells][1]
 "STUDENT_ID = 'ada'"
 """
@@ -173,9 +173,9 @@ def edition(nb: Any, which: str, *, student: str | None = None,
     return out
 
 
-#: The cell a student edition runs after its parameters: on a class's page (the join
-#: slip's ``?server=…&code=…``) it joins the class, so that each check goes to the
-#: teacher's tally and the numbers are that student's own.
+#: What a student edition's parameters cell runs after its ``STUDENT_ID`` line: on a
+#: class's page (the join slip's ``?server=…&code=…``) it joins the class, so that each
+#: check goes to the teacher's tally and the numbers are that student's own.
 CLASS_CELL = (
     "# On a class's page (the join slip's address) every check also goes to the\n"
     "# teacher's tally, and the numbers are this student's own.\n"
@@ -186,15 +186,14 @@ CLASS_CELL = (
 
 
 def _join_the_class(nb: Any) -> None:
-    """Put :data:`CLASS_CELL` after the lesson's parameters cell."""
-    import nbformat
-    at = next((i for i, c in enumerate(nb.cells)
-               if PARAMETERS_TAG in c.metadata.get("tags", [])), None)
-    if at is None:
+    """Put :data:`CLASS_CELL`'s lines into the parameters cell, right after its
+    ``STUDENT_ID`` line: a class list's name then gives the student's own numbers for
+    everything the cell works out from ``STUDENT_ID``."""
+    cells = [c for c in nb.cells if PARAMETERS_TAG in c.metadata.get("tags", [])]
+    if not cells:
         return
-    cell = nbformat.v4.new_code_cell(CLASS_CELL, metadata={"tags": ["class-link"]})
-    cell.id = "class-link"
-    nb.cells.insert(at + 1, cell)
+    first, _, rest = cells[0].source.partition("\n")
+    cells[0].source = f"{first}\n{CLASS_CELL}\n{rest}"
 
 
 def _checked_student(student: str | None) -> str | None:
