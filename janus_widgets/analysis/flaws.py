@@ -248,15 +248,23 @@ class StallProof:
     positions: int
     #: The strategy: the move at every decision position of the set.
     strategy: dict
+    #: Every position of the set.
+    members: frozenset
     #: A cycle of positions and moves inside the set (chance outcomes: the likeliest).
     cycle: list[tuple[Raw, int]]
     chance_positions: int
 
 
-def _safe(engine: Engine, raw: Raw, action: int) -> bool:
-    """Whether the game cannot be over right after ``action`` and the chance outcomes
-    that follow it (every outcome listed)."""
-    after = engine.apply(raw, action)
+def _safe(engine: Engine, after: Raw, known: dict) -> bool:
+    """Whether the game cannot be over at ``after`` (a move's result) or right after the
+    chance outcomes that follow it (every outcome listed); ``known`` remembers."""
+    if after in known:
+        return known[after]
+    known[after] = safe = _safe_now(engine, after)
+    return safe
+
+
+def _safe_now(engine: Engine, after: Raw) -> bool:
     who = engine.current(after)
     if who == TERMINAL:
         return False
@@ -277,6 +285,7 @@ def prove_stall(engine: Engine, start: Raw, hints: dict | None = None, *,
     needed (no proof: ``None``). ``hints`` (position → move) are tried first — the
     moves the staller played; otherwise a move back into the set is preferred."""
     hints = hints or {}
+    known: dict = {}
     seen = {start}
     order = [start]
     strategy: dict = {}
@@ -295,16 +304,14 @@ def prove_stall(engine: Engine, start: Raw, hints: dict | None = None, *,
             chance += 1
             nexts = [engine.apply(raw, a) for a, _ in outcomes]
         else:
-            actions = list(engine.actions(raw))
+            # The staller's own move first, then a move back into the set, then any:
+            # the first after which the game cannot end at once.
+            afters = [(a, engine.apply(raw, a)) for a in engine.actions(raw)]
             hint = hints.get(raw)
-            if hint in actions:
-                actions.remove(hint)
-                actions.insert(0, hint)
-            safe = [a for a in actions if _safe(engine, raw, a)]
-            if not safe:
+            ranked = sorted(afters, key=lambda pair: (pair[0] != hint, pair[1] not in seen))
+            action = next((a for a, after in ranked if _safe(engine, after, known)), None)
+            if action is None:
                 return None
-            inside = [a for a in safe if engine.apply(raw, a) in seen]
-            action = hint if hint in safe else (inside or safe)[0]
             strategy[raw] = action
             nexts = [engine.apply(raw, action)]
         for nxt in nexts:
@@ -313,7 +320,8 @@ def prove_stall(engine: Engine, start: Raw, hints: dict | None = None, *,
                 order.append(nxt)
                 if len(seen) > limit:
                     return None
-    return StallProof(len(seen), strategy, _cycle(engine, start, strategy), chance)
+    return StallProof(len(seen), strategy, frozenset(seen), _cycle(engine, start, strategy),
+                      chance)
 
 
 def _cycle(engine: Engine, start: Raw, strategy: dict) -> list[tuple[Raw, int]]:

@@ -341,7 +341,7 @@ def seat_balance_interval(wins: Any, z: Any = Z95) -> tuple[np.ndarray, np.ndarr
     ([0.805, 0.429], [1.0, 0.777])
     >>> low, high = seat_balance_interval([[30, 35, 35]])
     >>> round(float(low[0]), 3), float(high[0])
-    (0.794, 1.0)
+    (0.795, 1.0)
     """
     w = np.asarray(wins, float)
     if w.shape[-1] < 2:
