@@ -475,21 +475,27 @@ def test_the_lesson_quotes_the_figures_its_cells_compute():
               f"{rule['branching_factor']['value']:.2f} → "
               f"{height['branching_factor']['value']:.2f}",
               f"{jinns.difference('advantage_p1')['value']:.3f}".replace("-", "−")]
-    assert not jinns.difference("advantage_p1")["excludes_zero"]
+    assert not jinns.difference("advantage_p1")["excludes_zero"]     # "no ◆"
+    assert jinns.marks()["duration"] and jinns.marks()["branching_factor"]   # "◆"
     four = compare_variants("jinns", {"runs": {"players": 4},
                                       "random": {"players": 4, "placement": "random"}},
                             bots=["greedy"], n=200, seed=1, progress=False)
     runs, rand = (r.metrics()["win_rate"] for r in four.results)
     quoted += [f"C wins **{runs['C']['rate']:.0%}**", f"A only\n**{runs['A']['rate']:.0%}**",
                f"C wins **{rand['C']['rate']:.1%}**", f"A **{rand['A']['rate']:.1%}**"]
-    assert four.difference("win_C")["excludes_zero"]
+    assert four.difference("win_C")["marked"]
     cards = compare_variants("janus-cards", {"rulebook": {},
                                              "two": {"two_from_one_player": True}},
                              bots=["greedy"], n=200, seed=1, progress=False)
     trios = [sum(sum(r["scores"]) for r in result.rows) / 200 for result in cards.results]
     quoted += [f"**{trios[0]:.2f}**", f"**{trios[1]:.2f}**",
                f"+{cards.difference('duration')['value']:.1f}** turns (◆)"]
-    assert cards.difference("duration")["excludes_zero"]
+    assert cards.difference("duration")["marked"]
+    # Worked example 4: the solver's chance that optimal players finish a rulebook game.
+    from janus_widgets.analysis.solve import cached_solution
+    solution = cached_solution()
+    ends = solution.end_probability(solution.start)
+    quoted += [f"**{ends:.3f}**", f"only {ends:.0%} of them"]
     for text in quoted:
         assert text in prose, text
 

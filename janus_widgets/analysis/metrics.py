@@ -399,7 +399,9 @@ class _MeanStats:
             # Two values seen: a share of games between them (the Wilson interval).
             k_low, k_high = wilson(self.upper_count, n, z_)
             width = self.last - self.first
-            two = self.distinct == 2
+            # (Two values in ten games or more: with fewer, a continuous measure may
+            # simply not have shown a third.)
+            two = (self.distinct == 2) & (n >= 10)
             low = np.where(two, self.first + width * k_low, low)
             high = np.where(two, self.first + width * k_high, high)
         one = self.distinct == 1
@@ -413,9 +415,9 @@ def mean_limits(values: Any, valid: Any = None, z: Any = Z95
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Limits of a mean over games (the last axis), ``valid`` marking the games that
     count: the t interval with Hall's (1992) correction for skewness — game lengths
-    are skewed, and a plain t interval then misses on the long side. Games showing only
-    two values (a game gap of 0 or 1, say) get the Wilson interval of the share between
-    them; all equal gives the value itself; fewer than two games, NaN.
+    are skewed, and a plain t interval then misses on the long side. Ten games or more
+    showing only two values (a game gap of 0 or 1, say) get the Wilson interval of the
+    share between them; all equal gives the value itself; fewer than two games, NaN.
 
     >>> low, high = mean_limits([[3, 5, 4, 9, 4, 6, 5, 12]])
     >>> round(float(low[0]), 2), round(float(high[0]), 2)
@@ -899,7 +901,14 @@ class _Paired(_Estimate):
         else:
             with np.errstate(invalid="ignore", divide="ignore"):
                 ca, cb = ia - ia.mean(-1, keepdims=True), ib - ib.mean(-1, keepdims=True)
-                rho = (ca * cb).sum(-1) / np.sqrt((ca * ca).sum(-1) * (cb * cb).sum(-1))
+                top = (ca * cb).sum(-1)
+                if isinstance(self.ea, _Share) and isinstance(self.eb, _Share):
+                    # Newcombe's continuity correction of the paired φ (AD − BC − N/2):
+                    # a positive correlation of counted games, shrunk by half a game.
+                    scale = self.ea.den.mean(-1) * self.eb.den.mean(-1)
+                    top = np.where(top > 0, np.maximum(top - 0.5 / np.where(
+                        scale > 0, scale, 1), 0.0), top)
+                rho = top / np.sqrt((ca * ca).sum(-1) * (cb * cb).sum(-1))
             self.rho = np.clip(np.nan_to_num(rho), -1, 1)
             self.same = np.all(ia == ib, -1) & (self.ea.value == self.eb.value)
         self.gap_balance = None
