@@ -120,13 +120,13 @@ def paired(rng: np.random.Generator, a: Scenario, b: Scenario, studies: int, gam
 def coverage(studies: Studies, truths: dict[str, float], keys: list[str], z: float
              ) -> dict[str, tuple[float, int]]:
     """Per metric: the share of studies whose interval covers the truth, and the number
-    of studies where the metric is defined (a study without a decisive game has no
-    advantage)."""
+    of studies that give one (a study without a decisive game has no advantage; two
+    decisive games alike give a decisiveness but no interval)."""
     out = {}
     for key in keys:
         estimate = _metric(key, studies.players).measure(studies)
         low, high = estimate.limits(z)
-        defined = np.isfinite(estimate.value)
+        defined = np.isfinite(estimate.value) & np.isfinite(low) & np.isfinite(high)
         truth = truths[key]
         hit = (low <= truth + 1e-12) & (truth - 1e-12 <= high)
         out[key] = (float(hit[defined].mean()), int(defined.sum()))

@@ -14,7 +14,7 @@ import pytest
 from janus_widgets import games
 from janus_widgets.__main__ import main as cli
 from janus_widgets.analysis.design_lab import DesignLab, find_flaws
-from janus_widgets.analysis.metrics import (METRICS, GameColumns, game_row, paired_difference,
+from janus_widgets.analysis.metrics import (METRICS, game_row, paired_difference,
                                             summarize, turn_bins, wilson)
 from janus_widgets.analysis.tournament import compare_variants, run_tournament
 from janus_widgets.core import RandomStream
@@ -488,9 +488,15 @@ def test_the_lesson_quotes_the_figures_its_cells_compute():
                                              "two": {"two_from_one_player": True}},
                              bots=["greedy"], n=200, seed=1, progress=False)
     trios = [sum(sum(r["scores"]) for r in result.rows) / 200 for result in cards.results]
+    turns = cards.difference("duration")
+    choice = cards.difference("branching_factor")
     quoted += [f"**{trios[0]:.2f}**", f"**{trios[1]:.2f}**",
-               f"+{cards.difference('duration')['value']:.1f}** turns (◆)"]
-    assert cards.difference("duration")["marked"]
+               f"**+{turns['value']:.1f}** turns",
+               f"**[+{turns['low']:.1f}, +{turns['high']:.1f}]**",
+               f"with {len(cards.metric_keys())} measures read at once",
+               f"(`branching_factor`, **+{choice['value']:.1f}**)"]
+    assert turns["excludes_zero"] and not turns["marked"]        # "no ◆"
+    assert choice["marked"]                                      # "The ◆ goes to …"
     # Worked example 4: the solver's chance that optimal players finish a rulebook game.
     from janus_widgets.analysis.solve import cached_solution
     solution = cached_solution()

@@ -59,7 +59,7 @@ __all__ = ["wilson", "summarize", "format_metrics", "require_matplotlib", "METRI
            "with_interval", "Metric", "metric_keys", "paired_difference", "GameColumns",
            "Studies", "game_row", "html_table", "turn_bins", "LEVEL", "FAMILY_ERROR",
            "folded_limits", "seat_balance_interval", "mean_limits", "holm", "DEFINITIONS",
-           "z_for", "ludii_utilities"]
+           "z_for", "ludii_utilities", "paired_estimate", "paired_p_values", "LUDII_METRICS"]
 
 #: The confidence of every interval the lab reports.
 LEVEL = 0.95
@@ -412,7 +412,8 @@ class _MeanStats:
         one = self.distinct == 1
         low = np.where(one, self.mean, low)
         high = np.where(one, self.mean, high)
-        bad = n < 2
+        # A few games all alike say nothing about the spread: no interval.
+        bad = (n < 2) | (one & (n < 10))
         return np.where(bad, np.nan, low), np.where(bad, np.nan, high)
 
 
@@ -422,7 +423,8 @@ def mean_limits(values: Any, valid: Any = None, z: Any = Z95
     count: the t interval with Hall's (1992) correction for skewness — game lengths
     are skewed, and a plain t interval then misses on the long side. Ten games or more
     showing only two values (a game gap of 0 or 1, say) get the Wilson interval of the
-    share between them; all equal gives the value itself; fewer than two games, NaN.
+    share between them; ten or more all equal give the value itself; fewer than two
+    games, or fewer than ten all equal, NaN (no interval).
 
     >>> low, high = mean_limits([[3, 5, 4, 9, 4, 6, 5, 12]])
     >>> round(float(low[0]), 2), round(float(high[0]), 2)
