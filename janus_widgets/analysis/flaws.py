@@ -381,14 +381,19 @@ class _Checks:
     lines: list[str] = field(default_factory=list)
 
 
-def _solution(game: Game, variant: Any) -> Any:
+def _solution(game: Game, variant: Any, checks: _Checks) -> Any:
     """The certified solution where a solver exists for this variant, else None."""
     if game.name != "jactus":
         return None
-    from .solve import cached_solution, unsolvable
+    from .solve import SolverError, cached_solution, unsolvable
     if unsolvable(variant) is not None:
         return None
-    return cached_solution(variant)
+    try:
+        return cached_solution(variant)
+    except (SolverError, ImportError) as exc:      # the staller decides instead
+        checks.lines.append(f"endless: the solver could not decide ({exc}); the staller "
+                            "looked instead")
+        return None
 
 
 def _solver_verdict(game: Game, solution: Any, checks: _Checks) -> None:
@@ -631,7 +636,7 @@ def find_flaws(game: str | Game, variant: Any = None, *, games: int = 200, seed:
     checks = _Checks()
     plies = sorted(r["plies"] for r in tournament.rows)
     cap = stall_plies or min(20_000, max(2000, 10 * plies[len(plies) // 2]))
-    solution = _solution(game_obj, variant_obj) if solver else None
+    solution = _solution(game_obj, variant_obj, checks) if solver else None
     _endless(game_obj, engine, checks, seed, stall_games, cap, solution)
     label = _who_played(tournament)
     equal = tournament.equal_seats()
