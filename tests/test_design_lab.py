@@ -14,7 +14,7 @@ import pytest
 from janus_widgets import games
 from janus_widgets.__main__ import main as cli
 from janus_widgets.analysis.design_lab import DesignLab, find_flaws
-from janus_widgets.analysis.metrics import (METRICS, GameColumns, game_row, paired_difference,
+from janus_widgets.analysis.metrics import (METRICS, game_row, paired_difference,
                                             summarize, turn_bins, wilson)
 from janus_widgets.analysis.tournament import compare_variants, run_tournament
 from janus_widgets.core import RandomStream
@@ -59,11 +59,11 @@ def test_ludii_metrics_recomputed_by_hand_from_the_rows(small):
                                                                     for r in rows]))
     assert m["score_difference"]["value"] == pytest.approx(
         np.mean([max(r["scores"]) - min(r["scores"]) for r in rows]))
-    # Every interval holds its value; the bootstrap is seeded: the same every time.
+    # Every interval holds its value; computed, not resampled: the same every time.
     for metric in METRICS:
         entry = m["duration"]["plies"] if metric.key == "duration_plies" else m[metric.key]
         assert entry["low"] <= entry["value"] <= entry["high"], metric.key
-    assert summarize(rows, 2, seed=small.seed) == m
+    assert summarize(rows, 2) == m
     # Today's keys stay.
     assert {"games", "win_rate", "by_bot", "first_player_advantage", "draws", "capped",
             "length", "lead_changes", "branching"} <= set(m)
@@ -85,6 +85,58 @@ def test_no_decisive_game_gives_none_not_a_number():
     assert m["advantage_p1"]["value"] is None and m["balance"]["value"] is None
     assert m["timeouts"]["value"] == 0.5 and m["drawishness"]["value"] == 1.0
     json.loads(json.dumps(m, allow_nan=False))
+
+
+def test_ludii_definitions_beside_ours_recomputed_by_hand(small):
+    rows, ours = small.rows, small.metrics()
+    theirs = small.metrics(definition="ludii")
+    n = len(rows)
+
+    def result(row, seat):        # Ludii: a win 1, a shared win, a draw or a cut-off ½
+        won = row["winners"]
+        return float(seat in won) if len(won) == 1 else 0.5
+    a = [result(r, "A") for r in rows]
+    b = [result(r, "B") for r in rows]
+    assert theirs["definition"] == "ludii" and ours["definition"] == "ours"
+    assert theirs["advantage_p1"]["value"] == pytest.approx(np.mean(a))
+    assert theirs["balance"]["value"] == pytest.approx(1 - abs(np.mean(a) - np.mean(b)))
+    assert theirs["completion"]["value"] == pytest.approx(
+        sum(len(r["winners"]) == 1 for r in rows) / n)
+    assert theirs["drawishness"]["value"] == pytest.approx(
+        sum(not r["capped"] and len(r["winners"]) != 1 for r in rows) / n)
+    moves = np.mean([r["decisions"] for r in rows])
+    assert theirs["duration"]["value"] == pytest.approx(moves)
+    assert theirs["duration"]["plies"]["value"] == pytest.approx(moves)
+    assert theirs["score_difference"]["value"] == pytest.approx(
+        abs(np.mean([r["scores"][0] for r in rows]) - np.mean([r["scores"][1] for r in rows])))
+    for key in ("branching_factor", "decisiveness", "timeouts"):
+        assert theirs[key]["value"] == ours[key]["value"]
+    # Ludii's lead changes: the set of leaders before every move, ties included.
+    game = games.get("jinns")
+    for row in rows[:5]:
+        state = game.new(game.variant(small.variant), seed=row["seed"])
+        policies = [GreedyBot((row["seed"] + 7919 * (seat + 1)) % 2**63) for seat in range(2)]
+        record = play_game(state, policies, max_plies=small.max_plies)
+        changes, before = 0, None
+        for action in record.actions:
+            if not state.is_chance:
+                scores = state.scores()
+                leaders = {p for p, v in enumerate(scores) if v == max(scores)}
+                changes += leaders != before
+                before = leaders
+            state = state._child(action)
+        assert row["lead_changes_ludii"] == changes
+    assert theirs["lead_change"]["value"] == pytest.approx(
+        np.mean([r["lead_changes_ludii"] / r["decisions"] for r in rows]))
+    for key in ("advantage_p1", "balance", "completion", "duration", "lead_change"):
+        entry = theirs[key]
+        assert entry["low"] <= entry["value"] <= entry["high"], key
+    # Beside ours in the records and the table; a bad name is refused.
+    record = next(r for r in small.to_records() if r["metric"] == "advantage_p1")
+    assert record["ludii_value"] == theirs["advantage_p1"]["value"]
+    assert "by Ludii&#x27;s definition" in small._repr_html_()
+    with pytest.raises(ValueError, match="definition='lud'.*'ours' or 'ludii'"):
+        small.metrics(definition="lud")
 
 
 # --- paired differences ----------------------------------------------------------------
@@ -147,6 +199,26 @@ def test_comparison_shows_every_metric_with_marks_and_records(jinns_height):
     assert c.table()[1]["duration"] == c.results[1].metrics()["duration"]["value"]
 
 
+def test_marks_are_holm_over_every_metric_shown(jinns_height):
+    from janus_widgets.analysis.metrics import holm
+    c = jinns_height
+    keys = c.metric_keys()
+    p = np.array([c.difference(k)["p_value"] if c.difference(k)["p_value"] is not None
+                  else np.nan for k in keys])
+    marks = c.marks(1)
+    assert [marks[k] for k in keys] == holm(p).tolist()
+    assert all(c.difference(k)["marked"] == marks[k] for k in keys)
+    # A mark needs more than an interval that excludes 0.
+    for key in keys:
+        if marks[key]:
+            assert c.difference(key)["excludes_zero"]
+    records = [r for r in c.to_records() if r["variant"] == "height"]
+    assert [r["differs"] for r in records] == [marks[k] for k in keys]
+    note = c._notes()[0]
+    assert "5% family-wise error rate over the 13 metrics shown (Holm's method" in note
+    assert "83%" in c._notes()[1]
+
+
 def test_to_pandas():
     pandas = pytest.importorskip("pandas")
     c = compare_variants("jinns", {"a": {}, "b": {"distance": "height"}}, bots=["greedy"],
@@ -175,16 +247,60 @@ def test_plot_bins_are_whole_turns(jinns_height):
 
 
 # --- the flaw finder ----------------------------------------------------------------------
-def test_flaw_finder_jactus_can_go_on_for_ever():
-    report = find_flaws("jactus", games=40, stall_games=2)
-    endless = [f for f in report if f.kind == "endless"]
-    assert endless and endless[0].severity == "high"
-    evidence = endless[0].evidence
-    assert "adversarial play" in evidence and "could not end" in evidence
-    assert "exact over every chance outcome" in evidence
+def test_flaw_finder_jactus_rulebook_is_endless_by_the_solver_and_says_how():
+    report = find_flaws("jactus", games=40, stall_games=1, stall_plies=1500)
+    endless = next(f for f in report if f.kind == "endless")
+    assert endless.severity == "high" and "proven by the solver" in endless.evidence
+    assert "ends with probability 0.113" in endless.evidence
+    # The real mechanism: optimal players spoil, they do not decline.
+    assert re.search(r"(\d+) of \1 pick-ups leave two different faces", endless.evidence)
+    assert "spoiling, JA-19" in endless.evidence
+    # The cycle is shown: positions and moves, back to the first position.
+    from janus_widgets.analysis.solve import cached_solution
+    engine = cached_solution().engine
+    assert len(endless.cycle) >= 2 and all(s.position and s.move for s in endless.cycle)
+    assert "Dice:" in endless.cycle[0].position
     assert any(line.startswith("long: Jactus states no playing time") for line in
                report.checks)
-    assert "endless" in report._repr_html_()
+    html = report._repr_html_()
+    assert "the cycle" in html and "<pre" in html
+    assert "P(end)" in str(report) and engine.num_players == 2
+
+
+def test_flaw_finder_jactus_without_spoiling_is_not_endless():
+    report = find_flaws("jactus", {"spoil": False}, games=40, stall_games=1,
+                        stall_plies=1500)
+    assert "endless" not in report.kinds()
+    text = "\n".join(report.checks)
+    assert "under optimal play every game ends (P(end) = 1.0000)" in text
+    # The staller can still keep a game going, by declining claims, not by spoiling.
+    assert "0 of " in text and "are declined" in text
+    assert "optimal players never do: not a flaw of the rules" in text
+
+
+def test_endless_needs_a_closed_set_and_the_proof_holds():
+    from janus_widgets.analysis.flaws import prove_stall, stall_game
+    from janus_widgets.core.protocol import CHANCE, TERMINAL
+    jinns = games.get("jinns")
+    engine = jinns.engine(jinns.variant(repetition_limit=0))
+    game = next(g for g in (stall_game(engine, s, 600) for s in range(6)) if not g.ended)
+    proof = prove_stall(engine, game.final, game.played)
+    assert proof is not None and proof.positions == len(proof.members)
+    for raw in proof.members:                    # closed: no way out, nothing over
+        assert engine.current(raw) != TERMINAL
+        if engine.current(raw) == CHANCE:
+            nexts = [engine.apply(raw, a) for a, _ in engine.chance_outcomes(raw)]
+        else:
+            nexts = [engine.apply(raw, proof.strategy[raw])]
+        assert all(n in proof.members for n in nexts)
+    raw = proof.cycle[0][0]
+    for position, action in proof.cycle:        # the cycle shown goes round
+        assert raw == position
+        raw = engine.apply(raw, action)
+    assert raw == proof.cycle[0][0]
+    # With the repetition rule, the position counts are part of the state: no proof.
+    ruled = jinns.engine(jinns.variant())
+    assert prove_stall(ruled, ruled.initial(), limit=2000) is None
 
 
 def test_flaw_finder_jinns_with_and_without_the_repetition_end():
@@ -193,7 +309,48 @@ def test_flaw_finder_jinns_with_and_without_the_repetition_end():
     assert any("0 still going" in line for line in with_rule.checks)
     without = find_flaws("jinns", games=40, stall_games=3, repetition_limit=0)
     flaw = next(f for f in without if f.kind == "endless")
-    assert "a position came back" in flaw.evidence and flaw.severity == "high"
+    assert "proven with adversarial play" in flaw.evidence and flaw.severity == "high"
+    assert "closed set of" in flaw.evidence and len(flaw.cycle) >= 2
+    assert "the cycle" in str(flaw)
+
+
+def test_a_game_that_ends_late_is_long_not_endless():
+    # Six players and a stall limit of 1,000 rounds: the staller's game is still going
+    # at the cap, but no position comes back: not proven endless, only long.
+    report = find_flaws("janus-cards", games=20, stall_games=1, stall_plies=2500,
+                        players=6, stall_rounds=1000)
+    assert "endless" not in report.kinds()
+    staller = next(f for f in report if f.kind == "long" and "staller" in f.evidence)
+    assert "still going after 2,500 plies" in staller.evidence
+    assert "not proven endless" in staller.evidence and staller.severity == "medium"
+
+
+def test_flaw_finder_drawish_and_short_cards_for_two():
+    report = find_flaws("janus-cards", {"players": 2})
+    drawish = next(f for f in report if f.kind == "drawish")
+    assert "184 of 200 finished games (92%) ended without a single winner" in \
+        drawish.evidence and drawish.severity == "high"
+    short = next(f for f in report if f.kind == "short")
+    assert "about a minute" in short.evidence and "the 20 minutes the box states" in \
+        short.evidence and short.severity == "high"
+    # Four players (the rulebook) are neither: about 4 games in 10 have no single winner.
+    four = find_flaws("janus-cards", stall_games=1)
+    assert "drawish" not in four.kinds() and "short" not in four.kinds()
+
+
+def test_flaw_finder_judges_a_tournament_by_who_played_it():
+    # Greedy A against random B: A wins nearly everything, which is the bots' doing.
+    unequal = run_tournament("jinns", bots=["greedy", "random"], games=60, seed=2,
+                             progress=False)
+    assert not unequal.equal_seats()
+    report = find_flaws("jinns", tournament=unequal, stall_games=1)
+    assert "first-player" not in report.kinds() and "unreachable-goal" not in report.kinds()
+    line = next(c for c in report.checks if c.startswith("first-player"))
+    assert "not judged" in line and "A greedy, B random" in line and "the bots'" in line
+    # The same bots rotated over the seats are equal again.
+    rotated = run_tournament("jinns", bots=["greedy", "random"], games=20, seed=2,
+                             progress=False, rotate_seats=True)
+    assert rotated.equal_seats()
 
 
 def test_flaw_finder_unreachable_goal_and_first_player_and_long():
@@ -206,7 +363,7 @@ def test_flaw_finder_unreachable_goal_and_first_player_and_long():
     capped = run_tournament("jactus", bots=["greedy"], games=20, seed=1, progress=False,
                             max_plies=40, scoring="points", points_target=15)
     report = find_flaws("jactus", scoring="points", points_target=15, tournament=capped,
-                        stall_games=1, stall_plies=500)
+                        stall_games=1, stall_plies=500, solver=False)
     goal = next(f for f in report if f.kind == "unreachable-goal")
     assert "no game ended with a single winner" in goal.evidence and goal.severity == "high"
     assert "all hit the cap of 40 plies" in goal.evidence
@@ -318,21 +475,33 @@ def test_the_lesson_quotes_the_figures_its_cells_compute():
               f"{rule['branching_factor']['value']:.2f} → "
               f"{height['branching_factor']['value']:.2f}",
               f"{jinns.difference('advantage_p1')['value']:.3f}".replace("-", "−")]
-    assert not jinns.difference("advantage_p1")["excludes_zero"]
+    assert not jinns.difference("advantage_p1")["excludes_zero"]     # "no ◆"
+    assert jinns.marks()["duration"] and jinns.marks()["branching_factor"]   # "◆"
     four = compare_variants("jinns", {"runs": {"players": 4},
                                       "random": {"players": 4, "placement": "random"}},
                             bots=["greedy"], n=200, seed=1, progress=False)
     runs, rand = (r.metrics()["win_rate"] for r in four.results)
     quoted += [f"C wins **{runs['C']['rate']:.0%}**", f"A only\n**{runs['A']['rate']:.0%}**",
                f"C wins **{rand['C']['rate']:.1%}**", f"A **{rand['A']['rate']:.1%}**"]
-    assert four.difference("win_C")["excludes_zero"]
+    assert four.difference("win_C")["marked"]
     cards = compare_variants("janus-cards", {"rulebook": {},
                                              "two": {"two_from_one_player": True}},
                              bots=["greedy"], n=200, seed=1, progress=False)
     trios = [sum(sum(r["scores"]) for r in result.rows) / 200 for result in cards.results]
+    turns = cards.difference("duration")
+    choice = cards.difference("branching_factor")
     quoted += [f"**{trios[0]:.2f}**", f"**{trios[1]:.2f}**",
-               f"+{cards.difference('duration')['value']:.1f}** turns (◆)"]
-    assert cards.difference("duration")["excludes_zero"]
+               f"**+{turns['value']:.1f}** turns",
+               f"**[+{turns['low']:.1f}, +{turns['high']:.1f}]**",
+               f"with {len(cards.metric_keys())} measures read at once",
+               f"(`branching_factor`, **+{choice['value']:.1f}**)"]
+    assert turns["excludes_zero"] and not turns["marked"]        # "no ◆"
+    assert choice["marked"]                                      # "The ◆ goes to …"
+    # Worked example 4: the solver's chance that optimal players finish a rulebook game.
+    from janus_widgets.analysis.solve import cached_solution
+    solution = cached_solution()
+    ends = solution.end_probability(solution.start)
+    quoted += [f"**{ends:.3f}**", f"only {ends:.0%} of them"]
     for text in quoted:
         assert text in prose, text
 

@@ -31,9 +31,9 @@ from .. import games as registry
 from ..core.bots import make_bot
 from ..core.protocol import Game, seat_name
 from ..core.simulate import play_game
-from .metrics import (METRICS, GameColumns, format_metrics, html_table, metric_keys,
-                      paired_difference, summarize, turn_bins, wilson,
-                      with_interval)
+from .metrics import (FAMILY_ERROR, METRICS, GameColumns, format_metrics, holm,
+                      html_table, metric_keys, paired_difference, summarize, turn_bins,
+                      wilson, with_interval)
 
 __all__ = ["run_tournament", "TournamentResult", "BotSpec", "compare_variants",
            "VariantComparison", "game_seeds", "bot_scores"]
@@ -118,6 +118,27 @@ def _bot_label(spec: BotSpec) -> str:
     return getattr(spec, "__name__", type(spec).__name__)
 
 
+def ludii_lead_changes(engine: Any, raw: Any, actions: Sequence[int]) -> int:
+    """Ludii's count of lead changes in a game (``LeadChange``): before every move a
+    player makes (chance outcomes are not moves), the set of seats with the highest
+    score, ties included; each time it differs from the set before the last move, one
+    change. Ludii's set starts empty, so the first move always counts."""
+    from ..core.protocol import CHANCE, TERMINAL
+    previous: frozenset[int] = frozenset()
+    changes = 0
+    for action in actions:
+        player = engine.current(raw)
+        if player not in (CHANCE, TERMINAL):
+            scores = engine.scores(raw)
+            best = max(scores)
+            leaders = frozenset(p for p, v in enumerate(scores) if v == best)
+            if leaders != previous:
+                changes += 1
+            previous = leaders
+        raw = engine.apply(raw, action)
+    return changes
+
+
 def _play_chunk(task: tuple) -> list[dict[str, Any]]:
     """Play some games of a tournament (a top-level function, so processes can run it)."""
     name, variant_dict, specs, items, max_plies, rotate = task
@@ -130,8 +151,8 @@ def _play_chunk(task: tuple) -> list[dict[str, Any]]:
         seat_specs = [specs[(seat - shift) % len(specs)] for seat in range(n)]
         policies = [_policy(spec, game, seat, (seed + 7919 * (seat + 1)) % 2**63)
                     for seat, spec in enumerate(seat_specs)]
-        result = play_game(game.new(variant, seed=seed), policies, max_plies=max_plies,
-                           track_lead=True)
+        start = game.new(variant, seed=seed)
+        result = play_game(start, policies, max_plies=max_plies, track_lead=True)
         rows.append({
             "index": index, "seed": seed,
             "bots": [_bot_label(s) for s in seat_specs],
@@ -139,6 +160,8 @@ def _play_chunk(task: tuple) -> list[dict[str, Any]]:
             "scores": list(result.scores), "plies": result.plies,
             "decisions": result.decisions, "capped": result.capped,
             "branching": result.branching, "lead_changes": result.lead_changes,
+            "lead_changes_ludii": ludii_lead_changes(start.engine, start.raw,
+                                                     result.actions),
             "decided_at": result.decided_at,
         })
     return rows
@@ -154,7 +177,7 @@ class TournamentResult:
     rows: list[dict[str, Any]]
     max_plies: int
     seed: int
-    _metrics: dict[str, Any] | None = field(default=None, repr=False)
+    _metrics: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     _columns: GameColumns | None = field(default=None, repr=False)
 
     @property
@@ -163,12 +186,31 @@ class TournamentResult:
         game = registry.get(self.game)
         return game.engine(game.variant(self.variant)).num_players
 
-    def metrics(self) -> dict[str, Any]:
+    def metrics(self, definition: str = "ours") -> dict[str, Any]:
         """Win rates, Ludii's metrics with 95% intervals, lengths and caps (see
-        :func:`janus_widgets.analysis.metrics.summarize`)."""
-        if self._metrics is None:
-            self._metrics = summarize(self.rows, self.num_players, seed=self.seed)
-        return self._metrics
+        :func:`janus_widgets.analysis.metrics.summarize`); ``definition="ludii"`` gives
+        Ludii's own definitions of the same metrics (docs/metrics.md lists every
+        difference)."""
+        if definition not in self._metrics:
+            self._metrics[definition] = summarize(self.rows, self.num_players,
+                                                  definition=definition)
+        return self._metrics[definition]
+
+    def equal_seats(self) -> bool:
+        """Whether every seat was played by the same bots: the same bot everywhere in
+        every game, or every bot in every seat equally often (``rotate_seats``). Only then
+        do the seats' results say something about the rules rather than the bots."""
+        counts: dict[tuple[int, str], int] = {}
+        labels: set[str] = set()
+        for row in self.rows:
+            for seat, bot in enumerate(row["bots"]):
+                counts[seat, bot] = counts.get((seat, bot), 0) + 1
+                labels.add(bot)
+        if len(labels) <= 1:
+            return True
+        seats = {seat for seat, _ in counts}
+        return all(len({counts.get((seat, bot), 0) for seat in seats}) == 1
+                   for bot in labels)
 
     def columns(self) -> GameColumns:
         """The games as numpy columns (for paired comparisons)."""
@@ -191,19 +233,25 @@ class TournamentResult:
         return list(self.rows)
 
     def to_records(self) -> list[dict[str, Any]]:
-        """One record per metric: key, Ludii's name, value, 95% interval, meaning."""
-        m = self.metrics()
+        """One record per metric: key, Ludii's name, value, 95% interval, meaning, and
+        beside them the value and interval under Ludii's own definition."""
+        m, lm = self.metrics(), self.metrics("ludii")
+
+        def pick(table: dict[str, Any], key: str) -> dict[str, Any]:
+            return table["duration"]["plies"] if key == "duration_plies" else table[key]
         out = []
         for metric in METRICS:
-            entry = m["duration"]["plies"] if metric.key == "duration_plies" \
-                else m[metric.key]
+            entry, theirs = pick(m, metric.key), pick(lm, metric.key)
             out.append({"metric": metric.key, "ludii": metric.ludii, "value": entry["value"],
                         "low": entry["low"], "high": entry["high"],
-                        "meaning": metric.meaning})
+                        "meaning": metric.meaning, "ludii_value": theirs["value"],
+                        "ludii_low": theirs["low"], "ludii_high": theirs["high"]})
         for seat, rate in m["win_rate"].items():
             out.append({"metric": f"win_{seat}", "ludii": "", "value": rate["rate"],
                         "low": rate["low"], "high": rate["high"],
-                        "meaning": f"share of all games {seat} wins alone"})
+                        "meaning": f"share of all games {seat} wins alone",
+                        "ludii_value": rate["rate"], "ludii_low": rate["low"],
+                        "ludii_high": rate["high"]})
         return out
 
     def to_pandas(self) -> Any:
@@ -227,11 +275,13 @@ class TournamentResult:
         return self.title() + "\n" + format_metrics(self.metrics())
 
     def _repr_html_(self) -> str:
-        rows = [[r["metric"], with_interval(r, r["metric"] == "advantage_p1"), r["ludii"]]
+        rows = [[r["metric"], with_interval(r, r["metric"] == "advantage_p1"), r["ludii"],
+                 with_interval({"value": r["ludii_value"], "low": r["ludii_low"],
+                                "high": r["ludii_high"]})]
                 for r in self.to_records()]
-        return html_table(["metric", "value [95% interval]", "Ludii"], rows,
-                          caption=self.title(),
-                          notes=[f"⚠ {w}" for w in self.warnings()])
+        return html_table(["metric", "value [95% interval]", "Ludii",
+                           "by Ludii's definition"], rows, caption=self.title(),
+                          notes=[INTERVAL_NOTE, *(f"⚠ {w}" for w in self.warnings())])
 
 
 def _pandas() -> Any:
@@ -379,8 +429,13 @@ def _progress_bar(total: int, label: str, progress: Any) -> Any:
 
 
 # --- comparing variants -----------------------------------------------------------
-#: The mark a comparison puts beside a difference whose 95% interval excludes 0.
+#: The mark a comparison puts beside a difference that is real at a 5% family-wise
+#: error rate over all the metrics shown (Holm's method).
 MARK = "◆"
+#: What every table of intervals says about them.
+INTERVAL_NOTE = ("[95% interval]: made so that it covers the true value (what endless "
+                 "games would give) in 95% of studies like this one; a rerun's own "
+                 "estimate falls inside it only about 83% of the time.")
 
 
 @dataclass
@@ -388,8 +443,10 @@ class VariantComparison:
     """Tournaments of one game under several variants on the same seeds, side by side.
 
     Every metric is shown for every variant, and beside each variant after the first
-    its paired difference from the first (the same games, seed by seed), marked
-    :data:`MARK` where the difference's 95% interval excludes 0.
+    its paired difference from the first (the same games, seed by seed) with its 95%
+    interval, marked :data:`MARK` where Holm's method over all the metrics shown
+    finds it real at a 5% family-wise error rate: with identical rules, any mark at all
+    appears in at most 5% of comparisons.
     """
 
     game: str
@@ -397,6 +454,7 @@ class VariantComparison:
     results: list[TournamentResult]
     _differences: dict[tuple[str, int, int], dict[str, Any]] = field(
         default_factory=dict, repr=False)
+    _marks: dict[int, dict[str, bool]] = field(default_factory=dict, repr=False)
 
     def _index(self, which: str | int) -> int:
         if isinstance(which, int) and not isinstance(which, bool):
@@ -414,16 +472,38 @@ class VariantComparison:
 
     def difference(self, metric: str, a: str | int = 0, b: str | int = 1
                    ) -> dict[str, Any]:
-        """``value(b) − value(a)`` of ``metric``, paired by seed, with a 95%
-        paired-bootstrap interval: ``{"value", "low", "high", "a", "b",
-        "excludes_zero", "metric"}``. ``a`` and ``b`` are labels or positions."""
+        """``value(b) − value(a)`` of ``metric``, paired by seed, with a 95% interval
+        and the p-value of "no difference" (see
+        :func:`janus_widgets.analysis.metrics.paired_difference`): ``{"value", "low",
+        "high", "a", "b", "p_value", "excludes_zero", "metric"}``, and for a variant
+        against the first, ``"marked"``: whether the table marks it (:meth:`marks`).
+        ``a`` and ``b`` are labels or positions."""
         ia, ib = self._index(a), self._index(b)
         key = (metric, ia, ib)
         if key not in self._differences:
             ra, rb = self.results[ia], self.results[ib]
-            self._differences[key] = paired_difference(ra.columns(), rb.columns(), metric,
-                                                       seed=ra.seed)
-        return dict(self._differences[key])
+            self._differences[key] = paired_difference(ra.columns(), rb.columns(), metric)
+        out = dict(self._differences[key])
+        if ia == 0 and ib > 0 and metric in self.metric_keys():
+            out["marked"] = self.marks(ib)[metric]
+        return out
+
+    def marks(self, which: str | int = 1) -> dict[str, bool]:
+        """For each metric shown, whether the difference of variant ``which`` from the
+        first is marked: Holm's step-down method over every metric with a difference,
+        at a family-wise error rate of 5% (``FAMILY_ERROR``)."""
+        i = self._index(which)
+        if i not in self._marks:
+            keys = self.metric_keys()
+            p = [self._p_or_nan(key, i) for key in keys]
+            marked = holm(np.array(p, float), FAMILY_ERROR) if i else np.zeros(len(keys),
+                                                                                bool)
+            self._marks[i] = dict(zip(keys, (bool(x) for x in marked)))
+        return dict(self._marks[i])
+
+    def _p_or_nan(self, key: str, i: int) -> float:
+        p = self._difference_or_none(key, i, marked=False)["p_value"]
+        return float("nan") if p is None else p
 
     def _entry(self, result: TournamentResult, key: str) -> dict[str, Any]:
         m = result.metrics()
@@ -448,15 +528,26 @@ class VariantComparison:
                     diff = self._difference_or_none(key, i)
                     record.update({"difference": diff["value"], "difference_low":
                                    diff["low"], "difference_high": diff["high"],
-                                   "differs": diff["excludes_zero"]})
+                                   "p_value": diff["p_value"],
+                                   "excludes_zero": diff["excludes_zero"],
+                                   "differs": diff["marked"]})
                 out.append(record)
         return out
 
-    def _difference_or_none(self, key: str, i: int) -> dict[str, Any]:
+    def _difference_or_none(self, key: str, i: int, marked: bool = True) -> dict[str, Any]:
         if key.startswith("win_") and any(key[4:] not in r.metrics()["win_rate"]
                                           for r in (self.results[0], self.results[i])):
-            return {"value": None, "low": None, "high": None, "excludes_zero": False}
-        return self.difference(key, 0, i)
+            return {"value": None, "low": None, "high": None, "p_value": None,
+                    "excludes_zero": False, "marked": False}
+        ia = 0
+        cache = (key, ia, i)
+        if cache not in self._differences:
+            ra, rb = self.results[ia], self.results[i]
+            self._differences[cache] = paired_difference(ra.columns(), rb.columns(), key)
+        out = dict(self._differences[cache])
+        if marked:
+            out["marked"] = self.marks(i)[key] if i else False
+        return out
 
     def to_pandas(self) -> Any:
         """:meth:`to_records` as a pandas DataFrame (needs pandas)."""
@@ -490,13 +581,19 @@ class VariantComparison:
             for i in range(1, len(self.results)):
                 diff = self._difference_or_none(key, i)
                 cells.append(with_interval(diff, True)
-                             + (f" {MARK}" if diff["excludes_zero"] else ""))
+                             + (f" {MARK}" if diff["marked"] else ""))
             rows.append(cells)
         return header, rows
 
     def _notes(self) -> list[str]:
-        notes = [f"{MARK}: the 95% interval of the paired difference (same seeds, game by "
-                 f"game) excludes 0. {self.results[0].metrics()['games']} games per variant."]
+        shown = len(self.metric_keys())
+        notes = [f"{MARK}: a real difference at a {FAMILY_ERROR:.0%} family-wise error "
+                 f"rate over the {shown} metrics shown (Holm's method on the paired "
+                 "differences, same seeds game by game): with identical rules, a table "
+                 f"shows any {MARK} at all at most {FAMILY_ERROR:.0%} of the time. A 95% "
+                 f"interval that excludes 0 without a {MARK} is not enough: among "
+                 f"{shown} metrics one such interval in 20 would, by chance alone. "
+                 f"{self.results[0].metrics()['games']} games per variant.", INTERVAL_NOTE]
         for label, result in zip(self.labels, self.results):
             notes += [f"⚠ {label}: {w}" for w in result.warnings()]
         return notes
