@@ -319,8 +319,12 @@ def test_illegal_compositions_still_make_the_move(table):
     """Moves the rules refuse are produced all the same: the shell names the rule."""
     view = table.view(0)
     assert clicks(view, ("card", "B1"), ("card", "B2"), ("button", "play")).move == "dB1+B2"
-    assert clicks(view, ("card", "C3"), ("button", "play")).move == "dC3"   # an empty place
-    assert clicks(view, ("card", "A4"), ("button", "play")).move == "x4"
+    # An empty place cannot be chosen at all (issue 25): the click says so ...
+    empty = clicks(view, ("card", "C3"), ("button", "play"))
+    assert empty.move is None and empty.selection.take == ()
+    assert "C3 is an empty place" in click(view, None, ("card", "C3")).message
+    assert "A4 is an empty place" in click(view, None, ("card", "A4")).message
+    # ... and the moves it would have made are still refused by their rules.
     for move, rule in [("dB1+B2", "JC-8"), ("dC3", "JC-8"), ("x4", "JC-11")]:
         assert table.explain(move).rule == rule and not table.is_legal(move)
 
@@ -330,8 +334,8 @@ def test_clicks_that_are_not_moves_say_why(table):
     three = clicks(view, ("card", "B1"), ("card", "C1"), ("pile",))
     assert three.move is None and three.message.startswith("JC-8")
     assert three.selection.take == ("B1", "C1")
-    third = clicks(view, ("card", "A1"), ("card", "A2"), ("card", "A3"))
-    assert third.message.startswith("JC-11")
+    third = clicks(view, ("card", "A1"), ("card", "A2"), ("card", "A3"))   # A holds two
+    assert "empty place" in third.message and third.selection.drop == (0, 1)
     nothing = click(view, None, ("button", "play"))
     assert nothing.move is None and nothing.message.startswith("JC-7")
     assert click(view, None, ("button", "agree")).move == "agree"

@@ -90,8 +90,10 @@ def test_refused_compositions_name_their_rule_and_keep_the_choice(widget):
     widget.click_key(("button", "play"))
     assert "JC-8" in widget.message and widget.index == 7
     assert widget._selection.take == ("B1", "B2")           # kept, to be corrected
-    widget.click_key(("card", "C4"))                        # a third card: not a move
+    widget.click_key(("card", "C1"))                        # a third card: not a move
     assert widget.message.startswith("JC-8")
+    widget.click_key(("card", "C4"))                        # an empty place: no card
+    assert "empty place" in widget.message and widget._selection.take == ("B1", "B2")
     widget.click_key(("button", "clear"))
     widget.click_key(("card", "A2"))
     widget.click_key(("card", "A1"))

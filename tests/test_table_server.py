@@ -369,7 +369,7 @@ def test_every_endpoint_with_every_kind_of_credential(server, teacher):
         "bad_json"
     # WebSocket: which message types each kind may send.
     expect = {"none": {"sync": "no_credential", "play": "no_credential",
-                       "watch": "no_credential"},
+                       "watch": "no_credential", "unwatch": "no_credential"},
               "made-up": {"hello": "bad_credential"},
               "seat": {"watch": "teacher_only", "unwatch": "teacher_only"},
               "other seat": {"watch": "teacher_only", "unwatch": "teacher_only"},
@@ -572,8 +572,18 @@ def test_the_serve_command_says_where_it_is_and_binds_loopback(tmp_path):
 
 
 # ------------------------------------------------------------------ the class's pages
-def test_a_class_list_codes_students_and_their_answers_reach_only_the_teacher(server,
-                                                                               teacher):
+@pytest.fixture
+def no_class_link():
+    """``classroom.join_class`` makes the link this process's checks go through (a
+    lesson page's kernel is one student's): a test puts that back as it was."""
+    from janus_widgets.analysis import class_link
+    before = class_link.current()
+    yield
+    class_link.use(before)
+
+
+def test_a_class_list_codes_students_and_their_answers_reach_only_the_teacher(
+        server, teacher, no_class_link):
     codes = teacher.create_class("3b", ["ada", "ben"])
     assert set(codes) == {"ada", "ben"}
     ada = classroom.join_class(server.url, codes["ada"])
@@ -607,8 +617,8 @@ def test_new_codes_replace_the_old_and_joined_seats_stay(server, teacher):
     a.close(), again.close()
 
 
-def test_the_dashboard_makes_tables_for_the_class_follows_them_and_tallies(server,
-                                                                           teacher):
+def test_the_dashboard_makes_tables_for_the_class_follows_them_and_tallies(
+        server, teacher, no_class_link):
     from janus_widgets.widgets.dashboard import Dashboard, split_class, tally
     board = Dashboard(server.url, server.token, pages="http://pages:8867")
     made = board.create_tables("janus-cards", 3, 7, bot="random")

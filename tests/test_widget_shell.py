@@ -408,7 +408,7 @@ def test_at_the_end_the_line_says_who_won_and_why():
     assert "shuffled" not in text.split("Game over")[1]
     w.goto(1)
     log = [label for label, _ in w.move_log.options]
-    assert log[1] == "1. chance tiles shuffled and laid"   # one readable entry
+    assert log[1] == "1. chance tiles shuffled and laid (JB-4)"   # one readable entry
     assert len(log) == 1 + 61                               # the log shows 60 moves on
 
 
@@ -744,8 +744,9 @@ def test_a_seats_record_hides_the_deal_button_and_says_who_moved(tmp_path):
     assert w.seat_mode and w.state.is_chance
     deal = [c for c in w.extras.children if DEAL_CLASS in c._dom_classes]
     assert deal and deal[0].layout.display == "none"
-    assert f"Chance: {w.replay.observations[0]}." in status(w)      # what A was told
+    told = w.replay.observations[0]                           # what A was told: "=h/h"
+    assert f"Chance: dealt A a card {told[1:]}." in status(w)     # ... said in words
     assert "(1 move)" in w.message
-    assert w.status.live.last.startswith("Chance: =") and ".." not in w.status.live.last
+    assert w.status.live.last.startswith("Chance: dealt A") and ".." not in w.status.live.last
     w.press("ArrowDown")                                      # no list to walk: it says why
     assert "not played on" in w.message and w.errors == []

@@ -7,7 +7,8 @@ to the table server; the teacher's dashboard tallies them live. A check that can
 sent (the server is away) is kept and sent with the next one; the student's page never
 waits on it and never shows an error for it.
 
->>> report("jactus-odds", "q1", "1/6", "right")     # no link: nothing to do
+>>> use(None)                                         # a page joined to no class
+>>> report("jactus-odds", "q1", "1/6", "right")     # nothing to do
 False
 
 A lesson's student edition joins the class in its first cells (see

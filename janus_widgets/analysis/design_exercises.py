@@ -203,12 +203,31 @@ FIVE_OF_A_KIND = _five_of_a_kind(3, 4)
 HEIGHT_TURNS = _height(0)
 
 
+def _repeats(x: Fraction) -> bool:
+    """Whether ``x`` has no short exact decimal (its denominator has a factor besides 2
+    and 5).
+
+    >>> _repeats(Fraction(1, 16)), _repeats(Fraction(13, 150))
+    (False, True)
+    """
+    d = x.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return d > 1
+
+
 def _design_lesson(rng: np.random.Generator | None) -> list[Exercise]:
     """The class's questions (``rng`` None) or a student's own numbers."""
     if rng is None:
         return [ADVANTAGE, BALANCE, MORE_GAMES, FIVE_OF_A_KIND, HEIGHT_TURNS]
-    a = int(rng.integers(70, 111))
-    b = int(rng.integers(40, 200 - a - 9))
+    # q1: an advantage that is a repeating decimal too (a short exact one, 1/16 = 0.0625,
+    # can stand in the lab's tables by chance: an interval's end, a share)
+    while True:
+        a = int(rng.integers(70, 111))
+        b = int(rng.integers(40, 200 - a - 9))
+        if _repeats(Fraction(a, a + b) - Fraction(1, 2)):
+            break
     # q2: 300 decisive games and a largest gap that 3 does not divide, so that the balance
     # is a repeating decimal (the lab's pages print many short figures: 0.49, 36.5%)
     while True:
