@@ -14,7 +14,7 @@ import itertools
 import pytest
 
 from janus_widgets import games
-from janus_widgets.widgets.drawing import Text
+from janus_widgets.drawing import Text
 from helpers import random_play
 
 matplotlib = pytest.importorskip("matplotlib")
@@ -114,7 +114,7 @@ def straddles(label, rect, clearance: float = 2.0) -> bool:
 def test_no_label_crosses_a_selection_frame_in_the_card_game():
     """Cards chosen to draw or to discard get a dashed frame; their labels stay clear."""
     from janus_widgets.games.janus_cards.draw import Pick, draw
-    from janus_widgets.widgets.drawing import Rect
+    from janus_widgets.drawing import Rect
     game = games.get("janus-cards")
     for players in (3, 4, 6):
         state = game.new(players=players, seed=1)

@@ -22,7 +22,7 @@ from janus_widgets.games.janus_cards import draw as D
 from janus_widgets.games.janus_cards.draw import Pick, click, fresh_selection, highlight
 from janus_widgets.games.janus_cards.rules import JanusCardsVariant, position
 from janus_widgets.games.janus_cards.tables import AGREE, SYMBOL_CODES, SYMBOL_NAMES
-from janus_widgets.widgets.drawing import Rect, Text, render_svg
+from janus_widgets.drawing import Rect, Text, render_svg
 
 from helpers import random_play, walk
 

@@ -1,4 +1,4 @@
-"""Paint :class:`~janus_widgets.widgets.drawing.Drawing` layers on ipycanvas canvases.
+"""Paint :class:`~janus_widgets.drawing.Drawing` layers on ipycanvas canvases.
 
 A frame travels to the browser as one message (the shell paints inside one
 ``hold_canvas()``), and what makes a click feel immediate is how few commands that
@@ -15,7 +15,7 @@ message holds. So the painter
 Texts and arcs are drawn one by one, in their place in the order.
 
 >>> from ipycanvas import Canvas
->>> from janus_widgets.widgets.drawing import Circle, Rect
+>>> from janus_widgets.drawing import Circle, Rect
 >>> p = Painter(Canvas(width=100, height=100))
 >>> shapes = [Rect(10 * i, 0, 8, 8, fill="#ff0000") for i in range(10)]
 >>> shapes += [Circle(50, 50, 5, fill="#00ff00", stroke="#000000")]
@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from .drawing import Arc, Circle, Line, Polygon, Rect, Shape, Text
+from ..drawing import Arc, Circle, Line, Polygon, Rect, Shape, Text
 
 __all__ = ["Painter", "plan", "rounded_points", "shape_box", "dirty_rects"]
 

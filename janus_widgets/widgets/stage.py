@@ -1,6 +1,6 @@
 """The stage: the game's canvas, scaled to the space it has, and what sits right under it.
 
-A :class:`Stage` paints :class:`~janus_widgets.widgets.drawing.Drawing` values on an
+A :class:`Stage` paints :class:`~janus_widgets.drawing.Drawing` values on an
 ipycanvas ``MultiCanvas`` (board, pieces and highlight layers), each frame one
 ``hold_canvas`` batch, that is one message to the browser. It is the column of the
 widget that must fit a classroom screen: the canvas, then the step bar and the status
@@ -14,7 +14,7 @@ pixels (through the element's on-screen rectangle), so a click on a scaled canva
 still means the region drawn there. *Big* mode (projectors) lets the canvas grow past
 the drawing's size, painted at :data:`BIG` times the resolution so it stays sharp.
 
->>> from janus_widgets.widgets.drawing import Drawing
+>>> from janus_widgets.drawing import Drawing
 >>> d = Drawing(200, 100)
 >>> d.rect(0, 0, 100, 100, fill="#c00", key="left")
 >>> clicks = []
@@ -37,7 +37,7 @@ import ipywidgets as W
 from ipycanvas import MultiCanvas, hold_canvas
 
 from .canvas import Painter, dirty_rects
-from .drawing import LAYERS, Drawing
+from ..drawing import LAYERS, Drawing
 
 __all__ = ["Stage", "RESERVE", "BIG", "MIN_WIDTH"]
 

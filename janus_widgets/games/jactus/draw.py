@@ -1,6 +1,6 @@
 """Jactus drawn: five dice with pips, the throw button, the supply and every seat.
 
-Pure functions from a state to a :class:`~janus_widgets.widgets.drawing.Drawing`;
+Pure functions from a state to a :class:`~janus_widgets.drawing.Drawing`;
 the widget shell paints them and sends clicks back as region keys:
 ``("die", i)`` (the i-th die from the left), ``("button", "throw")``,
 ``("button", "pass")``, ``("supply", kind)`` and ``("held", seat, kind)``.
@@ -23,7 +23,8 @@ from typing import Any
 
 from ...core.numbers import shared_denominator
 from ...core.protocol import seat_name
-from ...widgets.drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
+from ...drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
+from .odds import claim_advice, claim_odds
 from .rules import (CLAIM, COIN, DOG, KIND_NAMES, MULTISETS, OPEN, OVER, PASS, PICK, ROLL_ALL,
                     THROW, VENUS, CLAIM_BASE, N_MS, JactusState)
 
@@ -190,8 +191,6 @@ def draw(state: JactusState, highlights: Iterable[Hashable] = (),
 
 def _odds_panel(d: Drawing, state: JactusState, chosen: frozenset[int]) -> None:
     """Exact chances beside the dice: of the throw being chosen, and of the best pick-up."""
-    from ...analysis.jactus_odds import claim_advice, claim_odds
-
     phase, dice = state.raw[0], state.dice
     x, y = 496, 152
     # The title has a line of its own, so no font makes it run into the column heads.

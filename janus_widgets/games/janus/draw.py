@@ -1,6 +1,6 @@
 """Janus drawn: the 10×10 board, its tiles, squares, columns and a panel per seat.
 
-Pure functions from a state to a :class:`~janus_widgets.widgets.drawing.Drawing`;
+Pure functions from a state to a :class:`~janus_widgets.drawing.Drawing`;
 the widget shell paints them and sends clicks back as region keys:
 ``("field", f)`` for the field ``f`` (0 = a1 … 99 = j10), ``("button", "pass")``
 (forfeit the turn, or decline / forfeit a second move) and ``("button", "lay")``
@@ -45,7 +45,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...core.protocol import seat_name
-from ...widgets.drawing import (SEAT_STYLES, Circle, Click, Drawing, Polygon, Rect, Shape,
+from ...drawing import (SEAT_STYLES, Circle, Click, Drawing, Polygon, Rect, Shape,
                                 Text, outline_regions, seat_marker)
 from .components import (COLOURS, COLOUR_LETTERS, FILES, SIZE, SQUARES, Tile, field_name,
                          lines_phrase, square_fields)

@@ -1,7 +1,7 @@
 """The Janus card game drawn from one seat's view: hands, the pile, trios, the odds.
 
 Pure functions from a :class:`~janus_widgets.games.janus_cards.views.CardsView`
-to a :class:`~janus_widgets.widgets.drawing.Drawing`. The shell passes
+to a :class:`~janus_widgets.drawing.Drawing`. The shell passes
 ``state.view(viewpoint)``; everything drawn comes from that view, so a seat's
 picture shows only what that seat has seen (JC-13), and the teacher's view
 (``None``) shows both sides of every card.
@@ -53,7 +53,7 @@ from typing import Any
 from ...core.numbers import shared_denominator
 from ...core.protocol import CHANCE, TERMINAL, seat_name, viewer_name
 from ...core.protocol import TABLE as WHOLE_TABLE   # (TABLE here is the felt's colour)
-from ...widgets.drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
+from ...drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
 from .tables import HAND_LIMIT, SYMBOL_CODES, SYMBOL_NAMES
 from .views import BACK, FRONT, CardsView, LaidTrio, SeenCard
 

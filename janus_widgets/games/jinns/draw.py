@@ -1,6 +1,6 @@
 """Jinns of the Lake drawn: the lake, its ring of 32 cells, the piles of domed pawns.
 
-Pure functions from a state to a :class:`~janus_widgets.widgets.drawing.Drawing`; the
+Pure functions from a state to a :class:`~janus_widgets.drawing.Drawing`; the
 widget shell paints them and sends clicks back as region keys:
 
 * ``("cell", c)`` — cell ``c`` of the ring (an empty cell or around a pile);
@@ -38,7 +38,7 @@ from collections.abc import Hashable, Iterable
 from typing import Any
 
 from ...core.protocol import seat_name
-from ...widgets.drawing import HIGHLIGHT, Click, Drawing, outline_regions
+from ...drawing import HIGHLIGHT, Click, Drawing, outline_regions
 from .rules import HEIGHT as PILE_HEIGHT
 from .rules import (CELLS, CHANCE_BASE, COLOUR_NAMES, COLOURS, DEAL, KEEP_BOTTOM, KEEP_TOP,
                     LEAVE, MOVE_COUNT, PASS, PAWN_COLOUR, PAWN_STRENGTH, PLACE_BASE, PLAY,
