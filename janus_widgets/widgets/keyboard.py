@@ -111,6 +111,8 @@ STYLESHEET = """
   align-items: flex-start; gap: 6px; padding: 3px 0; }
 .janus-widget .janus-moves input { height: auto; margin-top: 2px; flex: none; }
 .janus-widget .janus-status { line-height: 1.35; }
+.janus-widget .janus-side > .jupyter-widgets,
+.janus-widget .janus-stage > .jupyter-widgets { margin-left: 0; margin-right: 0; }
 .janus-widget .janus-status .janus-last { color: #333; }
 .janus-widget .janus-live { position: absolute; width: 1px; height: 1px; padding: 0;
   margin: -1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%);
