@@ -339,20 +339,30 @@ SEAT_STYLES = (
 
 def seat_marker(d: Drawing, seat: int, cx: float, cy: float, r: float, *,
                 layer: Layer = "pieces", filled: bool = True) -> None:
-    """Draw a seat's marker: its shape in its colour with its letter on it."""
+    """Draw a seat's marker: its shape in its colour with its letter on it, the letter
+    ``1.2 r`` high in every shape (a triangle is drawn larger and a little lower, so that
+    its letter fits).
+
+    >>> d = Drawing(40, 40); seat_marker(d, 2, 20, 20, 10)
+    >>> [(type(s).__name__, round(getattr(s, "size", 0), 1)) for s in d.layers["pieces"]]
+    [('Polygon', 0), ('Text', 12.0)]
+    """
     style = SEAT_STYLES[seat]
     fill = style.colour if filled else style.light
     ink = "#ffffff" if filled else "#000000"
+    dy = 0.0
     if style.shape == "circle":
         d.circle(cx, cy, r, fill=fill, stroke="#222", layer=layer)
     elif style.shape == "square":
         d.rect(cx - r * 0.9, cy - r * 0.9, 1.8 * r, 1.8 * r, fill=fill, stroke="#222",
                layer=layer)
+    elif style.shape == "triangle":
+        d.polygon(shape_points("triangle", cx, cy + 0.2 * r, 1.26 * r), fill=fill,
+                  stroke="#222", layer=layer)
+        dy = 0.32 * r
     else:
         d.polygon(shape_points(style.shape, cx, cy, r), fill=fill, stroke="#222", layer=layer)
-    dy = r * 0.2 if style.shape == "triangle" else 0.0
-    d.text(cx, cy + dy, style.letter, size=r * (1.0 if style.shape == "triangle" else 1.2),
-           fill=ink, bold=True, layer=layer)
+    d.text(cx, cy + dy, style.letter, size=1.2 * r, fill=ink, bold=True, layer=layer)
 
 
 def shape_points(shape: str, cx: float, cy: float, r: float) -> list[Point]:
