@@ -192,6 +192,15 @@ def shape_box(shape: Shape) -> tuple[float, float, float, float]:
     return (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)
 
 
+def _take(counts: dict[int, int], key: int) -> bool:
+    """Take one of ``key`` from ``counts`` if there is one left (``True``)."""
+    n = counts.get(key, 0)
+    if n:
+        counts[key] = n - 1
+        return True
+    return False
+
+
 def dirty_rects(before: Sequence[Shape], after: Sequence[Shape], width: int, height: int,
                 *, most: int = 6, share: float = 0.45) -> list[tuple[int, int, int, int]] | None:
     """The whole-pixel rectangles (x, y, w, h) to repaint to turn the layer ``before``
@@ -199,9 +208,23 @@ def dirty_rects(before: Sequence[Shape], after: Sequence[Shape], width: int, hei
     ``None`` when repainting everything is simpler (shapes only reordered, more than
     ``most`` separate places, or more than ``share`` of the picture)."""
     from collections import Counter
-    gone = Counter(before)
-    gone.subtract(after)
-    changed = [s for s, k in gone.items() if k] 
+    # Shapes kept from one picture to the next are mostly the very same objects (a game
+    # caches what rarely changes): pair those by identity first, and compare the rest by
+    # value (hashing a shape reads all its fields: on a board of a thousand shapes that
+    # was most of a frame's time).
+    ids_before, ids_after = set(map(id, before)), set(map(id, after))
+    if len(ids_before) == len(before) and len(ids_after) == len(after):
+        rest_before = [s for s in before if id(s) not in ids_after]
+        rest_after = [s for s in after if id(s) not in ids_before]
+    else:                                   # an object twice in a layer: count them
+        same = Counter(map(id, before)) & Counter(map(id, after))
+        left = dict(same)
+        rest_before = [s for s in before if not _take(left, id(s))]
+        left = dict(same)
+        rest_after = [s for s in after if not _take(left, id(s))]
+    gone = Counter(rest_before)
+    gone.subtract(rest_after)
+    changed = [s for s, k in gone.items() if k]
     if not changed:
         return [] if list(before) == list(after) else None
     boxes = [shape_box(s) for s in changed]
