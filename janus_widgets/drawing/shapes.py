@@ -242,7 +242,8 @@ class Drawing:
         self.add(Text(x, y, text, size, fill, align, baseline, bold), layer)
 
     def seat_label(self, seat: int, x: float, y: float) -> None:
-        """Say where a note about ``seat`` fits (34 × 18 units from ``(x, y - 9)``)."""
+        """Say where a note about ``seat`` fits: a label ``3.1 × 1.6`` times the game's
+        ``TEXT_MIN`` (the shell's "BOT"), from ``(x, y - 0.8 TEXT_MIN)``."""
         self.seat_labels[seat] = (float(x), float(y))
 
     def region(self, key: Hashable, x: float, y: float, w: float, h: float) -> None:

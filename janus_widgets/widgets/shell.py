@@ -1260,9 +1260,11 @@ class GameWidget(W.VBox):
             if anchor is None:
                 continue
             x, y = anchor
-            d.rect(x, y - 9, 34, 18, fill="#37474f", stroke="#ffffff", radius=4,
+            size = getattr(self.board, "TEXT_MIN", 11)     # the game's smallest text
+            d.rect(x, y - 0.8 * size, 3.1 * size, 1.6 * size, fill="#37474f",
+                   stroke="#ffffff", radius=4, layer="highlight")
+            d.text(x + 1.55 * size, y, "BOT", size=size, bold=True, fill="#ffffff",
                    layer="highlight")
-            d.text(x + 17, y, "BOT", size=11, bold=True, fill="#ffffff", layer="highlight")
 
     def _repr_svg_(self) -> str:  # pragma: no cover - notebooks without widgets
         from .drawing import render_svg
