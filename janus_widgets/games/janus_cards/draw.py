@@ -459,7 +459,7 @@ def _panel(d: Drawing, view: CardsView, seat: int, pick: Pick, mover: int | None
            stroke=style.colour if (to_move or you) else "#b8a98a",
            width=4 if to_move else (2.5 if you else 1.5), radius=12)
     seat_marker(d, seat, x + 19, y + 17, TEXT_MIN / 1.2)
-    d.seat_label(seat, x + PANEL_W - 100, y)           # on the panel's top edge
+    d.seat_label(seat, x + PANEL_W - 100, y - 3)       # on the panel's top edge
     d.text(x + 36, y + 17, f"Player {seat_name(seat)}", size=TEXT_MIN, align="left",
            bold=True, fill=INK)
     # Between the name and the trio count there is room for about 130 units of tags: two

@@ -678,7 +678,7 @@ def _seats(d: Drawing, state: JinnsState) -> None:
             d.rect(PANEL_X, y0, PANEL_W, h, fill="#fff8df", stroke=HIGHLIGHT, width=3.5,
                    radius=10)
         _badge(d, seat, PANEL_X + 21, y0 + 21)
-        d.seat_label(seat, PANEL_X + PANEL_W - 100, y0)  # on the panel's top edge
+        d.seat_label(seat, PANEL_X + PANEL_W - 100, y0 - 5)  # on the panel's top edge
         d.text(PANEL_X + 39, y0 + 15, f"Player {seat_name(seat)}", size=TEXT_MIN, bold=True,
                align="left")
         status = "wins!" if seat in won else ("to move" if seat == cur else "")
