@@ -308,6 +308,8 @@ BOT_FACTORIES: dict[str, Callable[[Any, int, int], Callable[[Any], Any]]] = {
     "greedy": lambda game, seat, seed: GreedyBot(seed),
     "mcts": lambda game, seat, seed: MCTSBot(seed=seed),
 }
+#: The bots that come with ``core`` (they cannot be replaced or removed).
+BUILT_IN = frozenset(BOT_FACTORIES)
 #: The games a named bot plays, by game name (a bot not here plays every game).
 BOT_GAMES: dict[str, tuple[str, ...]] = {}
 
@@ -321,7 +323,8 @@ def register_bot(name: str, factory: Callable[[Any, int, int], Callable[[Any], A
     Imports run downward (core ← games ← widgets/analysis), so a bot that lives above
     ``core`` registers itself from there: :mod:`janus_widgets.analysis` registers
     ``"optimal"`` (the Jactus solver), importing the solver only when such a bot is made.
-    Registering a name again replaces the bot.
+    Registering a name again replaces that bot; the built-in ``random``, ``greedy`` and
+    ``mcts`` stay as they are.
 
     >>> register_bot("first", lambda game, seat, seed: (lambda view: view.legal_moves()[0]),
     ...              games=["jactus"])
@@ -336,11 +339,16 @@ def register_bot(name: str, factory: Callable[[Any, int, int], Callable[[Any], A
     >>> register_bot("mcts:9", BOT_FACTORIES["mcts"])
     Traceback (most recent call last):
     ValueError: a bot's name is a word of letters, digits, '-' or '_' (':' starts the argument of mcts:N), not 'mcts:9'
+    >>> register_bot("greedy", BOT_FACTORIES["random"])
+    Traceback (most recent call last):
+    ValueError: 'greedy' is a built-in bot; give yours a name of its own
     """
     if not isinstance(name, str) or not name or not all(
             c.isalnum() or c in "-_" for c in name):
         raise ValueError("a bot's name is a word of letters, digits, '-' or '_' (':' starts "
                          f"the argument of mcts:N), not {name!r}")
+    if name in BUILT_IN:
+        raise ValueError(f"{name!r} is a built-in bot; give yours a name of its own")
     if not callable(factory):
         raise ValueError(f"bot {name!r}: the factory must be callable as "
                          f"factory(game, seat, seed), not {factory!r}")
@@ -357,7 +365,7 @@ def register_bot(name: str, factory: Callable[[Any, int, int], Callable[[Any], A
 
 def unregister_bot(name: str) -> None:
     """Remove a bot :func:`register_bot` named (the three built-in bots stay)."""
-    if name in ("random", "greedy", "mcts"):
+    if name in BUILT_IN:
         raise ValueError(f"{name!r} is a built-in bot and stays registered")
     if name not in BOT_FACTORIES:
         raise ValueError(f"no bot called {name!r}; the bots are: {', '.join(BOT_FACTORIES)}")
