@@ -60,6 +60,7 @@ from ipycanvas.canvas import _CANVAS_MANAGER  # noqa: E402
 from janus_widgets import games  # noqa: E402
 from janus_widgets.core import RandomStream  # noqa: E402
 from janus_widgets.widgets import GameWidget  # noqa: E402
+from janus_widgets.widgets.stage import BIG  # noqa: E402
 
 
 def python_side(name: str, repeats: int = 60) -> tuple[float, float]:
@@ -313,8 +314,9 @@ def browser_latency(clicks: int, big: bool = False) -> dict[str, list[dict[str, 
                                       ".width", index)
                 height = page.evaluate("(i) => document.querySelectorAll('.janus-canvas')"
                                        "[i].height", index)
-                page.mouse.click(box["x"] + x * box["width"] / width,
-                                 box["y"] + y * box["height"] / height)
+                units = BIG if big else 1.0       # canvas pixels per drawing unit
+                page.mouse.click(box["x"] + x * units * box["width"] / width,
+                                 box["y"] + y * units * box["height"] / height)
                 times = page.evaluate("() => window.__probe")
                 page.wait_for_timeout(250)      # the kernel sends the rest of the click
                 if times is None:

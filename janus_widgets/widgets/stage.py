@@ -148,7 +148,9 @@ class Stage:
                 before = self._painted[index]
                 background = drawing.background if index == 0 else None
                 rects = None
-                if not board and before is not None and self._resolution == 1.0:
+                # Repainting a part is exact when a drawing unit is a whole number of
+                # canvas pixels (1, or BIG = 2): the clipped edges fall between pixels.
+                if not board and before is not None and float(self._resolution).is_integer():
                     rects = dirty_rects(before, shapes, drawing.width, drawing.height)
                 if rects is None:
                     self._paint_layer(index, drawing, background=background)
