@@ -68,12 +68,11 @@ import numpy as np
 
 # The odds of one throw, where the game's drawing needs them; here for the lessons (and
 # montecarlo, which reads _check_kept), as they always were.
-from ..games.jactus.odds import (CLAIM_KINDS,  # noqa: F401 - re-exported DEN, DICE, FACES, KEPT, KEPT_INDEX, OBJECTIVES,
-                                 POSITION_INDEX, POSITIONS, TARGETS, Advice, Dice, Pickup,
-                                 Target, _check_kept, _check_position, _legal_kept, _multinomial, _pickups,
-                                 _SCALE, _tables, _throw_weights, as_target, best_pickups,
-                                 claim_advice, claim_odds, next_player_chance, pickups,
-                                 target_for_claim, throw_chance)
+from ..games.jactus.odds import (  # noqa: F401 - re-exported
+    CLAIM_KINDS, DEN, DICE, FACES, KEPT, KEPT_INDEX, OBJECTIVES, POSITION_INDEX, POSITIONS,
+    TARGETS, Advice, Dice, Pickup, Target, _check_kept, _check_position, _legal_kept,
+    _multinomial, _pickups, _SCALE, _tables, _throw_weights, as_target, best_pickups,
+    claim_advice, claim_odds, next_player_chance, pickups, target_for_claim, throw_chance)
 
 __all__ = [
     "FACES", "POSITIONS", "KEPT", "TARGETS", "POLICIES", "CLAIM_KINDS", "Target", "Policy",
