@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import games
+from . import analysis, games  # noqa: F401 - analysis registers its bots ("optimal")
 from .core import (CHANCE, TERMINAL, ArgumentError, IllegalMoveError, InvalidMoveError,
                    JanusError, Record, RecordError, Replay, VariantError)
 

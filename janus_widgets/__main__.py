@@ -122,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .table.server import main as serve_main
         return serve_main(args)
     if args.command == "classroom":
-        from .table.classroom_cmd import main as classroom_main
+        from .classroom_cmd import main as classroom_main
         return classroom_main(args)
 
     if args.command == "games":

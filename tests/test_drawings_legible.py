@@ -1,5 +1,6 @@
-"""Every label of every game's picture can be read: no two texts overlap and none runs
-off the picture.
+"""Every label of every game's picture can be read: no two texts overlap, none runs off
+the picture, and none is smaller than the game's ``TEXT_MIN`` (the browser tests check
+that this is 10 px on a classroom screen and 14 px in big mode).
 
 Text sizes are measured with matplotlib's DejaVu Sans, the sans-serif font Chromium
 uses on these machines (and the one the raster renderer uses), over positions reached
@@ -14,7 +15,7 @@ import itertools
 import pytest
 
 from janus_widgets import games
-from janus_widgets.widgets.drawing import Text
+from janus_widgets.drawing import Text
 from helpers import random_play
 
 matplotlib = pytest.importorskip("matplotlib")
@@ -60,8 +61,11 @@ CASES = [("jactus", {}), ("jactus", {"players": 6}), ("jinns", {}), ("jinns", {"
 
 @pytest.mark.parametrize("name, options", CASES,
                          ids=[f"{n}-{o.get('players', 'default')}" for n, o in CASES])
-def test_no_label_overlaps_another_or_leaves_the_picture(name, options):
+def test_no_label_overlaps_another_or_leaves_the_picture_or_is_too_small(name, options):
+    """No two labels overlap, none leaves the picture, and none is smaller than the game's
+    ``TEXT_MIN`` (so that it is 10 px on a classroom screen, 14 px in big mode)."""
     game = games.get(name)
+    smallest = game.board().TEXT_MIN
     problems = set()
     for state in positions(name, options):
         viewers = [None] + list(range(state.num_players)) if name == "janus-cards" else [None]
@@ -73,6 +77,10 @@ def test_no_label_overlaps_another_or_leaves_the_picture(name, options):
             for (a, box_a), (b, box_b) in itertools.combinations(labels, 2):
                 if overlap(box_a, box_b):
                     problems.add(f"{a.text!r} overlaps {b.text!r}")
+            for label, _ in labels:
+                if label.size < smallest:
+                    problems.add(f"{label.text!r} is {label.size:g} units high, under the "
+                                 f"game's TEXT_MIN {smallest:g}")
             for label, (left, top, right, bottom) in labels:
                 if (left < -TOLERANCE or top < -TOLERANCE or right > drawing.width + TOLERANCE
                         or bottom > drawing.height + TOLERANCE):
@@ -114,7 +122,7 @@ def straddles(label, rect, clearance: float = 2.0) -> bool:
 def test_no_label_crosses_a_selection_frame_in_the_card_game():
     """Cards chosen to draw or to discard get a dashed frame; their labels stay clear."""
     from janus_widgets.games.janus_cards.draw import Pick, draw
-    from janus_widgets.widgets.drawing import Rect
+    from janus_widgets.drawing import Rect
     game = games.get("janus-cards")
     for players in (3, 4, 6):
         state = game.new(players=players, seed=1)

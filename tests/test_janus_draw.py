@@ -19,7 +19,7 @@ from janus_widgets.games.janus.components import (COLOUR_LETTERS, COLOURS, FIELD
                                                   square_fields)
 from janus_widgets.games.janus.rules import JanusVariant, position
 from janus_widgets.games.janus.widget import census_html, janus_widget
-from janus_widgets.widgets.drawing import (HIGHLIGHT, SEAT_STYLES, Circle, Polygon, Rect,
+from janus_widgets.drawing import (HIGHLIGHT, SEAT_STYLES, Circle, Polygon, Rect,
                                            Text, render_svg)
 
 from helpers import random_play
@@ -461,7 +461,7 @@ def test_legal_targets_are_framed_so_they_stand_out_on_any_tile():
     """Each target field: a white band, then the mover's dashes over it (a dashed frame of
     the seat's colour alone vanished on tiles of a similar colour)."""
     from janus_widgets.games.janus.draw import FIELD, draw, field_origin
-    from janus_widgets.widgets.drawing import SEAT_STYLES, Rect
+    from janus_widgets.drawing import SEAT_STYLES, Rect
     state = games.get("janus").new(seed=5)
     state = state.play(state.sample_chance())
     d = draw(state)

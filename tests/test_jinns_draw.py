@@ -13,7 +13,7 @@ from janus_widgets.games.jinns import draw as D
 from janus_widgets.games.jinns.rules import COLOURS, JinnsVariant, position
 from janus_widgets.games.jinns.widget import deal_rest
 from janus_widgets.widgets import GameWidget
-from janus_widgets.widgets.drawing import Rect, render_svg
+from janus_widgets.drawing import Rect, render_svg
 
 jinns = games.get("jinns")
 FOUR = JinnsVariant(players=4)

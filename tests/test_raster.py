@@ -13,7 +13,7 @@ except ImportError:  # pragma: no cover - the test extra installs it
     pytest.fail("matplotlib is needed: pip install -e '.[test]'", pytrace=False)
 
 from janus_widgets import games  # noqa: E402
-from janus_widgets.widgets.drawing import Drawing  # noqa: E402
+from janus_widgets.drawing import Drawing  # noqa: E402
 from janus_widgets.widgets.raster import rasterise, to_rgba  # noqa: E402
 
 WHITE = [255, 255, 255]

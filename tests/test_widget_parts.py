@@ -15,7 +15,7 @@ from janus_widgets.widgets.keyboard import KEYS, Keyboard
 from janus_widgets.widgets.moves_panel import MovesPanel
 from janus_widgets.widgets.records_panel import RecordsPanel
 from janus_widgets.widgets.seats import SeatsPanel
-from janus_widgets.widgets.stage import BIG, RESERVE, Stage
+from janus_widgets.widgets.stage import BIG, RESERVE, RESERVE_BIG, Stage
 from janus_widgets.widgets.status import StatusFacts, StatusLine
 from janus_widgets.widgets.stepbar import StepBar
 
@@ -35,8 +35,9 @@ def test_stage_scales_to_the_screen_but_never_past_the_drawing():
     assert "900px" in css and f"calc((100vh - {RESERVE}px) * 1.5000)" in css
     assert stage.widget.layout.max_width == "100%"            # never wider than the output
     assert stage.canvas.layout.width == "100%" and stage.canvas.layout.height == "auto"
-    stage.set_big(True)
-    assert f"{900 * BIG:.0f}px" in stage.widget.layout.width
+    stage.set_big(True)              # big: the output's width, the canvas on one screen
+    assert stage.widget.layout.width == ("max(min(600px, 100%), min(100%, "
+                                         f"calc((100vh - {RESERVE_BIG}px) * 1.5000)))")
 
 
 def test_stage_paints_one_message_per_frame_and_the_board_only_when_it_changed(sent):

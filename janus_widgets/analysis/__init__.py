@@ -21,6 +21,9 @@
   :mod:`~janus_widgets.analysis.design_exercises` the design lesson's exercises.
 * :mod:`~janus_widgets.analysis.repetition`: the measurement behind the Jinns
   repetition limit (JI-20).
+* :mod:`~janus_widgets.analysis.solve`: two-player Jactus solved; importing this package
+  registers its bot, ``"optimal"``, in :func:`janus_widgets.core.bots.register_bot` (the
+  solver itself loads when such a bot is made), so every place that names bots offers it.
 
 >>> from janus_widgets.analysis import jactus_odds
 >>> jactus_odds.probability_within(1)
@@ -30,7 +33,10 @@ Fraction(1, 1296)
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any
+
+from ..core.bots import register_bot
 
 __all__ = ["jactus_odds", "montecarlo", "roman_dice", "exercises", "card_exercises",
            "checking", "metrics", "tournament", "design_lab", "repetition", "flaws",
@@ -42,3 +48,13 @@ def __getattr__(name: str) -> Any:
     if name in __all__:
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _optimal_bot(game: Any, seat: int, seed: int) -> Callable[[Any], Any]:
+    """The ``"optimal"`` bot (:func:`janus_widgets.analysis.solve.optimal_bot`); the
+    solver's module is imported when the first such bot is made, not before."""
+    from .solve import optimal_bot
+    return optimal_bot(game, seat, seed)
+
+
+register_bot("optimal", _optimal_bot, games=("jactus",))

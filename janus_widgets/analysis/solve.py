@@ -1370,7 +1370,8 @@ class OptimalBot:
 
 
 def optimal_bot(game: Any, seat: int, seed: int) -> Callable[[Any], Any]:
-    """The ``"optimal"`` bot factory named in :data:`janus_widgets.core.bots.BOT_FACTORIES`."""
+    """The ``"optimal"`` bot's factory (registered by :mod:`janus_widgets.analysis` in
+    :data:`janus_widgets.core.bots.BOT_FACTORIES`)."""
     name = getattr(game, "name", game)
     if name != "jactus":
         raise ValueError(f"the optimal bot plays 2-player Jactus only, not {name!r}")

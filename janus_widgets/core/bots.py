@@ -15,9 +15,9 @@ package, all seeded and reproducible:
   consistent with the bot's view (:meth:`Engine.determinize`), so it reads
   nothing its seat may not see.
 
-One more is named here and lives above ``core``: ``"optimal"``, certified optimal
-play of 2-player Jactus (:class:`janus_widgets.analysis.solve.OptimalBot`, made
-through a :class:`LazyFactory`).
+Packages above ``core`` name more with :func:`register_bot`: :mod:`janus_widgets.analysis`
+registers ``"optimal"``, certified optimal play of 2-player Jactus
+(:class:`janus_widgets.analysis.solve.OptimalBot`).
 
 >>> from janus_widgets import games
 >>> state = games.get("jactus").new(seed=0).play("r*").play("=12256")
@@ -36,8 +36,9 @@ from .protocol import CHANCE, TERMINAL, Engine, Move, Raw, State
 from .rng import RandomStream
 from .simulate import random_playout
 
-__all__ = ["RandomBot", "GreedyBot", "MCTSBot", "BOT_FACTORIES", "LazyFactory", "make_bot",
-           "bot_names", "check_bot_name", "bots_allowed", "MAX_NAMED_ITERATIONS"]
+__all__ = ["RandomBot", "GreedyBot", "MCTSBot", "BOT_FACTORIES", "BOT_GAMES", "register_bot",
+           "unregister_bot", "make_bot", "bot_names", "check_bot_name", "bots_allowed",
+           "MAX_NAMED_ITERATIONS"]
 
 #: Outcomes averaged exactly by the greedy bot when there are at most this many.
 EXACT_CHANCE_LIMIT = 512
@@ -302,52 +303,81 @@ class MCTSBot:
         return f"MCTSBot(iterations={self.iterations})"
 
 
-class LazyFactory:
-    """A bot factory named by its dotted path (``"package.module:function"``), imported
-    on first use; ``games`` names the games the bot plays (``None``: every game).
-
-    Why by path: imports run downward (core ← games ← widgets/analysis), so ``core``
-    must not import ``analysis`` when it is itself imported, yet a bot such as
-    ``"optimal"`` (the Jactus solver, in :mod:`janus_widgets.analysis.solve`) must be
-    nameable wherever bots are named: :func:`make_bot`, the widget's seat menus,
-    tournaments and the command line all read this one registry. The entry stays
-    here; the module above is imported only when such a bot is made.
-
-    >>> factory = BOT_FACTORIES["optimal"]
-    >>> factory.path, factory.plays("jactus"), factory.plays("janus")
-    ('janus_widgets.analysis.solve:optimal_bot', True, False)
-    """
-
-    def __init__(self, path: str, *, games: tuple[str, ...] | None = None) -> None:
-        self.path = path
-        self.games = games
-
-    def plays(self, game: Any) -> bool:
-        """Whether the bot plays ``game`` (a game or its name)."""
-        return self.games is None or getattr(game, "name", game) in self.games
-
-    def __call__(self, game: Any, seat: int, seed: int) -> Callable[[Any], Any]:
-        import importlib
-        module, _, attribute = self.path.partition(":")
-        return getattr(importlib.import_module(module), attribute)(game, seat, seed)
-
-    def __repr__(self) -> str:
-        return f"LazyFactory({self.path!r})"
-
-
-#: Named bots: name → factory(game, seat, seed) → policy.
+#: Named bots: name → factory(game, seat, seed) → policy. Packages above ``core`` add
+#: theirs with :func:`register_bot`.
 BOT_FACTORIES: dict[str, Callable[[Any, int, int], Callable[[Any], Any]]] = {
     "random": lambda game, seat, seed: RandomBot(seed),
     "greedy": lambda game, seat, seed: GreedyBot(seed),
     "mcts": lambda game, seat, seed: MCTSBot(seed=seed),
-    # Certified optimal play of 2-player Jactus (solved on first use, then cached).
-    "optimal": LazyFactory("janus_widgets.analysis.solve:optimal_bot", games=("jactus",)),
 }
+#: The bots that come with ``core`` (they cannot be replaced or removed).
+BUILT_IN = frozenset(BOT_FACTORIES)
+#: The games a named bot plays, by game name (a bot not here plays every game).
+BOT_GAMES: dict[str, tuple[str, ...]] = {}
+
+
+def register_bot(name: str, factory: Callable[[Any, int, int], Callable[[Any], Any]], *,
+                 games: Sequence[str] | None = None) -> None:
+    """Name a bot for every place that names bots (:func:`make_bot`, the widget's seat
+    menus, tournaments, the command line): ``factory(game, seat, seed)`` makes its policy,
+    ``games`` lists the names of the games it plays (``None``: every game).
+
+    Imports run downward (core ← games ← widgets/analysis), so a bot that lives above
+    ``core`` registers itself from there: :mod:`janus_widgets.analysis` registers
+    ``"optimal"`` (the Jactus solver), importing the solver only when such a bot is made.
+    Registering a name again replaces that bot; the built-in ``random``, ``greedy`` and
+    ``mcts`` stay as they are.
+
+    >>> register_bot("first", lambda game, seat, seed: (lambda view: view.legal_moves()[0]),
+    ...              games=["jactus"])
+    >>> "first" in bot_names("jactus"), "first" in bot_names("jinns")
+    (True, False)
+    >>> from janus_widgets import games
+    >>> state = games.get("jactus").new(seed=0)
+    >>> str(make_bot("first", state.game, 0, 1)(state))
+    'r*'
+    >>> unregister_bot("first"); "first" in bot_names()
+    False
+    >>> register_bot("mcts:9", BOT_FACTORIES["mcts"])
+    Traceback (most recent call last):
+    ValueError: a bot's name is a word of letters, digits, '-' or '_' (':' starts the argument of mcts:N), not 'mcts:9'
+    >>> register_bot("greedy", BOT_FACTORIES["random"])
+    Traceback (most recent call last):
+    ValueError: 'greedy' is a built-in bot; give yours a name of its own
+    """
+    if not isinstance(name, str) or not name or not all(
+            c.isalnum() or c in "-_" for c in name):
+        raise ValueError("a bot's name is a word of letters, digits, '-' or '_' (':' starts "
+                         f"the argument of mcts:N), not {name!r}")
+    if name in BUILT_IN:
+        raise ValueError(f"{name!r} is a built-in bot; give yours a name of its own")
+    if not callable(factory):
+        raise ValueError(f"bot {name!r}: the factory must be callable as "
+                         f"factory(game, seat, seed), not {factory!r}")
+    if games is not None and (isinstance(games, str)
+                              or not all(isinstance(g, str) for g in games)):
+        raise ValueError(f"bot {name!r}: games is a list of game names (or None for every "
+                         f"game), not {games!r}")
+    BOT_FACTORIES[name] = factory
+    if games is None:
+        BOT_GAMES.pop(name, None)
+    else:
+        BOT_GAMES[name] = tuple(games)
+
+
+def unregister_bot(name: str) -> None:
+    """Remove a bot :func:`register_bot` named (the three built-in bots stay)."""
+    if name in BUILT_IN:
+        raise ValueError(f"{name!r} is a built-in bot and stays registered")
+    if name not in BOT_FACTORIES:
+        raise ValueError(f"no bot called {name!r}; the bots are: {', '.join(BOT_FACTORIES)}")
+    del BOT_FACTORIES[name]
+    BOT_GAMES.pop(name, None)
 
 
 def _plays(name: str, game: Any) -> bool:
-    factory = BOT_FACTORIES[name]
-    return not isinstance(factory, LazyFactory) or factory.plays(game)
+    plays = BOT_GAMES.get(name)
+    return plays is None or getattr(game, "name", game) in plays
 
 
 def bot_names(game: Any = None) -> list[str]:

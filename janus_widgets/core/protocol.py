@@ -610,7 +610,7 @@ class State:
                 f"seed {self._seed}>")
 
     def _repr_svg_(self) -> str | None:
-        from ..widgets.drawing import render_svg
+        from ..drawing import render_svg
         try:
             board = self.game.board()
         except (NotImplementedError, ModuleNotFoundError):
@@ -1097,7 +1097,7 @@ class Game(Generic[VariantT]):
         return list(self._sample_variants())
 
     def draw(self, view: Any, highlights: Any = (), selection: Any = None) -> Any:
-        """The drawing of a view (see :mod:`janus_widgets.widgets.drawing`)."""
+        """The drawing of a view (see :mod:`janus_widgets.drawing`)."""
         return self.board().draw(view, highlights=highlights, selection=selection)
 
     def board(self) -> Any:

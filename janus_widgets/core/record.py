@@ -220,7 +220,7 @@ class Record:
     @property
     def game_obj(self) -> Game:
         """The registered game of this record."""
-        from .. import games
+        from .registry import games
         return games.get(self.game)
 
     def start_state(self) -> State:
@@ -465,7 +465,7 @@ def check_header(data: Any) -> None:
 
 def check_game_and_variant(data: dict) -> tuple[str, dict]:
     """The record's game name and variant options, checked."""
-    from .. import games
+    from .registry import games
     name = data.get("game")
     if name not in games.names():
         raise RecordError(f"record of unknown game {name!r}; the games are "
@@ -488,7 +488,7 @@ def whose(seat: Any) -> str:
 
 def check_ruleset(name: str, variant: dict, stated: Any) -> str:
     """The record's ruleset name (see :func:`_ruleset`), for a checked game and variant."""
-    from .. import games
+    from .registry import games
     game = games.get(name)
     return _ruleset(game, game.variant(variant), stated)
 

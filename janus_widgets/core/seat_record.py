@@ -138,7 +138,7 @@ class SeatRecord:
     @property
     def game_obj(self) -> Game:
         """The registered game of this record."""
-        from .. import games
+        from .registry import games
         return games.get(self.game)
 
     def __len__(self) -> int:
@@ -219,7 +219,7 @@ class SeatRecord:
                               "are " + ", ".join(FIELDS))
         name, variant = check_game_and_variant(data)
         ruleset = check_ruleset(name, variant, data.get("ruleset"))
-        from .. import games
+        from .registry import games
         game = games.get(name)
         players = game.variant(variant).players  # type: ignore[attr-defined]
         seat_text = data["seat"]

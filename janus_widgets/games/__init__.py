@@ -47,3 +47,9 @@ def get(name: str) -> Any:
 def all_games() -> list[Any]:
     """Every registered game, in :func:`names` order."""
     return [get(n) for n in names()]
+
+
+# core finds a record's game through this registry (it may not import the games above it)
+from ..core.registry import install_games  # noqa: E402 - after get and names exist
+
+install_games(get, names)

@@ -1,4 +1,4 @@
-"""Paint :class:`~janus_widgets.widgets.drawing.Drawing` layers on ipycanvas canvases.
+"""Paint :class:`~janus_widgets.drawing.Drawing` layers on ipycanvas canvases.
 
 A frame travels to the browser as one message (the shell paints inside one
 ``hold_canvas()``), and what makes a click feel immediate is how few commands that
@@ -15,7 +15,7 @@ message holds. So the painter
 Texts and arcs are drawn one by one, in their place in the order.
 
 >>> from ipycanvas import Canvas
->>> from janus_widgets.widgets.drawing import Circle, Rect
+>>> from janus_widgets.drawing import Circle, Rect
 >>> p = Painter(Canvas(width=100, height=100))
 >>> shapes = [Rect(10 * i, 0, 8, 8, fill="#ff0000") for i in range(10)]
 >>> shapes += [Circle(50, 50, 5, fill="#00ff00", stroke="#000000")]
@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from .drawing import Arc, Circle, Line, Polygon, Rect, Shape, Text
+from ..drawing import Arc, Circle, Line, Polygon, Rect, Shape, Text
 
 __all__ = ["Painter", "plan", "rounded_points", "shape_box", "dirty_rects"]
 
@@ -192,6 +192,15 @@ def shape_box(shape: Shape) -> tuple[float, float, float, float]:
     return (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)
 
 
+def _take(counts: dict[int, int], key: int) -> bool:
+    """Take one of ``key`` from ``counts`` if there is one left (``True``)."""
+    n = counts.get(key, 0)
+    if n:
+        counts[key] = n - 1
+        return True
+    return False
+
+
 def dirty_rects(before: Sequence[Shape], after: Sequence[Shape], width: int, height: int,
                 *, most: int = 6, share: float = 0.45) -> list[tuple[int, int, int, int]] | None:
     """The whole-pixel rectangles (x, y, w, h) to repaint to turn the layer ``before``
@@ -199,9 +208,23 @@ def dirty_rects(before: Sequence[Shape], after: Sequence[Shape], width: int, hei
     ``None`` when repainting everything is simpler (shapes only reordered, more than
     ``most`` separate places, or more than ``share`` of the picture)."""
     from collections import Counter
-    gone = Counter(before)
-    gone.subtract(after)
-    changed = [s for s, k in gone.items() if k] 
+    # Shapes kept from one picture to the next are mostly the very same objects (a game
+    # caches what rarely changes): pair those by identity first, and compare the rest by
+    # value (hashing a shape reads all its fields: on a board of a thousand shapes that
+    # was most of a frame's time).
+    ids_before, ids_after = set(map(id, before)), set(map(id, after))
+    if len(ids_before) == len(before) and len(ids_after) == len(after):
+        rest_before = [s for s in before if id(s) not in ids_after]
+        rest_after = [s for s in after if id(s) not in ids_before]
+    else:                                   # an object twice in a layer: count them
+        same = Counter(map(id, before)) & Counter(map(id, after))
+        left = dict(same)
+        rest_before = [s for s in before if not _take(left, id(s))]
+        left = dict(same)
+        rest_after = [s for s in after if not _take(left, id(s))]
+    gone = Counter(rest_before)
+    gone.subtract(rest_after)
+    changed = [s for s, k in gone.items() if k]
     if not changed:
         return [] if list(before) == list(after) else None
     boxes = [shape_box(s) for s in changed]

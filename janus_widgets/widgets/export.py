@@ -6,7 +6,7 @@ as an animated GIF (through Pillow, in the ``lab`` extra) or as an animated SVG 
 SVG animation, which browsers and slide tools play, no library needed).
 
 >>> import tempfile, pathlib
->>> from janus_widgets.widgets.drawing import Drawing
+>>> from janus_widgets.drawing import Drawing
 >>> frames = []
 >>> for x in (10, 50, 90):
 ...     d = Drawing(120, 40, background="#ffffff")
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from .drawing import Drawing, render_svg, svg_body
+from ..drawing import Drawing, render_svg, svg_body
 
 __all__ = ["write_picture", "write_animation", "PICTURE_TYPES", "ANIMATION_TYPES"]
 

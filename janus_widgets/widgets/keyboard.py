@@ -12,6 +12,11 @@ and leaves every other key to the element that has the focus (typing in a box,
 changing a menu, pressing a focused button with Enter or Space, Tab out of the
 canvas).
 
+It also keeps the canvas quiet: ipycanvas would send every mouse move (and mouse up,
+mouse out, wheel and touch) over the canvas to the kernel, though the shell listens only to
+mouse down; each such message makes the kernel busy and JupyterLab redraw its busy marks,
+which delays the answer to the next click. These events stop at the game widget.
+
 It also carries the stylesheet of the game widget: the canvas scaled to the space it
 has, legal moves that wrap instead of being cut, labels that show in full, and the
 "big" mode for projectors.
@@ -59,6 +64,17 @@ function ownsKey(target, key) {
   return false;
 }
 
+// ipycanvas sends every mouse move, mouse up, mouse out, wheel and touch event over the
+// canvas to the kernel; the shell listens only to mouse down. Each message keeps the kernel
+// busy and makes JupyterLab redraw its busy and idle marks, which delays the answer to the
+// click itself: so these events stop at the game widget, before they reach the canvas
+// (the page still scrolls on the wheel, and a click still reaches ipycanvas).
+const QUIET = ["mousemove", "mouseup", "mouseout", "wheel", "touchstart", "touchmove",
+               "touchend", "touchcancel"];
+function quiet(event) {
+  if (event.target && event.target.tagName === "CANVAS") event.stopPropagation();
+}
+
 function render({ model, el }) {
   el.classList.add("janus-keys");
   let root = null;
@@ -89,10 +105,15 @@ function render({ model, el }) {
     root.setAttribute("aria-label", model.get("label"));
     root.setAttribute("aria-keyshortcuts", "ArrowLeft ArrowRight Home End Space Enter ArrowUp ArrowDown");
     root.addEventListener("keydown", onKey, true);
+    for (const type of QUIET) root.addEventListener(type, quiet, {capture: true, passive: true});
   };
   attach();
   model.on("change:label", () => root && root.setAttribute("aria-label", model.get("label")));
-  return () => { if (root) root.removeEventListener("keydown", onKey, true); };
+  return () => {
+    if (!root) return;
+    root.removeEventListener("keydown", onKey, true);
+    for (const type of QUIET) root.removeEventListener(type, quiet, {capture: true});
+  };
 }
 export default { render };
 """ % {"keys": repr(sorted(KEYS))}
@@ -111,6 +132,8 @@ STYLESHEET = """
   align-items: flex-start; gap: 6px; padding: 3px 0; }
 .janus-widget .janus-moves input { height: auto; margin-top: 2px; flex: none; }
 .janus-widget .janus-status { line-height: 1.35; }
+.janus-widget .janus-side > .jupyter-widgets,
+.janus-widget .janus-stage > .jupyter-widgets { margin-left: 0; margin-right: 0; }
 .janus-widget .janus-status .janus-last { color: #333; }
 .janus-widget .janus-live { position: absolute; width: 1px; height: 1px; padding: 0;
   margin: -1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%);

@@ -1,4 +1,4 @@
-"""Drawings as pixels: a :class:`~janus_widgets.widgets.drawing.Drawing` rasterised
+"""Drawings as pixels: a :class:`~janus_widgets.drawing.Drawing` rasterised
 into a numpy ``height × width × 3`` array of ``uint8`` (needs matplotlib).
 
 The widget shell paints drawings on a canvas and :func:`render_svg` writes them
@@ -8,7 +8,7 @@ Agg renderer (no window, no pyplot state, safe in threads): rectangles (rounded
 too), circles, arcs, polygons, polylines, dashes and text, layer by layer in
 drawing order, one drawing unit to one pixel at ``scale=1``.
 
->>> from janus_widgets.widgets.drawing import Drawing
+>>> from janus_widgets.drawing import Drawing
 >>> d = Drawing(40, 20, background="#ffffff")
 >>> d.rect(0, 0, 20, 20, fill="#ff0000")
 >>> img = rasterise(d)
@@ -23,7 +23,7 @@ import re
 
 import numpy as np
 
-from .drawing import LAYERS, Arc, Circle, Drawing, Line, Polygon, Rect, Shape, Text
+from ..drawing import LAYERS, Arc, Circle, Drawing, Line, Polygon, Rect, Shape, Text
 
 __all__ = ["rasterise", "to_rgba"]
 

@@ -62,7 +62,7 @@ from ..core.record import Record
 from ..core.seat_record import SeatRecord
 from ..table.local import Table, kernel_loop, moves_text
 from ..table.narrate import Facts
-from .drawing import Click, Drawing
+from ..drawing import Click, Drawing
 from .export import write_animation, write_picture
 from .game_panel import GamePanel
 from .keyboard import Keyboard
@@ -84,7 +84,7 @@ CONTROLS_AFTER = 0.1
 Viewpoint = Any  # None (everything), a seat number, or "current"
 
 
-def _no_move_buttons(d: Drawing, keep: Any) -> None:
+def _no_move_buttons(d: Drawing, keep: Any, size: float = 12) -> None:
     """A record that cannot be played on offers no move: every button of the drawing
     that would play one (a region keyed ``("button", …)``, but for the game's
     ``VIEWING_KEYS``) is covered by a grey "record" box and no longer clicks."""
@@ -95,7 +95,7 @@ def _no_move_buttons(d: Drawing, keep: Any) -> None:
             xs, ys = _region_box(region)
             d.rect(xs[0], ys[0], xs[1] - xs[0], ys[1] - ys[0], fill="#eceff1",
                    stroke="#90a4ae", dash=(4, 3), radius=6, layer="highlight")
-            d.text((xs[0] + xs[1]) / 2, (ys[0] + ys[1]) / 2, "(a record)", size=12,
+            d.text((xs[0] + xs[1]) / 2, (ys[0] + ys[1]) / 2, "(a record)", size=size,
                    fill="#455a64", layer="highlight")
         else:
             kept.append(region)
@@ -1084,7 +1084,8 @@ class GameWidget(W.VBox):
                            selection=self._selection)
         self._mark_bots(d)
         if self.table.seat_mode:
-            _no_move_buttons(d, getattr(self.board, "VIEWING_KEYS", ()))
+            _no_move_buttons(d, getattr(self.board, "VIEWING_KEYS", ()),
+                             getattr(self.board, "TEXT_MIN", 12))
         self.stage.show(d, board=board)
 
     def _mark_bots(self, d: Drawing) -> None:
@@ -1095,12 +1096,14 @@ class GameWidget(W.VBox):
             if anchor is None:
                 continue
             x, y = anchor
-            d.rect(x, y - 9, 34, 18, fill="#37474f", stroke="#ffffff", radius=4,
+            size = getattr(self.board, "TEXT_MIN", 11)     # the game's smallest text
+            d.rect(x, y - 0.8 * size, 3.1 * size, 1.6 * size, fill="#37474f",
+                   stroke="#ffffff", radius=4, layer="highlight")
+            d.text(x + 1.55 * size, y, "BOT", size=size, bold=True, fill="#ffffff",
                    layer="highlight")
-            d.text(x + 17, y, "BOT", size=11, bold=True, fill="#ffffff", layer="highlight")
 
     def _repr_svg_(self) -> str:  # pragma: no cover - notebooks without widgets
-        from .drawing import render_svg
+        from ..drawing import render_svg
         return render_svg(self.drawing)
 
     def __repr__(self) -> str:

@@ -1,6 +1,6 @@
 """The stage: the game's canvas, scaled to the space it has, and what sits right under it.
 
-A :class:`Stage` paints :class:`~janus_widgets.widgets.drawing.Drawing` values on an
+A :class:`Stage` paints :class:`~janus_widgets.drawing.Drawing` values on an
 ipycanvas ``MultiCanvas`` (board, pieces and highlight layers), each frame one
 ``hold_canvas`` batch, that is one message to the browser. It is the column of the
 widget that must fit a classroom screen: the canvas, then the step bar and the status
@@ -11,10 +11,12 @@ column is as wide as the drawing, but never wider than the output area and never
 tall that the step bar and the status line under it leave a screen of ``100vh`` (less
 the notebook's own bars, :data:`RESERVE`). ipycanvas reports mouse positions in canvas
 pixels (through the element's on-screen rectangle), so a click on a scaled canvas
-still means the region drawn there. *Big* mode (projectors) lets the canvas grow past
-the drawing's size, painted at :data:`BIG` times the resolution so it stays sharp.
+still means the region drawn there. *Big* mode (projectors) fills the width of the
+output area, past the drawing's size, as far as the whole canvas still fits on one
+screen (``100vh`` less the notebook's bars, :data:`RESERVE_BIG`; the step bar follows
+under it), painted at :data:`BIG` times the resolution so it stays sharp.
 
->>> from janus_widgets.widgets.drawing import Drawing
+>>> from janus_widgets.drawing import Drawing
 >>> d = Drawing(200, 100)
 >>> d.rect(0, 0, 100, 100, fill="#c00", key="left")
 >>> clicks = []
@@ -23,8 +25,8 @@ the drawing's size, painted at :data:`BIG` times the resolution so it stays shar
 >>> stage.frames, stage.canvas.width
 (1, 200)
 >>> stage.set_big(True); stage.canvas.width, stage.frames      # sharper, one more frame
-(300, 2)
->>> stage.mouse_down(30, 30)           # canvas pixels: (20, 20) in the drawing
+(400, 2)
+>>> stage.mouse_down(40, 40)           # canvas pixels: (20, 20) in the drawing
 >>> clicks
 ['left']
 """
@@ -37,18 +39,20 @@ import ipywidgets as W
 from ipycanvas import MultiCanvas, hold_canvas
 
 from .canvas import Painter, dirty_rects
-from .drawing import LAYERS, Drawing
+from ..drawing import LAYERS, Drawing
 
-__all__ = ["Stage", "RESERVE", "BIG", "MIN_WIDTH"]
+__all__ = ["Stage", "RESERVE", "RESERVE_BIG", "BIG", "MIN_WIDTH"]
 
 #: Pixels of the screen's height kept for what is not the canvas: the notebook's bars
 #: (JupyterLab's menu, tabs, toolbar and status bar, about 125 px) and the widget's
 #: heading, step bar and a status line of up to four lines, about 175 px.
 RESERVE = 300
-#: The same in big mode (larger type in the step bar and the status line).
-RESERVE_BIG = 330
-#: How much larger (and sharper) the canvas may be in big mode.
-BIG = 1.5
+#: In big mode, the pixels of the screen's height kept for the notebook's own bars
+#: (JupyterLab's): the whole canvas fits on one screen, the step bar comes after it.
+RESERVE_BIG = 125
+#: Canvas pixels per drawing unit in big mode (the canvas is shown up to about twice the
+#: drawing's size on a 1920-pixel screen and stays sharp).
+BIG = 2.0
 #: The narrowest the canvas column gets (the step bar stays on one row).
 MIN_WIDTH = 600
 
@@ -89,14 +93,25 @@ class Stage:
         return self._resolution
 
     def width_css(self) -> str:
-        """The column's CSS width: the drawing's width (× :data:`BIG` when big), at most
-        what leaves room for the step bar and the status line on the screen."""
+        """The column's CSS width. Normally the drawing's width at most, and at most what
+        leaves room for the step bar and the status line on the screen (never under
+        :data:`MIN_WIDTH`, where the drawing is as wide). Big: the output area's whole
+        width, at most what keeps the canvas on one screen.
+
+        >>> from janus_widgets.drawing import Drawing
+        >>> stage = Stage(Drawing(900, 600), on_click=print)
+        >>> stage.width_css()
+        'max(min(600px, 900px), min(900px, calc((100vh - 300px) * 1.5000)))'
+        >>> stage.set_big(True); stage.width_css()
+        'max(min(600px, 100%), min(100%, calc((100vh - 125px) * 1.5000)))'
+        """
         d = self._drawing
-        cap = d.width * (BIG if self.big else 1)
-        reserve = RESERVE_BIG if self.big else RESERVE
         ratio = d.width / d.height
-        return (f"max(min({MIN_WIDTH}px, {cap:.0f}px), min({cap:.0f}px, "
-                f"calc((100vh - {reserve}px) * {ratio:.4f})))")
+        if self.big:
+            return (f"max(min({MIN_WIDTH}px, 100%), min(100%, "
+                    f"calc((100vh - {RESERVE_BIG}px) * {ratio:.4f})))")
+        return (f"max(min({MIN_WIDTH}px, {d.width}px), min({d.width}px, "
+                f"calc((100vh - {RESERVE}px) * {ratio:.4f})))")
 
     # ------------------------------------------------------------------ showing
     def set_below(self, widgets: Sequence[W.Widget]) -> None:
@@ -133,7 +148,9 @@ class Stage:
                 before = self._painted[index]
                 background = drawing.background if index == 0 else None
                 rects = None
-                if not board and before is not None and self._resolution == 1.0:
+                # Repainting a part is exact when a drawing unit is a whole number of
+                # canvas pixels (1, or BIG = 2): the clipped edges fall between pixels.
+                if not board and before is not None and float(self._resolution).is_integer():
                     rects = dirty_rects(before, shapes, drawing.width, drawing.height)
                 if rects is None:
                     self._paint_layer(index, drawing, background=background)

@@ -1,6 +1,6 @@
 """Jactus drawn: five dice with pips, the throw button, the supply and every seat.
 
-Pure functions from a state to a :class:`~janus_widgets.widgets.drawing.Drawing`;
+Pure functions from a state to a :class:`~janus_widgets.drawing.Drawing`;
 the widget shell paints them and sends clicks back as region keys:
 ``("die", i)`` (the i-th die from the left), ``("button", "throw")``,
 ``("button", "pass")``, ``("supply", kind)`` and ``("held", seat, kind)``.
@@ -23,13 +23,17 @@ from typing import Any
 
 from ...core.numbers import shared_denominator
 from ...core.protocol import seat_name
-from ...widgets.drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
+from ...drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
+from .odds import claim_advice, claim_odds
 from .rules import (CLAIM, COIN, DOG, KIND_NAMES, MULTISETS, OPEN, OVER, PASS, PICK, ROLL_ALL,
                     THROW, VENUS, CLAIM_BASE, N_MS, JactusState)
 
-__all__ = ["draw", "click", "highlight", "WIDTH", "HEIGHT"]
+__all__ = ["draw", "click", "highlight", "WIDTH", "HEIGHT", "TEXT_MIN"]
 
 WIDTH, HEIGHT = 760, 432
+#: The smallest text drawn (drawing units): 10 px on screen at 1366×768 and 14 px there in
+#: big mode, where the canvas is the output area's 934 px (docs/adding-a-game.md).
+TEXT_MIN = 12
 DIE = 64
 DICE_X, DICE_Y, DICE_GAP = 40, 78, 84
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
@@ -80,7 +84,7 @@ def _piece(d: Drawing, kind: int, x: float, y: float, *, count: int, key: Hashab
         d.circle(x + r, y + 24 * scale, r - 4 * scale, stroke="#ffffff", width=1)
         d.text(x + r, y + 24 * scale, letter, size=18 * scale, fill=INK, bold=True)
         w = 2 * r
-    d.text(x + w + 4, y + 24 * scale, f"×{count}", size=14 * scale, align="left",
+    d.text(x + w + 3, y + 24 * scale, f"×{count}", size=max(TEXT_MIN, 14 * scale), align="left",
            fill=INK if count else "#999999")
 
 
@@ -148,7 +152,7 @@ def draw(state: JactusState, highlights: Iterable[Hashable] = (),
     sx = 500
     for kind in (VENUS, DOG, COIN):
         _piece(d, kind, sx, 64, count=state.supply[kind], key=("supply", kind), scale=0.8)
-        d.text(sx + 14, 122, KIND_NAMES[kind], size=11, fill="#6b5b3e")
+        d.text(sx + 14, 122, KIND_NAMES[kind], size=TEXT_MIN, fill="#6b5b3e")
         sx += 80
 
     _odds_panel(d, state, chosen)
@@ -190,14 +194,12 @@ def draw(state: JactusState, highlights: Iterable[Hashable] = (),
 
 def _odds_panel(d: Drawing, state: JactusState, chosen: frozenset[int]) -> None:
     """Exact chances beside the dice: of the throw being chosen, and of the best pick-up."""
-    from ...analysis.jactus_odds import claim_advice, claim_odds
-
     phase, dice = state.raw[0], state.dice
     x, y = 496, 152
     # The title has a line of its own, so no font makes it run into the column heads.
     d.text(x, y, "Chance to claim", size=12, align="left", bold=True, fill=INK)
-    d.text(x + 104, y + 15, "this throw", size=10, align="right", fill="#6b5b3e")
-    d.text(x + 236, y + 15, "best pick-up", size=10, align="right", fill="#6b5b3e")
+    d.text(x + 104, y + 15, "this throw", size=TEXT_MIN, align="right", fill="#6b5b3e")
+    d.text(x + 236, y + 15, "best pick-up", size=TEXT_MIN, align="right", fill="#6b5b3e")
     this: dict[str, Any] | None = None
     best: dict[str, Any] | None = None
     if phase == OPEN:

@@ -1,6 +1,6 @@
 """Janus drawn: the 10×10 board, its tiles, squares, columns and a panel per seat.
 
-Pure functions from a state to a :class:`~janus_widgets.widgets.drawing.Drawing`;
+Pure functions from a state to a :class:`~janus_widgets.drawing.Drawing`;
 the widget shell paints them and sends clicks back as region keys:
 ``("field", f)`` for the field ``f`` (0 = a1 … 99 = j10), ``("button", "pass")``
 (forfeit the turn, or decline / forfeit a second move) and ``("button", "lay")``
@@ -29,7 +29,7 @@ column there, …).
 >>> state = games.get("janus").new(seed=3)
 >>> d = draw(state)
 >>> (d.width, d.height), prompt(state)
-((890, 618), 'Lay the tiles: click the board or the button to shuffle and lay all 100 tiles')
+((920, 618), 'Lay the tiles: click the board or the button to shuffle and lay all 100 tiles')
 >>> state = state.play_chance()
 >>> click(state, None, ("field", 50)).move        # a click on the field a6
 'a6'
@@ -45,7 +45,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...core.protocol import seat_name
-from ...widgets.drawing import (SEAT_STYLES, Circle, Click, Drawing, Polygon, Rect, Shape,
+from ...drawing import (SEAT_STYLES, Circle, Click, Drawing, Polygon, Rect, Shape,
                                 Text, outline_regions, seat_marker)
 from .components import (COLOURS, COLOUR_LETTERS, FILES, SIZE, SQUARES, Tile, field_name,
                          lines_phrase, square_fields)
@@ -53,7 +53,7 @@ from .rules import BONUS, MOVE, OVER, PASS, SHUFFLE, JanusState
 
 __all__ = ["draw", "click", "highlight", "prompt", "field_origin", "field_centre",
            "WIDTH", "HEIGHT", "FIELD", "BOARD_X", "BOARD_Y", "TILE_FILL",
-           "DEFAULT_VIEWPOINT"]
+           "DEFAULT_VIEWPOINT", "TEXT_MIN"]
 
 DEFAULT_VIEWPOINT = None          # no secrets in Janus: everyone sees everything
 
@@ -64,9 +64,13 @@ BOARD = FIELD * SIZE
 INSET = 2                         # gap between a tile and its field's edge
 RING = 27                         # outer radius of a column's ring
 PANEL_X = BOARD_X + BOARD + 24
-PANEL_W = 300
+PANEL_W = 330
 WIDTH = PANEL_X + PANEL_W + 12
 HEIGHT = BOARD_Y + BOARD + 36
+#: The smallest text drawn (drawing units): 10 px on screen at 1366×768, where the canvas
+#: is as tall as leaves the step bar and the status line on screen, and 14 px there in big
+#: mode, where it is the output area's 934 px wide (docs/adding-a-game.md).
+TEXT_MIN = 14
 
 # --- colours ----------------------------------------------------------------------
 TABLE = "#f3ecdc"
@@ -197,8 +201,8 @@ def _tile_parts(tile: Tile, x: float, y: float, size: float,
     arrows: list[Shape] = []
     texts: list[Shape] = []
     letter = COLOUR_LETTERS[COLOURS.index(tile.colour)]
-    lx = cx + outer[0] * (size / 2 - 7.5 * k)
-    ly = cy + outer[1] * (size / 2 - 7.5 * k)
+    lx = cx + outer[0] * (size / 2 - 8.5 * k)
+    ly = cy + outer[1] * (size / 2 - 8.5 * k)
     if tile.head:
         faces.append(Rect(x + 3 * k, y + 3 * k, size - 6 * k, size - 6 * k, stroke=ink,
                           width=1.0, radius=4 * k, dash=(3, 2)))
@@ -215,15 +219,15 @@ def _tile_parts(tile: Tile, x: float, y: float, size: float,
         reach = (size / 2 - (9 if px and py else 7.5) * k) * (math.sqrt(2) if px and py
                                                                 else 1.0)
         texts.append(Text(cx + px * reach, cy + py * reach, str(tile.distance),
-                          size=13 * k, fill=ink, bold=True))
+                          size=TEXT_MIN * k, fill=ink, bold=True))
     else:
         for ux, uy in (_screen(s) for s in tile.directions):
             diagonal = ux != 0 and uy != 0
-            arrows.append(Polygon(_arrow(cx, cy, ux, uy, 10 * k, (17.5 if diagonal else 21) * k,
+            arrows.append(Polygon(_arrow(cx, cy, ux, uy, 10 * k, (16 if diagonal else 21) * k,
                                          shaft=1.5 * k, head=5.5 * k, half=4.0 * k), fill=ink))
         texts.append(Text(cx, cy + 0.5, str(tile.distance), size=19 * k, fill=ink,
                           bold=True))
-    texts.append(Text(lx, ly, letter, size=9.5 * k, fill=ink, bold=True))
+    texts.append(Text(lx, ly, letter, size=TEXT_MIN * k, fill=ink, bold=True))
     return faces, glyphs, arrows, texts
 
 
@@ -280,11 +284,11 @@ def _static_board() -> tuple[Shape, ...]:
         d.line([(BOARD_X, BOARD_Y + k * FIELD), (BOARD_X + BOARD, BOARD_Y + k * FIELD)],
                stroke=colour, width=width, layer="board")
     for col in range(SIZE):
-        d.text(BOARD_X + col * FIELD + FIELD / 2, BOARD_Y + BOARD + 20, FILES[col], size=13,
+        d.text(BOARD_X + col * FIELD + FIELD / 2, BOARD_Y + BOARD + 20, FILES[col], size=TEXT_MIN,
                fill=MUTED, bold=True, layer="board")
     for row in range(SIZE):
         d.text(BOARD_X - 21, BOARD_Y + (SIZE - 1 - row) * FIELD + FIELD / 2, str(row + 1),
-               size=13, fill=MUTED, bold=True, layer="board")
+               size=TEXT_MIN, fill=MUTED, bold=True, layer="board")
     # the marked corner a1: a spot on the frame and on the field itself
     x, y = field_origin(0)
     d.circle(BOARD_X - 4, BOARD_Y + BOARD + 4, 6, fill=INK, stroke="#ffffff", width=1.5,
@@ -365,12 +369,12 @@ def draw(state: JanusState, highlights: Iterable[Hashable] = (),
         o = owners[s]
         if o >= 0:
             layer.extend(coin_shapes(o, cx, cy, 14))
-            layer.append(Circle(cx + 15, cy + 14, 8.5, fill="#fffaf0", stroke=INK, width=1.2))
-            layer.append(Text(cx + 15, cy + 14.5, str(values[s]), size=10.5, fill=INK,
+            layer.append(Circle(cx + 13, cy + 13, 10.5, fill="#fffaf0", stroke=INK, width=1.2))
+            layer.append(Text(cx + 13, cy + 13.5, str(values[s]), size=TEXT_MIN, fill=INK,
                               bold=True))
         else:
-            layer.append(Circle(cx, cy, 9.5, fill="#fffaf0", stroke=INK, width=1.5))
-            layer.append(Text(cx, cy + 0.5, str(values[s]), size=11.5, fill=INK, bold=True))
+            layer.append(Circle(cx, cy, 11, fill="#fffaf0", stroke=INK, width=1.5))
+            layer.append(Text(cx, cy + 0.5, str(values[s]), size=TEXT_MIN, fill=INK, bold=True))
 
     # --- pieces: last move, hints, columns
     movers = phase in (MOVE, BONUS)
@@ -413,7 +417,7 @@ def draw(state: JanusState, highlights: Iterable[Hashable] = (),
     d.text(BOARD_X - 8, 22, text, size=15, align="left", bold=True, fill=INK)
     sub = _subline(state)
     if sub:
-        d.text(BOARD_X - 8, 44, sub, size=12.5, align="left", fill=MUTED)
+        d.text(BOARD_X - 8, 44, sub, size=TEXT_MIN, align="left", fill=MUTED)
 
     # the seats' panels and the buttons
     _panels(d, state)
@@ -482,11 +486,13 @@ def _column(d: Drawing, seat: int, field: int, tile: Tile | None, *, active: boo
             px, py = _head_distance_side(tile, (sx, sy))
             if px * bx > 0 and py * by > 0:
                 bx, by = bottom
-        seat_marker(d, seat, cx + bx * 19, cy + by * 19, 8.5)
+        seat_marker(d, seat, cx + bx * 17, cy + by * 17, COLUMN_MARKER)
     else:
         seat_marker(d, seat, cx, cy, 14)
 
 
+#: The radius of a column's seat marker on a tile (its letter is TEXT_MIN).
+COLUMN_MARKER = TEXT_MIN / 1.2
 PANEL_H, PANEL_GAP = 120, 8
 
 
@@ -520,36 +526,36 @@ def _panels(d: Drawing, state: JanusState) -> None:
         label = ("wins!" if won else "second move" if to_move and phase == BONUS
                  else "to move" if to_move else "")
         if label:
-            d.text(x0 + 42, y0 + 35, label, size=12, align="left", bold=True,
+            d.text(x0 + 42, y0 + 35, label, size=TEXT_MIN, align="left", bold=True,
                    fill=style.colour)
-        d.text(x0 + 206, y0 + 20, f"{scores[p]:g}", size=22, align="right", bold=True)
-        d.text(x0 + 206, y0 + 38, "points", size=10.5, align="right", fill=MUTED)
+        d.text(x0 + 212, y0 + 20, f"{scores[p]:g}", size=22, align="right", bold=True)
+        d.text(x0 + 212, y0 + 39, "points", size=TEXT_MIN, align="right", fill=MUTED)
         # coins in hand, squares owned, tolls received
         owned = [values[s] for s in range(SQUARES) if owners[s] == p]
         ry = y0 + 57
-        _coin(d, p, x0 + 22, ry, 8.5)
-        d.text(x0 + 36, ry, f"{raw[4][p]} in hand", size=12.5, align="left")
-        d.rect(x0 + 112, ry - 7, 14, 14, fill=style.light, stroke=style.colour, width=2)
-        d.text(x0 + 132, ry, f"{len(owned)} square{'s' if len(owned) != 1 else ''}"
-               f" = {sum(owned)}", size=12.5, align="left")
+        _coin(d, p, x0 + 24, ry, TEXT_MIN / 1.05)
+        d.text(x0 + 42, ry, f"{raw[4][p]} in hand", size=TEXT_MIN, align="left")
+        d.rect(x0 + 124, ry - 7, 14, 14, fill=style.light, stroke=style.colour, width=2)
+        d.text(x0 + 144, ry, f"{len(owned)} square{'s' if len(owned) != 1 else ''}"
+               f" = {sum(owned)}", size=TEXT_MIN, align="left")
         ry += 21
-        d.text(x0 + 14, ry, "tolls received", size=12.5, align="left", fill=MUTED)
-        d.text(x0 + 112, ry, f"{raw[7][p]} coin{'s' if raw[7][p] != 1 else ''}"
-               f" = {raw[7][p]}", size=12.5, align="left")
+        d.text(x0 + 14, ry, "tolls received", size=TEXT_MIN, align="left", fill=MUTED)
+        d.text(x0 + 124, ry, f"{raw[7][p]} coin{'s' if raw[7][p] != 1 else ''}"
+               f" = {raw[7][p]}", size=TEXT_MIN, align="left")
         # Janus heads held
         ry += 22
-        d.text(x0 + 14, ry, "heads", size=12.5, align="left", fill=MUTED)
+        d.text(x0 + 14, ry, "heads", size=TEXT_MIN, align="left", fill=MUTED)
         heads = raw[6][p]
         if heads:
             for i, t in enumerate(heads[:8]):
-                _mini_head(d, table[t], x0 + 72 + i * 29, ry)
+                _mini_head(d, table[t], x0 + 78 + i * 31, ry)
         else:
-            d.text(x0 + 58, ry, "none yet", size=11.5, align="left", fill=MUTED)
+            d.text(x0 + 62, ry, "none yet", size=TEXT_MIN, align="left", fill=MUTED)
         # the tile under the column, drawn large
-        tx, ty, size = x0 + PANEL_W - 62, y0 + 24, 50
+        tx, ty, size = x0 + PANEL_W - 62, y0 + 26, 50
         f = raw[3][p]
-        d.text(tx + size / 2, y0 + 13, f"column on {field_name(f)}", size=10.5,
-               fill=MUTED)
+        d.text(tx + size, y0 + 13, f"column on {field_name(f)}", size=TEXT_MIN,
+               align="right", fill=MUTED)
         t = raw[2][f]
         if t >= 0 and phase != SHUFFLE:
             for shape in tile_shapes(table[t], tx, ty, size):
@@ -557,8 +563,8 @@ def _panels(d: Drawing, state: JanusState) -> None:
         else:
             d.rect(tx, ty, size, size, fill=BOARD_FILL, stroke="#c9b48c", radius=6,
                    dash=(4, 3))
-            d.text(tx + size / 2, ty + size / 2, "no tile" if phase != SHUFFLE else "?",
-                   size=10, fill=MUTED)
+            d.text(tx + size / 2, ty + size / 2, "none" if phase != SHUFFLE else "?",
+                   size=TEXT_MIN, fill=MUTED)
 
 
 def coin_shapes(seat: int, cx: float, cy: float, r: float) -> list[Shape]:
@@ -576,12 +582,12 @@ def _coin(d: Drawing, seat: int, cx: float, cy: float, r: float) -> None:
 
 def _mini_head(d: Drawing, tile: Tile, cx: float, cy: float) -> None:
     """A held Janus head: a small disc in its colour with the head and its letter."""
-    d.circle(cx, cy, 12.5, fill=TILE_FILL[tile.colour], stroke=TILE_EDGE[tile.colour],
+    d.circle(cx, cy, 14.5, fill=TILE_FILL[tile.colour], stroke=TILE_EDGE[tile.colour],
              width=1.5)
-    for shape in head_glyph(cx - 1.5, cy - 1, tile.lines, 6.0, ink=INK):
+    for shape in head_glyph(cx - 5.5, cy, tile.lines, 5.0, ink=INK):
         d.add(shape)
-    d.text(cx + 8, cy + 7.5, COLOUR_LETTERS[COLOURS.index(tile.colour)], size=9.5, bold=True,
-           fill=TILE_INK[tile.colour])
+    d.text(cx + 6.5, cy + 0.5, COLOUR_LETTERS[COLOURS.index(tile.colour)], size=TEXT_MIN,
+           bold=True, fill=TILE_INK[tile.colour])
 
 
 BUTTON_W, BUTTON_H = 210, 36
@@ -612,8 +618,10 @@ def _buttons(d: Drawing, state: JanusState) -> None:
         _button(d, x, y, w, h, "Forfeit turn (pass)", active=not can,
                 key=("button", "pass"))
     if phase == MOVE and can:
-        d.text(x + w + 8, y + h / 2 - 7, "only when no", size=11, align="left", fill=MUTED)
-        d.text(x + w + 8, y + h / 2 + 7, "move is left", size=11, align="left", fill=MUTED)
+        d.text(x + w + 8, y + h / 2 - 8, "only when no", size=TEXT_MIN, align="left",
+               fill=MUTED)
+        d.text(x + w + 8, y + h / 2 + 8, "move is left", size=TEXT_MIN, align="left",
+               fill=MUTED)
 
 
 def _button(d: Drawing, x: float, y: float, w: float, h: float, label: str, *,

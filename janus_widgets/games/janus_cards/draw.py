@@ -1,7 +1,7 @@
 """The Janus card game drawn from one seat's view: hands, the pile, trios, the odds.
 
 Pure functions from a :class:`~janus_widgets.games.janus_cards.views.CardsView`
-to a :class:`~janus_widgets.widgets.drawing.Drawing`. The shell passes
+to a :class:`~janus_widgets.drawing.Drawing`. The shell passes
 ``state.view(viewpoint)``; everything drawn comes from that view, so a seat's
 picture shows only what that seat has seen (JC-13), and the teacher's view
 (``None``) shows both sides of every card.
@@ -53,31 +53,36 @@ from typing import Any
 from ...core.numbers import shared_denominator
 from ...core.protocol import CHANCE, TERMINAL, seat_name, viewer_name
 from ...core.protocol import TABLE as WHOLE_TABLE   # (TABLE here is the felt's colour)
-from ...widgets.drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
+from ...drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
 from .tables import HAND_LIMIT, SYMBOL_CODES, SYMBOL_NAMES
 from .views import BACK, FRONT, CardsView, LaidTrio, SeenCard
 
 __all__ = ["draw", "click", "highlight", "fresh_selection", "covers", "screen_view",
-           "read_only",
-           "prompt", "Pick", "public_view", "card_origin", "pile_origin", "panel_origin",
-           "odds_texts", "DEFAULT_VIEWPOINT", "WIDTH", "HEIGHT", "CARD_W", "HALF_H", "SYMBOL_COLOURS",
-           "BACK_FILL"]
+           "read_only", "prompt", "Pick", "public_view", "card_origin", "pile_origin",
+           "panel_origin", "odds_texts", "DEFAULT_VIEWPOINT", "WIDTH", "HEIGHT", "CARD_W",
+           "HALF_H", "SYMBOL_COLOURS", "BACK_FILL", "TEXT_MIN", "VIEWING_KEYS"]
 
 #: One screen passed round the table: draw what the player to move may see.
 DEFAULT_VIEWPOINT = "current"
 #: Buttons that show something rather than play a move (a record keeps them).
 VIEWING_KEYS = (("button", "odds"),)
 
-WIDTH, HEIGHT = 960, 570
-CARD_W, HALF_H = 54, 42                 # a card: two halves, one above the other
-LABEL_GAP = 13                          # from a hand card's bottom to its label's middle
+WIDTH, HEIGHT = 960, 650
+#: The smallest text drawn (drawing units): 10 px on screen at 1366×768, where the canvas
+#: is as tall as leaves the step bar and the status line on screen, and 14 px there in big
+#: mode, where it is the output area's 934 px wide (docs/adding-a-game.md).
+TEXT_MIN = 15
+LINE = 18                               # from one line of TEXT_MIN text to the next
+CARD_W, HALF_H = 54, 46                 # a card: two halves, one above the other
+LABEL_GAP = 12                          # from a hand card's bottom to its label's middle
 CARD_GAP = 4
-PANEL_W, PANEL_H, PANEL_GAP = 304, 138, 12
-TOP_Y, BOTTOM_Y = 38, 392
-MID_Y, MID_H = 184, 200
+PANEL_W, PANEL_H, PANEL_GAP = 304, 162, 12
+TOP_Y, BOTTOM_Y = 36, 442
+MID_Y, MID_H = 204, 232
 LABEL_W = 66                            # the "B sees / others see" column of a panel
 TRIO_X, TRIO_W = 212, 436               # the trios (and the odds panel over them)
 BUTTON_X, BUTTON_W = 660, 286
+ODDS_Y = MID_Y + MID_H - 50            # the "What can I know?" button
 
 INK = "#222222"
 MUTED = "#6b6455"
@@ -215,10 +220,10 @@ def card_origin(n: int, seat: int, slot: int) -> tuple[float, float]:
 
 def pile_origin() -> tuple[float, float]:
     """Top-left corner of the pile's top card."""
-    return 46.0, MID_Y + 44.0
+    return 58.0, MID_Y + 40.0
 
 
-_UNSEEN_X = 126.0
+_UNSEEN_X = 138.0
 
 
 # --- glyphs ------------------------------------------------------------------------------
@@ -309,20 +314,20 @@ def _face(d: Drawing, x: float, y: float, w: float, h: float, symbol: str | None
             if b[0] > a[0]:
                 d.line([a, b], stroke=BACK_LINE, width=1.5)
             k += step
-        r = min(w, h) * (0.3 if not small else 0.34)
+        r = max(min(w, h) * (0.3 if not small else 0.34), TEXT_MIN / 1.45)
         d.circle(x + w / 2, y + h / 2, r, fill="#ffffff")
         d.text(x + w / 2, y + h / 2 + 0.5, "?", size=r * 1.45, fill=BACK_FILL, bold=True)
         return
     d.rect(x, y, w, h, fill=FACE)
     colour = SYMBOL_COLOURS[symbol]
     d.rect(x, y, 4 if not small else 3, h, fill=colour)
-    if small:
-        _glyph(d, symbol, x + w / 2 + 1, y + h * 0.42, min(w, h) * 0.3, FACE)
-        d.text(x + w / 2 + 1, y + h - 5, _CODE[symbol], size=9, fill=INK, bold=True)
+    if small:                 # a trio's card: its letter (the chip names the symbol)
+        d.text(x + w / 2 + 1.5, y + h / 2 + 0.5, _CODE[symbol], size=TEXT_MIN, fill=INK,
+               bold=True)
         return
-    _glyph(d, symbol, x + w / 2 + 3, y + 16, 10, FACE)
-    d.text(x + 10, y + 8, _CODE[symbol], size=11, fill=colour, bold=True)
-    d.text(x + w / 2 + 2, y + h - 7, symbol, size=10, fill=INK)
+    _glyph(d, symbol, x + w / 2 + 5, y + 14, 9, FACE)
+    d.text(x + 11, y + 11, _CODE[symbol], size=TEXT_MIN, fill=colour, bold=True)
+    d.text(x + w / 2 + 2, y + h - 9, symbol, size=TEXT_MIN, fill=INK)
 
 
 def _card(d: Drawing, x: float, y: float, top: str | None, bottom: str | None, *,
@@ -347,6 +352,16 @@ def _button(d: Drawing, x: float, y: float, w: float, h: float, label: str, *,
         fill, ink = "#f7f3e8", INK
     d.rect(x, y, w, h, fill=fill, stroke=INK, width=1.5, radius=8, key=key)
     d.text(x + w / 2, y + h / 2, label, size=size, bold=True, fill=ink)
+
+
+def _lines(d: Drawing, x: float, y: float, lines: Iterable[str], *, size: float = TEXT_MIN,
+           align: Any = "left", bold: bool = False, fill: str = MUTED,
+           layer: Any = "pieces") -> None:
+    """Lines of text, the first one's middle at ``y``, each :data:`LINE` below the last."""
+    for k, line in enumerate(lines):
+        if line:
+            d.text(x, y + k * LINE, line, size=size, align=align, bold=bold, fill=fill,
+                   layer=layer)
 
 
 # --- words --------------------------------------------------------------------------
@@ -438,12 +453,12 @@ def draw(view: CardsView, highlights: Iterable[Hashable] = (),
     # Static: the felt of the middle of the table and the footer.
     d.rect(8, MID_Y, WIDTH - 16, MID_H, fill=FELT, stroke="#b7c9b0", width=1.5, radius=14,
            layer="board")
-    d.text(14, HEIGHT - 22, "Each card: top half = the side its holder sees (pile, trios: "
-           "face up) · bottom half = the side the others see (face down) · "
-           "? = a side not seen from here", size=11, align="left", fill=MUTED,
-           layer="board")
+    _lines(d, 14, HEIGHT - 8 - LINE, ["Each card: top half = the side its holder sees (pile, "
+                                       "trios: face up) · bottom half = the side the others",
+                                       "see (face down) · ? = a side not seen from here"],
+           fill=MUTED, layer="board")
     d.text(14, 18, prompt(view, pick), size=16, align="left", bold=True, fill=INK)
-    d.text(WIDTH - 14, 18, _caption(view, pick), size=13, align="right", fill=MUTED)
+    d.text(WIDTH - 14, 18, _caption(view, pick), size=TEXT_MIN, align="right", fill=MUTED)
 
     mover = view.to_move if view.to_move >= 0 else None
     for seat in range(n):
@@ -470,34 +485,36 @@ def _panel(d: Drawing, view: CardsView, seat: int, pick: Pick, mover: int | None
     d.rect(x, y, PANEL_W, PANEL_H, fill=style.light if to_move else "#fbf8f0",
            stroke=style.colour if (to_move or you) else "#b8a98a",
            width=4 if to_move else (2.5 if you else 1.5), radius=12)
-    seat_marker(d, seat, x + 18, y + 17, 10)
-    d.seat_label(seat, x + PANEL_W - 100, y)           # on the panel's top edge
-    d.text(x + 34, y + 17, f"Player {seat_name(seat)}", size=14, align="left", bold=True,
-           fill=INK)
-    # Between the name and the trio count there is room for about 130 pixels of tags.
+    seat_marker(d, seat, x + 19, y + 17, TEXT_MIN / 1.2)
+    d.seat_label(seat, x + PANEL_W - 100, y - 3)       # on the panel's top edge
+    d.text(x + 36, y + 17, f"Player {seat_name(seat)}", size=TEXT_MIN, align="left",
+           bold=True, fill=INK)
+    # Between the name and the trio count there is room for about 130 units of tags: two
+    # ("you" goes first: "you see" below says it too).
     agreed = seat in view.agreed
     tags = []
-    if you and not (to_move and agreed):      # "you see" below says it too
+    if you and not agreed:
         tags.append("you")
-    if to_move:
+    if to_move and not agreed:          # (the panel's colour says who is to move)
         tags.append("to move")
     if agreed:
-        tags.append("agreed" if to_move else "agreed to end")
+        tags.append("agreed to end")
     if tags:
-        d.text(x + 104, y + 17, " · ".join(tags), size=11, align="left", bold=True,
+        d.text(x + 114, y + 17, " · ".join(tags), size=TEXT_MIN, align="left", bold=True,
                fill=style.colour if to_move else MUTED)
     count = view.trio_counts[seat]
-    d.text(x + PANEL_W - 10, y + 17, f"{count} trio{'s' * (count != 1)}", size=13,
+    d.text(x + PANEL_W - 10, y + 17, f"{count} trio{'s' * (count != 1)}", size=TEXT_MIN,
            align="right", fill=INK, bold=count > 0)
     # The two rows of card halves: whose side is which.
     holder = "you" if you else seat_name(seat)
     others = "you" if (view.viewer not in (None, WHOLE_TABLE) and not you and not covered) \
         else "others"
     cy = y + 32
-    d.text(x + LABEL_W - 8, cy + HALF_H / 2, f"{holder} see{'s' * (holder != 'you')}",
-           size=10, align="right", fill=MUTED, bold=holder == "you")
-    d.text(x + LABEL_W - 8, cy + HALF_H * 1.5, f"{others} see", size=10, align="right",
-           fill=MUTED, bold=others == "you")
+    # Each row's words on two lines, right beside the row ("A" / "sees", "others" / "see").
+    for row, (who, bold) in enumerate(((holder, holder == "you"), (others, others == "you"))):
+        verb = "sees" if who not in ("you", "others") else "see"
+        _lines(d, x + LABEL_W - 6, cy + HALF_H * (row + 0.5) - LINE / 2, [who, verb],
+               align="right", bold=bold)
     hand = view.hands[seat]
     chosen_take = pick.take if mover is not None else ()
     for slot in range(HAND_LIMIT):
@@ -507,17 +524,16 @@ def _panel(d: Drawing, view: CardsView, seat: int, pick: Pick, mover: int | None
         if slot >= len(hand):
             d.rect(cx, cy, CARD_W, 2 * HALF_H, stroke="#b8a98a", width=1.5, radius=6,
                    dash=(5, 4), key=key)
-            d.text(cx + CARD_W / 2, cy + HALF_H, "empty", size=10, fill="#b8a98a")
+            d.text(cx + CARD_W / 2, cy + HALF_H, "empty", size=TEXT_MIN, fill="#a8997a")
             continue
         card = hand[slot]
         _card(d, cx, cy, card.front, card.back, key=key)
-        label, bold = ref, False
+        label, role, bold = ref, "", False
         if ref in chosen_take:
-            label, bold = f"{ref} · draw", True
+            role, bold = "draw", True
         elif seat == mover and slot in pick.drop:
             order = pick.drop.index(slot)
-            label = f"{ref} · discard" if len(pick.drop) == 1 else \
-                f"{ref} · {'1st' if order == 0 else '2nd, top'}"
+            role = "discard" if len(pick.drop) == 1 else ("1st" if order == 0 else "2nd, top")
             bold = True
         # A frame round a chosen card ends 4.5 px below it; its label starts 3 px lower.
         if bold and mover is not None:
@@ -526,22 +542,22 @@ def _panel(d: Drawing, view: CardsView, seat: int, pick: Pick, mover: int | None
         if pick.inspect == ref:
             d.rect(cx - 3, cy - 3, CARD_W + 6, 2 * HALF_H + 6, stroke=INK, width=3, radius=8,
                    dash=(3, 3))
-        d.text(cx + CARD_W / 2, cy + 2 * HALF_H + LABEL_GAP, label,
-               size=10 if not bold else 11, bold=bold, fill=INK if bold else MUTED)
+        _lines(d, cx + CARD_W / 2, cy + 2 * HALF_H + LABEL_GAP, [label, role] if role
+               else [label], align="center", bold=bold, fill=INK if bold else MUTED)
 
 
 def _pile(d: Drawing, view: CardsView, pick: Pick) -> None:
     x0 = 18
-    d.text(x0, MID_Y + 14, "Pile", size=14, bold=True, align="left", fill=INK)
+    d.text(x0, MID_Y + 16, "Pile", size=TEXT_MIN, bold=True, align="left", fill=INK)
     up = len(view.pile)
-    d.text(x0 + 38, MID_Y + 14, f"{view.pile_size} card{'s' * (view.pile_size != 1)}",
-           size=11, align="left", fill=MUTED)
+    d.text(x0 + 40, MID_Y + 16, f"{view.pile_size} card{'s' * (view.pile_size != 1)}",
+           size=TEXT_MIN, align="left", fill=MUTED)
     px, py = pile_origin()
     top = view.pile_top
     if top is None:
         d.rect(px, py, CARD_W, 2 * HALF_H, stroke="#8aa383", width=1.5, radius=6, dash=(5, 4),
                key=("pile",))
-        d.text(px + CARD_W / 2, py + HALF_H, "empty", size=10, fill=MUTED)
+        d.text(px + CARD_W / 2, py + HALF_H, "empty", size=TEXT_MIN, fill=MUTED)
     else:
         for k in range(min(up - 1, 3), 0, -1):
             d.rect(px + 3 * k, py + 3 * k, CARD_W, 2 * HALF_H, fill="#ffffff", stroke=INK,
@@ -555,11 +571,12 @@ def _pile(d: Drawing, view: CardsView, pick: Pick) -> None:
         if pick.inspect == "P1":
             d.rect(px - 4, py - 4, CARD_W + 8, 2 * HALF_H + 8, stroke=INK, width=3, radius=8,
                    dash=(3, 3))
-        label = "P1 · draw" if chosen == 1 else ("P1, P2 · draw" if chosen else "top: P1")
-        d.text(px + CARD_W / 2, py + 2 * HALF_H + 16, label, size=11 if chosen else 10,
+        label = ["P1", "draw"] if chosen == 1 else (["P1, P2", "draw"] if chosen
+                                                     else ["top: P1"])
+        _lines(d, px + CARD_W / 2, py + 2 * HALF_H + 21, label, align="center",
                bold=bool(chosen), fill=INK if chosen else MUTED)
-    d.text(px - 4, py + HALF_H / 2, "up", size=9, align="right", fill=MUTED)
-    d.text(px - 4, py + HALF_H * 1.5, "down", size=9, align="right", fill=MUTED)
+    d.text(px - 5, py + HALF_H / 2, "up", size=TEXT_MIN, align="right", fill=MUTED)
+    d.text(px - 5, py + HALF_H * 1.5, "down", size=TEXT_MIN, align="right", fill=MUTED)
     # The cards nobody has seen: a face-down stack.
     ux, uy = _UNSEEN_X, py + 8
     if view.unturned:
@@ -572,54 +589,67 @@ def _pile(d: Drawing, view: CardsView, pick: Pick) -> None:
         if pick.inspect == "next":
             d.rect(ux - 5, uy - 5, CARD_W, 2 * HALF_H - 4, stroke=INK, width=3, radius=8,
                    dash=(3, 3))
-    d.text(ux + (CARD_W - 8) / 2, py + 2 * HALF_H + 16, f"{view.unturned} unseen", size=10,
-           fill=MUTED)
+    _lines(d, ux + (CARD_W - 8) / 2, py + 2 * HALF_H + 16, [f"{view.unturned}", "unseen"],
+           align="center")
+
+
+#: A laid trio drawn as its three cards (each ``TRIO_CARD`` wide, halves as tall) over
+#: its owner and symbol, ``TRIO_PITCH`` apart; with more trios than fit, each is one row:
+#: its letter, its owner and its symbol.
+TRIO_CARD, TRIO_PITCH, TRIO_ROW = 24, 104, 34
 
 
 def _trios(d: Drawing, view: CardsView) -> None:
     heading = ("Trios laid (open: both sides shown)" if view.variant.trio_backs == "shown"
                else "Trios laid (symbol side up)")
-    d.text(TRIO_X + 4, MID_Y + 14, heading, size=14, bold=True, align="left", fill=INK)
+    d.text(TRIO_X + 4, MID_Y + 16, heading, size=TEXT_MIN, bold=True, align="left", fill=INK)
     if not view.trios:
-        d.text(TRIO_X + 4, MID_Y + 44, "none yet — three cards showing one symbol to",
-               size=11, align="left", fill=MUTED)
-        d.text(TRIO_X + 4, MID_Y + 60, "their holder are laid at once (JC-12)", size=11,
-               align="left", fill=MUTED)
+        _lines(d, TRIO_X + 4, MID_Y + 46, ["none yet — three cards showing one symbol to",
+                                           "their holder are laid at once (JC-12)"])
         return
-    scale, per_row = _trio_layout(len(view.trios))
-    cw, half = 26 * scale, 24 * scale
-    chip_w, chip_h = 3 * cw + 6 * scale, 2 * half + 20 * scale
-    for t, trio in enumerate(view.trios):
+    per_row = int((TRIO_W - 12) // TRIO_PITCH)
+    full_h = 2 * TRIO_CARD + 26
+    rows = (MID_H - 34) // (full_h + 6)
+    if len(view.trios) <= per_row * rows:
+        for t, trio in enumerate(view.trios):
+            row, col = divmod(t, per_row)
+            _trio_chip(d, trio, TRIO_X + 6 + col * TRIO_PITCH, MID_Y + 32 + row * (full_h + 6))
+        return
+    per_row = int((TRIO_W - 12) // (TRIO_PITCH + 8))
+    rows = (MID_H - 34) // TRIO_ROW
+    shown = view.trios[-per_row * rows:]
+    for t, trio in enumerate(shown):
         row, col = divmod(t, per_row)
-        x = TRIO_X + 6 + col * (chip_w + 14 * scale)
-        y = MID_Y + 30 + row * (chip_h + 6)
-        _trio_chip(d, trio, x, y, cw, half, scale)
+        _trio_row(d, trio, TRIO_X + 6 + col * (TRIO_PITCH + 8), MID_Y + 32 + row * TRIO_ROW)
 
 
-def _trio_layout(count: int) -> tuple[float, int]:
-    """The largest chip scale (and chips per row) that fits ``count`` trios."""
-    scale = 1.0
-    while True:
-        per_row = max(1, int((TRIO_W - 12) // (84 * scale + 14 * scale)))
-        rows = -(-count // per_row)
-        if rows * (68 * scale + 6) <= MID_H - 34 or scale < 0.3:
-            return scale, per_row
-        scale *= 0.9
-
-
-def _trio_chip(d: Drawing, trio: LaidTrio, x: float, y: float, cw: float, half: float,
-               scale: float) -> None:
-    for j, card in enumerate(trio.cards):
-        _card(d, x + j * (cw + 3 * scale), y, card.front, card.back, key=None, w=cw,
-              half=half, small=True)
-    ly = y + 2 * half + 11 * scale
+def _owner(d: Drawing, trio: LaidTrio, cx: float, cy: float) -> None:
+    """The trio's owner's marker, or a grey disc with a dash: laid after its maker agreed
+    to end, it counts for no one (JC-14)."""
     if trio.owner is not None:
-        seat_marker(d, trio.owner, x + 7 * scale, ly, 7 * scale)
-        d.text(x + 17 * scale, ly, plural(trio.symbol), size=11 * scale, align="left",
-               fill=INK)
-    else:  # laid after its maker agreed to end: it counts for no one (JC-14)
-        d.text(x + 1, ly, f"{plural(trio.symbol)}, no one", size=11 * scale, align="left",
-               fill=MUTED)
+        seat_marker(d, trio.owner, cx, cy, TEXT_MIN / 1.2)
+    else:
+        d.circle(cx, cy, TEXT_MIN / 1.2, fill="#d9d4c7", stroke="#888888")
+        d.text(cx, cy + 0.5, "–", size=TEXT_MIN, bold=True, fill=MUTED)
+
+
+def _trio_chip(d: Drawing, trio: LaidTrio, x: float, y: float) -> None:
+    for j, card in enumerate(trio.cards):
+        _card(d, x + j * (TRIO_CARD + 3), y, card.front, card.back, key=None, w=TRIO_CARD,
+              half=TRIO_CARD, small=True)
+    ly = y + 2 * TRIO_CARD + 15
+    _owner(d, trio, x + 11, ly)
+    d.text(x + 27, ly, plural(trio.symbol), size=TEXT_MIN, align="left",
+           fill=INK if trio.owner is not None else MUTED)
+
+
+def _trio_row(d: Drawing, trio: LaidTrio, x: float, y: float) -> None:
+    d.rect(x - 1, y - 1, TRIO_CARD + 2, TRIO_CARD + 2, fill="#ffffff", stroke=INK, width=1.5,
+           radius=5)
+    _face(d, x + 1, y + 1, TRIO_CARD - 2, TRIO_CARD - 2, trio.cards[0].front, small=True)
+    _owner(d, trio, x + TRIO_CARD + 17, y + TRIO_CARD / 2)
+    d.text(x + TRIO_CARD + 33, y + TRIO_CARD / 2, plural(trio.symbol), size=TEXT_MIN,
+           align="left", fill=INK if trio.owner is not None else MUTED)
 
 
 def plural(symbol: str) -> str:
@@ -640,42 +670,39 @@ def _buttons(d: Drawing, view: CardsView, pick: Pick) -> None:
         return
     if view.to_move == CHANCE:
         label = "Deal a card" if view.phase == "deal" else "Turn up the next card"
-        _button(d, x, MID_Y + 14, w, 44, label, active=True, key=("button", "deal"))
-        d.text(x, MID_Y + 76, "Chance deals and turns up the cards (JC-4):", size=11,
-               align="left", fill=MUTED)
-        d.text(x, MID_Y + 92, "each unseen card is equally likely, either way up.",
-               size=11, align="left", fill=MUTED)
-        _odds_button(d, view, pick, MID_Y + 150)
+        _button(d, x, MID_Y + 14, w, 44, label, active=True, key=("button", "deal"),
+                size=16)
+        _lines(d, x, MID_Y + 76, ["Chance deals and turns up the", "cards (JC-4): each unseen "
+                                  "card is", "equally likely, either way up."])
+        _odds_button(d, view, pick, ODDS_Y)
         return
     if view.to_move == TERMINAL:
-        d.text(x, MID_Y + 30, "The game is over (JC-20).", size=13, align="left", fill=INK,
-               bold=True)
-        d.text(x, MID_Y + 50, "Step back with ◀ to look at any earlier moment,", size=11,
-               align="left", fill=MUTED)
-        d.text(x, MID_Y + 66, "or start a new game (Game & variant tab).", size=11,
-               align="left", fill=MUTED)
-        _odds_button(d, view, pick, MID_Y + 150)
+        d.text(x, MID_Y + 30, "The game is over (JC-20).", size=TEXT_MIN, align="left",
+               fill=INK, bold=True)
+        _lines(d, x, MID_Y + 56, ["Step back with ◀ to look at any", "earlier moment, or "
+                                  "start a new", "game (Game & variant tab)."])
+        _odds_button(d, view, pick, ODDS_Y)
         return
     mine = view.viewer is None or view.viewer == view.to_move
     label, move = _move_text(view, pick)
     _button(d, x, MID_Y + 14, w, 44, label, active=mine and move is not None,
-            key=("button", "play"), size=15)
+            key=("button", "play"), size=16)
     agreed = view.to_move in view.agreed
     _button(d, x, MID_Y + 66, (w - 8) / 2, 34, "Agreed already" if agreed else "Agree to end",
-            active=mine and not agreed, key=("button", "agree"), size=13, style="plain")
+            active=mine and not agreed, key=("button", "agree"), size=TEXT_MIN, style="plain")
     _button(d, x + (w + 8) / 2, MID_Y + 66, (w - 8) / 2, 34, "Clear choice",
-            active=bool(pick.take or pick.drop), key=("button", "clear"), size=13,
+            active=bool(pick.take or pick.drop), key=("button", "clear"), size=TEXT_MIN,
             style="plain")
     if pick.take:
-        hint = "The side you see goes into your hand (JC-9)."
+        hint = ["The side you see goes into", "your hand (JC-9)."]
     elif pick.drop:
-        hint = "Your side goes face up on the pile (JC-11)."
+        hint = ["Your side goes face up on the", "pile (JC-11)."]
     elif mine:
-        hint = "Others' cards or the pile: draw · yours: discard."
+        hint = ["Others' cards or the pile: draw;", "yours: discard."]
     else:
-        hint = f"Only {seat_name(view.to_move)} may act now (JC-19)."
-    d.text(x, MID_Y + 118, hint, size=11, align="left", fill=MUTED)
-    _odds_button(d, view, pick, MID_Y + 150)
+        hint = [f"Only {seat_name(view.to_move)} may act now (JC-19)."]
+    _lines(d, x, MID_Y + 120, hint)
+    _odds_button(d, view, pick, ODDS_Y)
 
 
 def _odds_button(d: Drawing, view: CardsView, pick: Pick, y: float) -> None:
@@ -683,7 +710,7 @@ def _odds_button(d: Drawing, view: CardsView, pick: Pick, y: float) -> None:
         return
     label = "What can I know?  ON" if pick.odds else "What can I know?  off"
     _button(d, BUTTON_X, y, BUTTON_W, 36, label, active=True, key=("button", "odds"),
-            size=14, style="on" if pick.odds else "plain")
+            size=TEXT_MIN, style="on" if pick.odds else "plain")
 
 
 def _cover(d: Drawing, view: CardsView) -> None:
@@ -695,28 +722,26 @@ def _cover(d: Drawing, view: CardsView) -> None:
         who = seat_name(view.to_move)
         d.text(x + w / 2, MID_Y + 32, f"Pass the screen to {who}", size=20, bold=True,
                fill="#ffffff")
-        d.text(x + w / 2, MID_Y + 58, "Everyone sees only what the whole", size=12,
+        _lines(d, x + w / 2, MID_Y + 62, ["Everyone sees only what the", "whole table has "
+                                          "seen. When", f"only {who} looks:"], align="center",
                fill="#dfe6f7")
-        d.text(x + w / 2, MID_Y + 74, "table has seen. When only " + who + " looks:",
-               size=12, fill="#dfe6f7")
-        _button(d, x + 24, MID_Y + 134, w - 48, 44, f"{who}: show my cards", active=True,
+        _button(d, x + 24, MID_Y + 158, w - 48, 44, f"{who}: show my cards", active=True,
                 key=("cover",), size=15, style="on")
         return
     if view.to_move == CHANCE:
         label = "Deal a card" if view.phase == "deal" else "Turn up the next card"
         d.text(x + w / 2, MID_Y + 32, "Chance is dealing", size=20, bold=True,
                fill="#ffffff")
-        d.text(x + w / 2, MID_Y + 58, "Each player looks at their cards", size=12,
+        _lines(d, x + w / 2, MID_Y + 62, ["Each player looks at their", "cards when the "
+                                          "screen is", "passed to them."], align="center",
                fill="#dfe6f7")
-        d.text(x + w / 2, MID_Y + 74, "when the screen is passed to them.", size=12,
-               fill="#dfe6f7")
-        _button(d, x + 24, MID_Y + 134, w - 48, 44, label, active=True,
+        _button(d, x + 24, MID_Y + 158, w - 48, 44, label, active=True,
                 key=("button", "deal"), size=15)
         return
     d.text(x + w / 2, MID_Y + 32, "Game over", size=20, bold=True, fill="#ffffff")
-    d.text(x + w / 2, MID_Y + 58, "Turn every card over to see", size=12, fill="#dfe6f7")
-    d.text(x + w / 2, MID_Y + 74, "what everyone held.", size=12, fill="#dfe6f7")
-    _button(d, x + 24, MID_Y + 134, w - 48, 44, "Show every card", active=True,
+    _lines(d, x + w / 2, MID_Y + 62, ["Turn every card over to see", "what everyone held."],
+           align="center", fill="#dfe6f7")
+    _button(d, x + 24, MID_Y + 158, w - 48, 44, "Show every card", active=True,
             key=("cover",), size=15, style="on")
 
 
@@ -755,48 +780,48 @@ def _odds_panel(d: Drawing, view: CardsView, ref: str) -> None:
         return
     x, y, w, h = TRIO_X, MID_Y + 4, TRIO_W, MID_H - 8
     d.rect(x, y, w, h, fill="#ffffff", stroke=INK, width=2, radius=10)
-    d.text(x + 12, y + 16, title, size=13, bold=True, align="left", fill=INK)
+    d.text(x + 12, y + 16, title, size=TEXT_MIN, bold=True, align="left", fill=INK)
     if not odds:
-        d.text(x + 12, y + 40, "No card is left that nobody has seen.", size=12,
+        d.text(x + 12, y + 42, "No card is left that nobody has seen.", size=TEXT_MIN,
                align="left", fill=INK)
         return
     if len(odds) == 1 and next(iter(odds.values())) == 1:
         symbol = next(iter(odds))
-        d.text(x + 12, y + 40, "Known: " + (f"{seen} / {symbol}" if seen else symbol)
-               + " (probability 1)", size=12, align="left", fill=INK)
-        d.text(x + 12, y + 58, "This side has been seen from here.", size=11, align="left",
-               fill=MUTED)
+        d.text(x + 12, y + 42, "Known: " + (f"{seen} / {symbol}" if seen else symbol)
+               + " (probability 1)", size=TEXT_MIN, align="left", fill=INK)
+        d.text(x + 12, y + 62, "This side has been seen from here.", size=TEXT_MIN,
+               align="left", fill=MUTED)
         return
     items = sorted(odds.items(), key=lambda kv: SYMBOL_NAMES.index(kv[0]))
     cols = 1 if len(items) <= 6 else 2
     per_col = (len(items) + cols - 1) // cols
-    row_h = min(22.0, (h - 58) / per_col)
+    row_h = min(24.0, (h - 36 - 2 * LINE - 8) / per_col)
     col_w = (w - 24) / cols
     best = max(odds.values())
     texts = odds_texts(odds)
     longest = max(len(t) for t in texts.values())
-    size = 12.0 if longest <= 9 else 10.0
+    size = TEXT_MIN
     text_w = longest * size * 0.62
     for i, (symbol, p) in enumerate(items):
         c, r = divmod(i, per_col)
         rx, ry = x + 12 + c * col_w, y + 34 + r * row_h
         _glyph(d, symbol, rx + 8, ry + row_h / 2, min(8.0, row_h * 0.38), "#ffffff")
-        d.text(rx + 20, ry + row_h / 2, f"{_CODE[symbol]} {symbol}", size=11, align="left",
-               fill=INK)
-        bar_x = rx + 80
-        bar_w = col_w - 80 - text_w - 16
+        d.text(rx + 20, ry + row_h / 2, f"{_CODE[symbol]} {symbol}", size=TEXT_MIN,
+               align="left", fill=INK)
+        bar_x = rx + 88
+        bar_w = col_w - 88 - text_w - 16
         if bar_w >= 30:
             d.rect(bar_x, ry + 4, bar_w, row_h - 8, fill="#eeeeee")
             d.rect(bar_x, ry + 4, max(1.0, bar_w * float(p / best)), row_h - 8,
                    fill=SYMBOL_COLOURS[symbol])
         else:  # no room for a bar: the fraction's size in per cent
-            d.text(bar_x - 6, ry + row_h / 2, f"{float(p):.1%}", size=10, align="left",
+            d.text(bar_x - 6, ry + row_h / 2, f"{float(p):.1%}", size=TEXT_MIN, align="left",
                    fill=MUTED)
         d.text(rx + col_w - 8, ry + row_h / 2, texts[symbol], size=size, bold=True,
                align="right", fill=INK)
-    note = ("Exact: every way the unseen cards could lie that fits what was seen; "
-            "a double counts twice.")
-    d.text(x + 12, y + h - 12, note, size=10, align="left", fill=MUTED)
+    _lines(d, x + 12, y + h - 14 - LINE, ["Exact: every way the unseen cards could lie "
+                                          "that fits", "what was seen; a double counts "
+                                          "twice."])
 
 
 # --- clicks ------------------------------------------------------------------------------

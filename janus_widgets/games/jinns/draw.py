@@ -1,6 +1,6 @@
 """Jinns of the Lake drawn: the lake, its ring of 32 cells, the piles of domed pawns.
 
-Pure functions from a state to a :class:`~janus_widgets.widgets.drawing.Drawing`; the
+Pure functions from a state to a :class:`~janus_widgets.drawing.Drawing`; the
 widget shell paints them and sends clicks back as region keys:
 
 * ``("cell", c)`` — cell ``c`` of the ring (an empty cell or around a pile);
@@ -38,7 +38,7 @@ from collections.abc import Hashable, Iterable
 from typing import Any
 
 from ...core.protocol import seat_name
-from ...widgets.drawing import HIGHLIGHT, Click, Drawing, outline_regions
+from ...drawing import HIGHLIGHT, Click, Drawing, outline_regions
 from .rules import HEIGHT as PILE_HEIGHT
 from .rules import (CELLS, CHANCE_BASE, COLOUR_NAMES, COLOURS, DEAL, KEEP_BOTTOM, KEEP_TOP,
                     LEAVE, MOVE_COUNT, PASS, PAWN_COLOUR, PAWN_STRENGTH, PLACE_BASE, PLAY,
@@ -46,19 +46,26 @@ from .rules import (CELLS, CHANCE_BASE, COLOUR_NAMES, COLOURS, DEAL, KEEP_BOTTOM
                     pile_pawns, pile_text)
 
 __all__ = ["draw", "click", "highlight", "selection_for", "prompt", "cell_point",
-           "pawn_box", "slot", "WIDTH", "HEIGHT", "PAWN_FILL", "DEFAULT_VIEWPOINT"]
+           "pawn_box", "slot", "WIDTH", "HEIGHT", "PAWN_FILL", "DEFAULT_VIEWPOINT",
+           "TEXT_MIN"]
 
 DEFAULT_VIEWPOINT = None                 # perfect information: everyone sees everything
 
 WIDTH, HEIGHT = 900, 720
-CX, CY, R = 340, 376, 282                # the ring: centre and radius through the cells
+#: The smallest text drawn (drawing units): 10 px on screen at 1366×768, where the canvas
+#: is 600 px wide, and 14 px there in big mode, where it is as tall as the screen allows
+#: (docs/adding-a-game.md). A pawn's letter and strength are this size too.
+TEXT_MIN = 16
+LINE = 20                                # from one line of TEXT_MIN text to the next
+CX, CY, R = 343, 384, 282                # the ring: centre and radius through the cells
 LAKE_R = R - 44
 PANEL_X, PANEL_W = 690, 198              # the seats' column
 
-# Pawn geometry at scale 1: a body with 1–4 domes on top (the jinn's strength).
-PAWN_W, PAWN_H, DOME_R = 38, 11.5, 4.0
+# Pawn geometry at scale 1: a body with 1–4 domes on top (the jinn's strength), its
+# label TEXT_MIN high.
+PAWN_W, PAWN_H, DOME_R = 40, 15.0, 4.0
 STEP = PAWN_H + DOME_R                   # how far up the next pawn of a pile sits
-SLOT_W, SLOT_H = 42, 52                  # a cell's click area (a pile of three fits)
+SLOT_W, SLOT_H = 44, 62                  # a cell's click area (a pile of three fits)
 BASE_DY = PAWN_H / 2                     # a pile's bottom pawn is centred on its cell
 
 # Colour AND a letter on every pawn; Y/B/R/G in the colour numbering of the rules.
@@ -124,7 +131,7 @@ def _pawn(d: Drawing, pawn: int, cx: float, bottom: float, *, scale: float = 1.0
                  width=1.2 * scale if not lifted else 1.6, layer=layer)
     d.rect(cx - w / 2, top, w, h, fill=fill, stroke=HIGHLIGHT if lifted else edge,
            width=2.5 if lifted else 1.2 * scale, radius=3 * scale, layer=layer)
-    d.text(cx, top + h / 2 + 0.5, f"{COLOURS[colour]}{strength}", size=9.5 * scale,
+    d.text(cx, top + h / 2 + 0.5, f"{COLOURS[colour]}{strength}", size=TEXT_MIN * scale,
            fill=ink, bold=True, layer=layer)
     if key is not None:
         d.region(key, cx - w / 2, top - r, w, h + r)
@@ -143,24 +150,53 @@ def _pile(d: Drawing, pawns: tuple[int, ...], cx: float, bottom: float, *,
 
 
 def _button(d: Drawing, x: float, y: float, w: float, h: float, label: str, *,
-            active: bool, key: Hashable, size: float = 14) -> None:
+            active: bool, key: Hashable, size: float = TEXT_MIN) -> None:
     d.rect(x, y, w, h, fill=BUTTON if active else BUTTON_OFF, stroke=INK, width=1.5,
            radius=8, key=key)
     d.text(x + w / 2, y + h / 2, label, size=size, bold=True,
            fill="#ffffff" if active else "#6b6455")
 
 
-def _badge(d: Drawing, seat: int, cx: float, cy: float, r: float = 13) -> None:
+def _badge(d: Drawing, seat: int, cx: float, cy: float, r: float = 14) -> None:
     """A seat's badge: its letter on a dark disc (the pawn colours belong to the jinns)."""
     d.circle(cx, cy, r, fill=INK, stroke="#000000")
     d.text(cx, cy + 0.5, seat_name(seat), size=r * 1.15, fill="#ffffff", bold=True)
 
 
-def _chip(d: Drawing, colour: int, x: float, y: float, size: float = 16) -> None:
+def _chip(d: Drawing, colour: int, x: float, y: float, size: float = 24) -> None:
     """A small colour square with its letter."""
     d.rect(x, y, size, size, fill=PAWN_FILL[colour], stroke=PAWN_EDGE[colour], radius=3)
-    d.text(x + size / 2, y + size / 2 + 0.5, COLOURS[colour], size=size * 0.68,
+    d.text(x + size / 2, y + size / 2 + 0.5, COLOURS[colour], size=max(TEXT_MIN, size * 0.68),
            fill=PAWN_INK[colour], bold=True)
+
+
+def _lines(d: Drawing, x: float, y: float, lines: Iterable[str], *, size: float = TEXT_MIN,
+           align: Any = "center", bold: bool = False, fill: str = INK,
+           layer: Any = "pieces") -> float:
+    """Lines of text, the first one's middle at ``y``, each :data:`LINE` below the last;
+    returns the middle of the line after the last."""
+    for line in lines:
+        if line:
+            d.text(x, y, line, size=size, align=align, bold=bold, fill=fill, layer=layer)
+        y += LINE
+    return y
+
+
+def wrap(text: str, width: float, size: float = TEXT_MIN) -> list[str]:
+    """``text`` in lines of at most ``width`` units at ``size`` (words kept whole; a
+    generous 0.6 em a letter, bold included).
+
+    >>> wrap("a pile of three on cell 12", 150)
+    ['a pile of three', 'on cell 12']
+    """
+    most = max(1, int(width // (0.6 * size)))
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= most:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
 
 
 # --- words ----------------------------------------------------------------------------
@@ -233,11 +269,11 @@ def _board(d: Drawing, state: JinnsState) -> None:
         d.arc(CX, CY, LAKE_R - 22, a0, a0 + 0.8, stroke=WAVE, width=2, layer=b)
     for c in range(CELLS):
         a = angle(c)
-        lx, ly = _polar(a, R + 45 + 12 * max(0.0, -math.sin(a)))
-        d.text(lx, ly, str(c), size=11.5, fill=MUTED, bold=c % 8 == 0, layer=b)
+        lx, ly = _polar(a, R + 47 + 22 * max(0.0, -math.sin(a)))
+        d.text(lx, ly, str(c), size=TEXT_MIN, fill=MUTED, bold=c % 8 == 0, layer=b)
     # Which way is clockwise (the + of the notation).
-    ax, ay = _polar(angle(-2.2), R + 64)
-    d.text(ax, ay, "+ is clockwise →", size=11.5, fill=MUTED, align="right", layer=b)
+    ax, ay = _polar(angle(-2.5), R + 78)
+    d.text(ax, ay, "+ is clockwise →", size=TEXT_MIN, fill=MUTED, align="right", layer=b)
     n = state.num_players
     for seat in range(n):
         y0, h = _seat_box(seat, n)
@@ -253,16 +289,18 @@ def _key(d: Drawing, top: float) -> None:
     b = "board"
     d.rect(PANEL_X, top, PANEL_W, HEIGHT - 10 - top, fill="#f1ece0", stroke="#d8ccb0",
            radius=10, layer=b)
-    d.text(PANEL_X + 12, top + 16, "Reading the board", size=12.5, bold=True, align="left",
-           layer=b)
-    _pawn(d, pawn_code_of(2, 3), PANEL_X + 34, top + 50, scale=1.2, layer=b)
-    d.text(PANEL_X + 64, top + 36, "R = red, 3 domes =", size=11.5, align="left", layer=b)
-    d.text(PANEL_X + 64, top + 50, "strength 3", size=11.5, align="left", layer=b)
-    lines = ("A pile scores its height ×", "the strength on top.",
-             "Four pawns make a tower:", "it comes off at once.")
-    for i, line in enumerate(lines):
-        d.text(PANEL_X + 12, top + 74 + 15 * i, line, size=11.5, align="left", fill=MUTED,
-               layer=b)
+    d.text(PANEL_X + 12, top + 17, "Reading the board", size=TEXT_MIN, bold=True,
+           align="left", layer=b)
+    _pawn(d, pawn_code_of(2, 3), PANEL_X + 34, top + 55, layer=b)
+    _lines(d, PANEL_X + 62, top + 40, ["red, 3 domes:", "strength 3"], align="left", layer=b)
+    sentences = [["A pile scores its", "height × the top", "pawn's strength."],
+                 ["Four make a tower:", "it comes off."]]
+    room = int((HEIGHT - 10 - top - 80 + LINE - 8) // LINE)      # lines that fit
+    lines: list[str] = []
+    for sentence in sentences:
+        if len(lines) + len(sentence) <= room:
+            lines += sentence
+    _lines(d, PANEL_X + 12, top + 80, lines, align="left", fill=MUTED, layer=b)
 
 
 def pawn_code_of(colour: int, strength: int) -> int:
@@ -328,8 +366,9 @@ def _run_marks(d: Drawing, state: JinnsState) -> None:
         for c in range(filled, CELLS):
             colour = state.engine.schedule[c][0]
             x, y = cell_point(c)
-            d.circle(x, y, 9, fill=PAWN_FILL[colour], stroke=PAWN_EDGE[colour], width=1)
-            d.text(x, y + 0.5, COLOURS[colour], size=9, fill=PAWN_INK[colour], bold=True)
+            d.circle(x, y, 12, fill=PAWN_FILL[colour], stroke=PAWN_EDGE[colour], width=1)
+            d.text(x, y + 0.5, COLOURS[colour], size=TEXT_MIN, fill=PAWN_INK[colour],
+                   bold=True)
     x, y = cell_point(filled)
     d.rect(x - PAWN_W / 2 - 5, y - PAWN_H / 2 - DOME_R - 6, PAWN_W + 10,
            PAWN_H + DOME_R + 12, stroke=INK, width=2, radius=6, dash=(4, 3), layer="highlight")
@@ -347,13 +386,12 @@ def _tray(d: Drawing, state: JinnsState) -> None:
     if setup:
         placer = seat_name(state.raw[1])
         title = f"{placer} chooses the pawn for cell {len(state.raw[3])}"
-        sub = (f"a {COLOUR_NAMES[run]} run: any {COLOUR_NAMES[run]} pawn, "
-               "in the order you like")
+        sub = f"a {COLOUR_NAMES[run]} run: any {COLOUR_NAMES[run]} pawn, any order"
     else:
         title = f"Chance draws the pawn for cell {len(state.raw[3])}"
-        sub = "press ▶ (step), Autoplay, or Deal the rest below"
-    d.text(CX, top - 34, title, size=15, bold=True, fill=INK)
-    d.text(CX, top - 14, sub, size=12, fill=MUTED)
+        sub = "▶ (step), Autoplay, or Deal the rest"
+    d.text(CX, top - 36, title, size=TEXT_MIN, bold=True, fill=INK)
+    d.text(CX, top - 14, sub, size=TEXT_MIN, fill=MUTED)
     for colour in range(4):
         y = top + 16 + colour * 62
         active = (not setup) or colour == run
@@ -366,34 +404,39 @@ def _tray(d: Drawing, state: JinnsState) -> None:
             count = counts[kind]
             _pawn(d, kind + 1, x + 4, y + 38, scale=1.25, faded=not count or not active)
             d.region(("tray", kind), x - 22, y - 6, 74, 52)
-            d.text(x + 36, y + 30, f"×{count}", size=13, align="center",
-                   fill=INK if count and active else "#a49d90", bold=bool(count and active))
+            d.text(x + 44, y + 28, f"×{count}", size=TEXT_MIN, align="center",
+                   fill=INK if count and active else "#8f887a", bold=bool(count and active))
 
 
 def _play_hint(d: Drawing, state: JinnsState) -> None:
     """With nothing picked up: how to move, and the last move."""
     seat = state.raw[1]
     movable = state.movable_cells()
-    y = CY - 120
-    d.text(CX, y, f"{seat_name(seat)} moves {_colours_of(state, seat)}", size=16,
+    y = CY - 150
+    d.text(CX, y, f"{seat_name(seat)} moves {_colours_of(state, seat)}", size=TEXT_MIN,
            bold=True, fill=INK)
-    lines = ["Click a pawn of a pile topped by your colour:",
-             "it moves with every pawn above it, onto the n-th",
-             "occupied cell either way, n = "
-             + ("the number of pawns moving." if state.engine.height_mode
-                else "the strength of its top pawn."),
-             "Then click one of the two landing cells."]
-    for i, line in enumerate(lines):
-        d.text(CX, y + 28 + 18 * i, line, size=12.5, fill=INK)
-    d.text(CX, y + 112, f"{len(movable)} of your piles can move (marked •)" if movable else
-           "none of your piles can move", size=12.5, fill=MUTED)
+    n = ("the number of pawns moving." if state.engine.height_mode
+         else "the strength of its top pawn.")
+    lines = ["Click a pawn of a pile topped by", "your colour: it moves with every",
+             "pawn above it, onto the n-th", "occupied cell either way, n =", n,
+             "Then click a landing cell."]
+    y = _lines(d, CX, y + 30, lines)
+    d.text(CX, y + 6, f"{len(movable)} of your piles can move (•)" if movable else
+           "none of your piles can move", size=TEXT_MIN, fill=MUTED)
     last = state.last_move
     if last is not None:
-        d.text(CX, y + 140, f"last move: {last.notation}", size=12, fill=MUTED)
+        d.text(CX, y + 6 + LINE, f"last move: {last.notation}", size=TEXT_MIN, fill=MUTED)
     board = state.raw[2]
     for c in movable:                       # a dot on the lake side of every pile that can move
         x, y2 = _marker_point(c, PILE_HEIGHT[board[c]])
         d.circle(x, y2, 3.5, fill=INK)
+
+
+def _chord(y: float) -> float:
+    """Half the lake's width at the height ``y``, less a margin: how wide a line of text
+    centred on the lake may be there."""
+    dy = min(abs(y - CY) + TEXT_MIN / 2, LAKE_R)
+    return math.sqrt(LAKE_R ** 2 - dy ** 2) - 12
 
 
 def _marker_point(cell: int, height: int) -> tuple[float, float]:
@@ -446,8 +489,8 @@ def _landing_path(d: Drawing, state: JinnsState, cell: int, steps: int, clockwis
         bx, by = _polar(angle(c), rad - 14)
         if j == steps:
             continue                      # the landing cell carries the arrow
-        d.circle(bx, by, 7.5, fill="#ffffff", stroke=colour, width=1.5, layer="highlight")
-        d.text(bx, by + 0.5, str(j), size=9.5, fill=INK, bold=True, layer="highlight")
+        d.circle(bx, by, 10, fill="#ffffff", stroke=colour, width=1.5, layer="highlight")
+        d.text(bx, by + 0.5, str(j), size=TEXT_MIN, fill=INK, bold=True, layer="highlight")
     # The landing cell: its slot outlined (dashed), labelled with the step count.
     x, y, w, h = slot(target)
     d.rect(x - 4, y - 4, w + 8, h + 8, stroke=colour, width=3.5 if legal else 2.5,
@@ -486,10 +529,10 @@ def _chooser(d: Drawing, state: JinnsState, sel: tuple[int, int]) -> None:
     h = len(pawns)
     top = pawns[-1]
     mine = bool(eng.ctrl[raw[1]][top])
-    d.text(CX, CY - 176, f"Cell {cell}: {pile_text(raw[2][cell])}", size=16, bold=True,
-           fill=INK)
-    d.text(CX, CY - 156, "click a level: that pawn moves with all above it" if h > 1 else
-           "a single pawn", size=12, fill=MUTED)
+    d.text(CX, CY - 182, f"Cell {cell}: {pile_text(raw[2][cell])}", size=TEXT_MIN,
+           bold=True, fill=INK)
+    d.text(CX, CY - 160, "a level moves with all above it" if h > 1 else "a single pawn",
+           size=TEXT_MIN, fill=MUTED)
     # The pile, twice the size, its levels clickable ("take 1" is the top pawn alone).
     scale = 2.0
     bx, bottom = CX - 40, CY - 8
@@ -500,51 +543,48 @@ def _chooser(d: Drawing, state: JinnsState, sel: tuple[int, int]) -> None:
         _pawn(d, pawn, bx, y, scale=scale, lifted=moving)
         d.region(("depth", take), bx - PAWN_W - 4, y - (PAWN_H + DOME_R) * scale,
                  PAWN_W * 2 + 96, (PAWN_H + DOME_R) * scale)
-        d.text(bx + PAWN_W + 12, y - PAWN_H, f"take {take}", size=13, align="left",
+        d.text(bx + PAWN_W + 12, y - PAWN_H, f"take {take}", size=TEXT_MIN, align="left",
                fill=INK if take == depth else MUTED, bold=take == depth)
     steps = depth if eng.height_mode else PAWN_STRENGTH[top]
     why = (f"{depth} pawn{'s' if depth > 1 else ''} moving" if eng.height_mode else
            f"the strength of the {pawn_text(top)} on top")
-    d.text(CX, CY + 16, f"{steps} occupied cell{'s' if steps > 1 else ''} either way "
-           f"({why})", size=12.5, fill=INK)
+    y = _lines(d, CX, CY + 14, [f"{steps} occupied cell{'s' if steps > 1 else ''} either "
+                                "way", f"({why})"])
     if not mine:
         colour = COLOUR_NAMES[PAWN_COLOUR[top]]
-        d.text(CX, CY + 42, f"JI-8: {seat_name(raw[1])} may not move a pile topped by "
-               f"{colour}", size=12.5, fill=BAD, bold=True)
+        _lines(d, CX, y + 4, [f"JI-8: {seat_name(raw[1])} may not move", f"a pile topped by "
+                              f"{colour}"], fill=BAD, bold=True)
         return
     # Both directions: where they land and whether the rules allow it.
-    y = CY + 40
+    y += 4
     for clockwise in (True, False):
         action = move_action(cell, depth, clockwise)
         target = eng.target(raw, action)
         sign = "+" if clockwise else "−"
         if target is None:
-            d.text(CX, y, f"{sign}  no landing: JI-10, it would pass a cell twice", size=12.5,
-                   fill=BAD)
-            y += 21
+            y = _lines(d, CX, y, [f"{sign}  no landing: JI-10,", "it would pass a cell twice"],
+                       fill=BAD)
             continue
         legal, words = _outcome(state, action)
         if not clockwise and words.startswith("JI-12"):
-            d.text(CX, y, f"{sign}  cell {target} again: the same move (JI-12)", size=12.5,
-                   fill=MUTED)
-            y += 21
+            y = _lines(d, CX, y, [f"{sign}  cell {target} again:", "the same move (JI-12)"],
+                       fill=MUTED)
             continue
         _landing_path(d, state, cell, steps, clockwise, target, legal)
         mark = "✓" if legal else "✗"
-        d.text(CX, y, f"{sign} {mark} cell {target}, {words}", size=12.5,
-               fill=INK if legal else BAD, bold=legal)
-        y += 21
+        y = _lines(d, CX, y, wrap(f"{sign} {mark} cell {target}, {words}", 2 * _chord(y)),
+                   fill=INK if legal else BAD, bold=legal)
     if eng.three_any_turn and h == 3:
         legal = TAKE_BASE + cell in eng.actions(raw)
-        _button(d, CX + 60, CY - 70, 130, 32, f"Take off x{cell}", active=legal,
+        _button(d, CX + 50, CY - 74, 150, 34, f"Take off x{cell}", active=legal,
                 key=("button", "take"))
 
 
 def _pass_button(d: Drawing, state: JinnsState) -> None:
     legal = state.engine.actions(state.raw) == (PASS,)
-    _button(d, CX - 70, CY + 112, 140, 36, "Pass", active=legal, key=("button", "pass"))
-    d.text(CX, CY + 162, "only with no move (JI-18)" if not legal else
-           "no pile of yours can move", size=11, fill=MUTED)
+    _button(d, CX - 70, CY + 150, 140, 36, "Pass", active=legal, key=("button", "pass"))
+    d.text(CX, CY + 202, "only with no move (JI-18)" if not legal else
+           "no pile of yours can move", size=TEXT_MIN, fill=MUTED)
 
 
 def _split(d: Drawing, state: JinnsState) -> None:
@@ -553,9 +593,10 @@ def _split(d: Drawing, state: JinnsState) -> None:
     seat, tower = raw[1], raw[7]
     pawns = pile_pawns(tower)
     ally = seat_name(seat ^ 2)
-    d.text(CX, CY - 150, f"{seat_name(seat)} keeps a half of the tower,", size=15, bold=True,
-           fill=INK)
-    d.text(CX, CY - 130, f"the ally {ally} gains the other (JI-15)", size=13, fill=MUTED)
+    d.text(CX, CY - 160, f"{seat_name(seat)} keeps a half of the tower,", size=TEXT_MIN,
+           bold=True, fill=INK)
+    d.text(CX, CY - 138, f"the ally {ally} gains the other (JI-15)", size=TEXT_MIN,
+           fill=MUTED)
     scale = 2.0
     bx, bottom = CX - 110, CY + 60
     for level, pawn in enumerate(pawns):
@@ -568,8 +609,9 @@ def _split(d: Drawing, state: JinnsState) -> None:
         y = CY - 78 + i * 88
         _button(d, CX - 40, y, 200, 36, f"Keep the {name} half", active=True,
                 key=("button", name))
-        d.text(CX + 60, y + 50, f"{pile_text(part)}: {pts} points; {ally} gets "
-               f"{pile_text(lower if name == 'top' else upper)}", size=11.5, fill=MUTED)
+        _lines(d, CX + 60, y + 52, [f"{pile_text(part)}: {pts} points;",
+                                    f"{ally} gets {pile_text(lower if name == 'top' else upper)}"],
+               fill=MUTED)
     d.region(("button", "top"), bx - PAWN_W, bottom - 4 * STEP * scale - 20, 2 * PAWN_W,
              2 * STEP * scale + 6)
     d.region(("button", "bottom"), bx - PAWN_W, bottom - 2 * STEP * scale - 4, 2 * PAWN_W,
@@ -582,10 +624,10 @@ def _three(d: Drawing, state: JinnsState) -> None:
     seat, cell = raw[1], raw[7]
     pile = raw[2][cell]
     ally = seat_name(seat ^ 2)
-    d.text(CX, CY - 150, f"{seat_name(seat)} made a pile of three on cell {cell}", size=15,
-           bold=True, fill=INK)
-    d.text(CX, CY - 130, f"taking it off keeps the upper two; {ally} gains the base (JI-16)",
-           size=12, fill=MUTED)
+    d.text(CX, CY - 172, f"{seat_name(seat)} made a pile of three on cell {cell}",
+           size=TEXT_MIN, bold=True, fill=INK)
+    _lines(d, CX, CY - 150, ["taking it off keeps the upper two;",
+                             f"{ally} gains the base (JI-16)"], fill=MUTED)
     pawns = pile_pawns(pile)
     scale = 2.0
     bx, bottom = CX - 110, CY + 50
@@ -595,11 +637,11 @@ def _three(d: Drawing, state: JinnsState) -> None:
     kept = 2 * PAWN_STRENGTH[pile & 31]
     _button(d, CX - 40, CY - 70, 210, 36, f"Take it off (x{cell})", active=True,
             key=("button", "take"))
-    d.text(CX + 65, CY - 22, f"you score {kept}, {ally} scores {PAWN_STRENGTH[pile >> 10]}",
-           size=11.5, fill=MUTED)
-    _button(d, CX - 40, CY + 10, 210, 36, "Leave it", active=True, key=("button", "leave"))
-    d.text(CX + 65, CY + 58, f"it stays on cell {cell}, scoring {3 * PAWN_STRENGTH[pile & 31]}",
-           size=11.5, fill=MUTED)
+    _lines(d, CX + 65, CY - 20, [f"you score {kept},", f"{ally} scores "
+                                 f"{PAWN_STRENGTH[pile >> 10]}"], fill=MUTED)
+    _button(d, CX - 40, CY + 30, 210, 36, "Leave it", active=True, key=("button", "leave"))
+    _lines(d, CX + 65, CY + 86, [f"it stays on cell {cell},", "scoring "
+                                 f"{3 * PAWN_STRENGTH[pile & 31]}"], fill=MUTED)
     x, y, w, h = slot(cell)
     d.rect(x - 4, y - 4, w + 8, h + 8, stroke=HIGHLIGHT, width=3.5, radius=7, dash=(8, 4),
            layer="highlight")
@@ -610,12 +652,12 @@ def _over(d: Drawing, state: JinnsState) -> None:
     scores = state.scores()
     d.text(CX, CY - 70, "Game over", size=26, bold=True, fill=INK)
     why = state.engine.end_why(state.raw)
-    d.text(CX, CY - 40, why, size=13, fill=MUTED)
+    _lines(d, CX, CY - 40, wrap(why, 2 * _chord(CY - 40))[:2], fill=MUTED)
     names = " and ".join(seat_name(s) for s in won)
-    d.text(CX, CY, f"{names} win{'s' if len(won) == 1 else ' (tied)'}", size=20, bold=True,
-           fill=INK)
-    d.text(CX, CY + 30, "  ·  ".join(f"{seat_name(s)} {v:g}" for s, v in enumerate(scores)),
-           size=15, fill=INK)
+    d.text(CX, CY + 10, f"{names} win{'s' if len(won) == 1 else ' (tied)'}", size=20,
+           bold=True, fill=INK)
+    d.text(CX, CY + 40, "  ·  ".join(f"{seat_name(s)} {v:g}" for s, v in enumerate(scores)),
+           size=TEXT_MIN, fill=INK)
 
 
 def _seats(d: Drawing, state: JinnsState) -> None:
@@ -635,62 +677,68 @@ def _seats(d: Drawing, state: JinnsState) -> None:
         if seat == cur or seat in won:
             d.rect(PANEL_X, y0, PANEL_W, h, fill="#fff8df", stroke=HIGHLIGHT, width=3.5,
                    radius=10)
-        _badge(d, seat, PANEL_X + 20, y0 + 20)
-        d.seat_label(seat, PANEL_X + PANEL_W - 100, y0)  # on the panel's top edge
-        d.text(PANEL_X + 40, y0 + 14, f"Player {seat_name(seat)}", size=14, bold=True,
+        _badge(d, seat, PANEL_X + 21, y0 + 21)
+        d.seat_label(seat, PANEL_X + PANEL_W - 100, y0 - 5)  # on the panel's top edge
+        d.text(PANEL_X + 39, y0 + 15, f"Player {seat_name(seat)}", size=TEXT_MIN, bold=True,
                align="left")
         status = "wins!" if seat in won else ("to move" if seat == cur else "")
         if status:
-            d.text(PANEL_X + PANEL_W - 10, y0 + 14, status, size=12.5, bold=True,
+            d.text(PANEL_X + PANEL_W - 5, y0 + 15, status, size=TEXT_MIN, bold=True,
                    align="right", fill="#a65f00")
-        x = PANEL_X + 40
+        x = PANEL_X + 42
         for colour in eng.colours[seat]:
             if n == 3 and colour == 3:
-                d.text(x + 1, y0 + 35, "+", size=12, fill=MUTED, align="left")
-                x += 11
-            _chip(d, colour, x, y0 + 27)
-            x += 20
+                d.text(x + 1, y0 + 41, "+", size=TEXT_MIN, fill=MUTED, align="left")
+                x += 13
+            _chip(d, colour, x, y0 + 29)
+            x += 28
         if n == 4:
-            d.text(x + 4, y0 + 35, "ally", size=11.5, fill=MUTED, align="left")
-            _badge(d, seat ^ 2, x + 38, y0 + 35, r=8)
-            _chip(d, eng.colours[seat ^ 2][0], x + 50, y0 + 27)
+            d.text(x + 2, y0 + 41, "ally", size=TEXT_MIN, fill=MUTED, align="left")
+            _badge(d, seat ^ 2, x + 48, y0 + 41)
+            _chip(d, eng.colours[seat ^ 2][0], x + 66, y0 + 29)
         elif n == 3:
-            d.text(x + 4, y0 + 35, "(green shared)", size=11.5, fill=MUTED, align="left")
+            d.text(x + 2, y0 + 41, "(shared)", size=TEXT_MIN, fill=MUTED, align="left")
         towers = raw[4][seat]
         tower_points = sum(eng.part_value(p) for p in towers)
-        d.text(PANEL_X + 14, y0 + 62, f"{scores[seat]:g}", size=24, bold=True, align="left")
-        d.text(PANEL_X + 60, y0 + 56, f"on the board {board_points[seat]}", size=11,
-               align="left", fill=MUTED)
-        d.text(PANEL_X + 60, y0 + 70, f"taken off {tower_points}", size=11, align="left",
+        d.text(PANEL_X + 12, y0 + 76, f"{scores[seat]:g}", size=26, bold=True, align="left")
+        _lines(d, PANEL_X + 60, y0 + 67, [f"on the board {board_points[seat]}",
+                                          f"taken off {tower_points}"], align="left",
                fill=MUTED)
-        _towers(d, state, towers, PANEL_X + 10, y0 + 84, y0 + h - 4)
+        _towers(d, state, towers, PANEL_X + 10, y0 + 98, y0 + h - 4)
+
+
+#: A tower (or tower part) taken off, drawn as a row of chips, one per pawn, bottom first.
+TOWER_CHIP, TOWER_ROW = 26, 24
 
 
 def _towers(d: Drawing, state: JinnsState, towers: tuple[int, ...], x0: float, top: float,
             bottom: float) -> None:
-    """The towers (or tower parts) a seat has taken off, left to right, each with its
-    points under it."""
+    """The towers (or tower parts) a seat has taken off, one a row: its pawns bottom first
+    as chips (colour and letter, strength), then its points; the latest rows when more
+    were taken off than fit, and how many more."""
     if not towers:
-        d.text(x0 + 4, top + 8, "no tower taken off yet", size=11, fill="#a49d90",
+        d.text(x0 + 2, top + 10, "no tower taken off yet", size=TEXT_MIN, fill="#8f887a",
                align="left")
         return
-    scale = 0.72
-    width = PANEL_W - 20
-    tallest = max(PILE_HEIGHT[t] for t in towers)
-    while True:
-        w = PAWN_W * scale + 5
-        per_row = max(1, int(width // w))
-        row_h = (tallest - 1) * STEP * scale + (PAWN_H + DOME_R) * scale + 16
-        rows = max(1, int((bottom - top) // row_h))
-        if len(towers) <= per_row * rows or scale < 0.35:
-            break
-        scale *= 0.9                      # squeeze rather than overflow the panel
-    for i, part in enumerate(towers):
-        r, c = divmod(i, per_row)
-        cx = x0 + w / 2 + c * w
-        base = top + r * row_h + row_h - 14
-        _pile(d, pile_pawns(part), cx, base, scale=scale)
-        d.text(cx, base + 7, str(state.engine.part_value(part)), size=10, fill=MUTED)
+    rows = max(1, int((bottom - top) // TOWER_ROW))
+    shown = list(towers) if len(towers) <= rows else list(towers[-(rows - 1):])
+    y = top
+    if len(shown) < len(towers):
+        d.text(x0 + 2, y + 10, f"and {len(towers) - len(shown)} more before",
+               size=TEXT_MIN, fill=MUTED, align="left")
+        y += TOWER_ROW
+    for part in shown:
+        x = x0
+        for pawn in pile_pawns(part):
+            colour = PAWN_COLOUR[pawn]
+            d.rect(x, y, TOWER_CHIP, TOWER_ROW - 4, fill=PAWN_FILL[colour],
+                   stroke=PAWN_EDGE[colour], radius=3)
+            d.text(x + TOWER_CHIP / 2, y + (TOWER_ROW - 4) / 2 + 0.5, pawn_text(pawn),
+                   size=TEXT_MIN, fill=PAWN_INK[colour], bold=True)
+            x += TOWER_CHIP + 2
+        d.text(x + 6, y + (TOWER_ROW - 4) / 2, f"= {state.engine.part_value(part)}",
+               size=TEXT_MIN, fill=INK, align="left")
+        y += TOWER_ROW
 
 
 # --- clicks ---------------------------------------------------------------------------

@@ -20,19 +20,19 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from .server import run_until_stopped
+from .table.server import run_until_stopped
 
 __all__ = ["main", "build_pages", "NOTEBOOKS"]
 
 #: The project's notebooks (the pages are made from them).
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
 def build_pages(folder: Path, source: Path = NOTEBOOKS) -> list[Path]:
     """Write the class's pages into ``folder`` (emptied first): ``seat.ipynb``,
     ``teacher.ipynb``, ``voila.json`` and ``lessons/<lesson>.ipynb``, the student
     edition of each lesson."""
-    from ..analysis import lessons
+    from .analysis import lessons
     if not (source / "seat.ipynb").exists():
         raise FileNotFoundError(f"the class's pages are made from the project's notebooks, "
                                 f"and {source} has no seat.ipynb: run the command from a "
