@@ -127,3 +127,55 @@ def test_the_drawing_primitives_are_below_the_games():
         names = [name for _, name in imported(draw.read_text(encoding="utf-8"),
                                               module_name(draw))]
         assert "janus_widgets.drawing" in names, f"{draw} does not draw with janus_widgets.drawing"
+
+
+def runtime_imports(path: Path) -> set[str]:
+    """The package's modules ``path`` imports when it runs (at the top or inside a
+    function), not the names it imports for type hints only (``if TYPE_CHECKING:``)."""
+    module = module_name(path)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    hints = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+             and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+             for child in node.body for n in ast.walk(child)}
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    modules = {module_name(p) for p in PACKAGE.rglob("*.py")}
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in hints or not isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            base = (package[:len(package) - node.level + 1] if node.level else [])
+            target = ".".join(base + ([node.module] if node.module else []))
+            names = [target] + [f"{target}.{alias.name}" for alias in node.names]
+        found |= {name for name in names if name in modules and name != module}
+    return found
+
+
+def test_no_module_of_core_imports_one_that_imports_it_back():
+    """No import circle inside ``core`` (issue 25): protocol ← replay ← record ←
+    seat_record, playout ← bots ← simulate. (States and replays make their records
+    through ``protocol.RECORD_KEEPING``, which the record modules fill in.)"""
+    core = {module_name(p): runtime_imports(p) for p in (PACKAGE / "core").glob("*.py")
+            if p.name != "__init__.py"}
+    graph = {m: {d for d in deps if d in core} for m, deps in core.items()}
+
+    def circle(start: str) -> list[str] | None:
+        path, seen = [start], set()
+
+        def visit(m: str) -> list[str] | None:
+            for d in sorted(graph[m]):
+                if d == start:
+                    return path + [d]
+                if d not in seen:
+                    seen.add(d)
+                    path.append(d)
+                    found = visit(d)
+                    if found:
+                        return found
+                    path.pop()
+            return None
+        return visit(start)
+    circles = [c for c in (circle(m) for m in sorted(graph)) if c]
+    assert circles == [], " → ".join(circles[0]) if circles else ""

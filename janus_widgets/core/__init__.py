@@ -4,9 +4,9 @@ from .errors import (ArgumentError, IllegalMoveError, InvalidMoveError, JanusErr
                      RecordError, VariantError)
 from .protocol import (CHANCE, TABLE, TERMINAL, Engine, Explanation, Game, Move, MoveList,
                        State, seat_index, seat_name)
-from .record import Record, read_record
+from .record import Record
 from .replay import Replay
-from .seat_record import SeatRecord
+from .seat_record import SeatRecord, read_record
 from .rng import RandomStream, chance_rng
 from .variant import CUSTOM, Ruleset, Variant, option
 

@@ -34,7 +34,7 @@ from typing import Any
 from .errors import ArgumentError
 from .protocol import CHANCE, TERMINAL, Engine, Move, Raw, State
 from .rng import RandomStream
-from .simulate import random_playout
+from .playout import random_playout
 
 __all__ = ["RandomBot", "GreedyBot", "MCTSBot", "BOT_FACTORIES", "BOT_GAMES", "register_bot",
            "unregister_bot", "make_bot", "bot_names", "check_bot_name", "bots_allowed",

@@ -67,6 +67,24 @@ StateT = TypeVar("StateT", bound="State")
 
 SEAT_LETTERS = "ABCDEF"
 
+#: How states become records and records are read: put here by the modules above
+#: (:mod:`.record` and :mod:`.seat_record`, which ``janus_widgets.core`` imports), so
+#: that this module, the lowest of the protocol, imports neither (no import circle):
+#: ``"record"`` (state, meta) → Record, ``"seat_record"`` (state, seat, meta) →
+#: SeatRecord, ``"read"`` (source) → Record, ``"from_replay"`` (replay, meta) → Record,
+#: ``"view"`` (record, seat) → SeatRecord.
+RECORD_KEEPING: dict[str, Callable[..., Any]] = {}
+
+
+def record_keeping(what: str) -> Callable[..., Any]:
+    """The record-keeping function ``what`` (see :data:`RECORD_KEEPING`)."""
+    try:
+        return RECORD_KEEPING[what]
+    except KeyError:
+        raise RuntimeError(f"records are kept by janus_widgets.core.record and "
+                           f".seat_record, which import janus_widgets.core installs; "
+                           f"{what!r} is not installed") from None
+
 
 def seat_name(seat: int) -> str:
     """The letter players read for a seat number: 0 → 'A', 1 → 'B', …
@@ -864,15 +882,13 @@ class State:
     def record(self, **meta: Any) -> Record:
         """The game record of this state's history (see :mod:`janus_widgets.core.record`):
         the full record, seed included (the teacher's)."""
-        from .record import Record
-        return Record.from_state(self, meta=meta)
+        return record_keeping("record")(self, meta)
 
     def seat_record(self, seat: int | str, **meta: Any) -> Any:
         """This history as ``seat`` knew it: a
         :class:`~janus_widgets.core.seat_record.SeatRecord`, with no seed and no
         secret of another seat (``seat``: a seat number, or :data:`TABLE`)."""
-        from .seat_record import SeatRecord
-        return SeatRecord.from_state(self, seat, meta=meta)
+        return record_keeping("seat_record")(self, seat, meta)
 
     def position_key(self) -> Hashable:
         """A hashable key of the position, the same for equal positions."""
@@ -1111,8 +1127,7 @@ class Game(Generic[VariantT]):
         """Load a record of this game from a path, JSON text or bytes (see
         :meth:`Record.read`); a record of another game raises :class:`RecordError`."""
         from .errors import RecordError
-        from .record import Record
-        rec = Record.read(source)
+        rec = record_keeping("read")(source)
         if rec.game != self.name:
             raise RecordError(f"that record is a {rec.game!r} game, not {self.name!r}")
         return rec

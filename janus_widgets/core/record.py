@@ -42,14 +42,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalMoveError, InvalidMoveError, RecordError, VariantError
+from .protocol import RECORD_KEEPING
+from .replay import CHECKPOINT_EVERY, Line, Replay, check_by
 from .variant import CUSTOM
 
 if TYPE_CHECKING:
     from .protocol import Game, State
-    from .replay import Replay
     from .seat_record import SeatRecord
 
-__all__ = ["Record", "Branch", "FORMAT", "VERSION", "read_record"]
+__all__ = ["Record", "Branch", "FORMAT", "VERSION"]
 
 FORMAT = "janus-widgets-record"
 VERSION = 1
@@ -105,6 +106,25 @@ class Record:
                    seed=state.seed, moves=state._notations(),
                    branches=tuple(branches), result=_result(state), meta=dict(meta or {}),
                    ruleset=state.game.ruleset_of(state.variant))
+
+    @classmethod
+    def from_replay(cls, replay: Replay, meta: Mapping[str, Any] | None = None) -> Record:
+        """The record of every line of ``replay`` (the main line, then each branch)."""
+        main = replay.lines[0]
+        start = main.start
+        if start.raw != start.engine.initial() or start.ply:
+            raise RecordError(
+                "this replay does not start from the game's start position (it was "
+                "built with from_raw); records replay from the start only")
+        known = any(b for line in replay.lines for b in line.by)
+        branches = tuple(Branch(line.parent, line.at, tuple(line.notations(line.at)),
+                                tuple(line.by[line.at:]) if known else None)
+                         for line in replay.lines[1:] if line.parent is not None)
+        return cls(game=start.game.name, variant=start.variant.to_dict(),
+                   seed=start.seed, moves=main.notations(), branches=branches,
+                   by=tuple(main.by) if known else None,
+                   result=_result(main.state_at(len(main))), meta=dict(meta or {}),
+                   ruleset=start.game.ruleset_of(start.variant))
 
     # --- JSON ----------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -236,7 +256,6 @@ class Record:
         done = self.__dict__.get("_lines")
         if done is not None:
             return done
-        from .replay import CHECKPOINT_EVERY
         start = self.start_state()
         actions: list[int] = []
         checkpoints: list[Any] = [start.raw]
@@ -284,7 +303,6 @@ class Record:
     def replay(self) -> Replay:
         """A :class:`~janus_widgets.core.replay.Replay` over every line of the record
         (each call gives a fresh cursor; the moves are checked once per record)."""
-        from .replay import Replay
         start, lines = self._checked()
         return Replay._from_lines(start, lines)
 
@@ -292,9 +310,9 @@ class Record:
         """The main line as ``seat`` knew it: that seat's record (a seat number, or
         ``TABLE`` for what every seat has seen). It holds what the seat was told of
         every move (``.moves``) and, in a game with secrets, its view after each one;
-        no seed and no hidden chance outcome. See :mod:`.seat_record`."""
-        from .seat_record import SeatRecord
-        return SeatRecord.from_state(self.final_state(), seat, meta=self.meta, by=self.by)
+        no seed and no hidden chance outcome. See :mod:`.seat_record` (which installs
+        it)."""
+        return RECORD_KEEPING["view"](self, seat)
 
     def __len__(self) -> int:
         return len(self.moves)
@@ -431,16 +449,6 @@ def source_data(source: Any) -> Any:
                       f"{type(source).__name__}")
 
 
-def read_record(source: Any) -> Record | SeatRecord:
-    """A full record or a seat's record (see :mod:`.seat_record`), whichever
-    ``source`` holds: a record object, a path, or JSON text or bytes."""
-    from .seat_record import SeatRecord
-    if isinstance(source, (Record, SeatRecord)):
-        return source
-    data = source_data(source)
-    if isinstance(data, dict) and "seat" in data:
-        return SeatRecord.from_dict(data)
-    return Record.from_dict(data)
 
 
 def _result(state: State) -> dict[str, Any]:
@@ -521,7 +529,6 @@ def _string_list(value: Any, what: str) -> list[str]:
 
 
 def _line(start: State, checked: tuple) -> Any:
-    from .replay import Line
     parent, at, actions, checkpoints, by = checked
     return Line(0, parent, at, start, actions, list(checkpoints), list(by))
 
@@ -530,7 +537,6 @@ def _by_list(value: Any, n: int, what: str) -> tuple[str, ...] | None:
     """A record's ``by`` (who made each of ``n`` moves), checked; None if absent."""
     if value is None:
         return None
-    from .replay import check_by
     if not isinstance(value, list) or len(value) != n:
         raise RecordError(f"record {what} must be a list of {n} entries (one per move: "
                           "who made it)")
@@ -551,7 +557,6 @@ def _check_moves(start: State, raw: Any, texts: Sequence[str], actions: list[int
     action is legal here (its notation is fixed, see ``Engine.fixed_notation``), so a
     long game reads each distinct text once. Anything else goes through the state
     layer, whose error names the move, its index and the rule."""
-    from .replay import CHECKPOINT_EVERY
     eng = start.engine
     is_legal, apply, notation = eng.is_legal, eng.apply, eng.notation
     fixed = eng.fixed_notation
@@ -580,3 +585,8 @@ def _play(state: State, text: str, index: int, what: str) -> State:
     except (IllegalMoveError, InvalidMoveError) as exc:
         raise RecordError(f"{what} {index} ({text!r}) cannot be played: {exc}",
                           index=index) from None
+
+
+# The protocol's states and replays make their records here (see protocol.RECORD_KEEPING).
+RECORD_KEEPING.update(record=lambda state, meta: Record.from_state(state, meta=meta),
+                      read=Record.read, from_replay=Record.from_replay)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
-from .protocol import Move, Prefix, Raw, State, _make_move
+from .protocol import Move, Prefix, Raw, State, _make_move, record_keeping
 
 if TYPE_CHECKING:
     from .record import Record
@@ -420,24 +420,9 @@ class Replay:
 
     # --- saving ---------------------------------------------------------
     def record(self, **meta: object) -> Record:
-        """A record of every line (the main line, then each branch)."""
-        from .errors import RecordError
-        from .record import Branch, Record, _result
-        main = self.lines[0]
-        start = main.start
-        if start.raw != start.engine.initial() or start.ply:
-            raise RecordError(
-                "this replay does not start from the game's start position (it was "
-                "built with from_raw); records replay from the start only")
-        known = any(b for line in self.lines for b in line.by)
-        branches = tuple(Branch(line.parent, line.at, tuple(line.notations(line.at)),
-                                tuple(line.by[line.at:]) if known else None)
-                         for line in self.lines[1:] if line.parent is not None)
-        return Record(game=start.game.name, variant=start.variant.to_dict(),
-                      seed=start.seed, moves=main.notations(), branches=branches,
-                      by=tuple(main.by) if known else None,
-                      result=_result(main.state_at(len(main))), meta=dict(meta),
-                      ruleset=start.game.ruleset_of(start.variant))
+        """A record of every line (the main line, then each branch):
+        :meth:`Record.from_replay <janus_widgets.core.record.Record.from_replay>`."""
+        return record_keeping("from_replay")(self, meta)
 
     def __repr__(self) -> str:
         return (f"<Replay line {self._line} of {len(self.lines)}, move "

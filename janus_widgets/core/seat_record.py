@@ -51,17 +51,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import RecordError
-from .protocol import (CHANCE, TABLE, MoveList, State, check_viewer, seat_index, seat_name,
-                       winners_text)
-from .replay import cursor_index
-from .record import (FORMAT, VERSION, _by_list, _check_moves, _result, _string_list,
+from .protocol import (CHANCE, RECORD_KEEPING, TABLE, MoveList, State, check_viewer,
+                       seat_index, seat_name, winners_text)
+from .record import (FORMAT, VERSION, Record, _by_list, _check_moves, _result, _string_list,
                      check_game_and_variant, check_header, check_ruleset, parse_json,
                      read_text, shared_texts, source_data, write_atomic)
+from .replay import Line, cursor_index
 
 if TYPE_CHECKING:
     from .protocol import Game
 
-__all__ = ["SeatRecord", "SeatReplay", "SeatFrame"]
+__all__ = ["SeatRecord", "SeatReplay", "SeatFrame", "read_record"]
 
 FIELDS = ("format", "version", "game", "variant", "ruleset", "seat", "moves", "by", "views",
           "result", "meta")
@@ -306,7 +306,6 @@ class _Frames:
             if not record.__dict__.get("_made_by_engine"):
                 self._prove()
         else:
-            from .replay import Line
             # No seed is kept; the positions are rebuilt from the moves, which hold
             # every chance outcome (all public in a game without secrets). The states
             # get seed 0: nothing is ever drawn from it (a frame cannot be played on).
@@ -501,3 +500,21 @@ class SeatReplay:
     def __repr__(self) -> str:
         return (f"<SeatReplay {self.seat_record.whose}, move {self._index}/"
                 f"{self.length}>")
+
+
+def read_record(source: Any) -> Record | SeatRecord:
+    """A full record or a seat's record, whichever ``source`` holds: a record object, a
+    path, or JSON text or bytes."""
+    if isinstance(source, (Record, SeatRecord)):
+        return source
+    data = source_data(source)
+    if isinstance(data, dict) and "seat" in data:
+        return SeatRecord.from_dict(data)
+    return Record.from_dict(data)
+
+
+# States and records make seat records here (see protocol.RECORD_KEEPING).
+RECORD_KEEPING.update(
+    seat_record=lambda state, seat, meta: SeatRecord.from_state(state, seat, meta=meta),
+    view=lambda record, seat: SeatRecord.from_state(record.final_state(), seat,
+                                                   meta=record.meta, by=record.by))

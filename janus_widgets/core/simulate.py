@@ -1,55 +1,24 @@
-"""Playing games out on the lean path: random playouts and whole seeded games.
+"""Playing whole seeded games on the lean path (random playouts: :mod:`.playout`).
 
 >>> from janus_widgets import games
->>> eng = games.get("jactus").engine()
->>> raw, steps = random_playout(eng, eng.initial(), RandomStream(1), max_steps=50)
->>> steps
-50
+>>> result = play_game(games.get("jactus").new(seed=3), ["greedy", "greedy"])
+>>> result.capped, result.plies > 0
+(False, True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from .protocol import CHANCE, TERMINAL, Engine, Raw, State
+from .bots import make_bot
+from .playout import Policy, random_playout
+from .protocol import CHANCE, TERMINAL, Move, State
 from .rng import RandomStream
 
+#: ``random_playout`` and ``Policy`` live in :mod:`.playout` (below the bots); they are
+#: named here too, where simulations have always found them.
 __all__ = ["random_playout", "Policy", "play_game", "GameResult"]
-
-#: A policy picks a move from its seat's view: ``policy(view) -> Move | str | int``
-#: (the view is ``state.view(seat)``: the state itself in games without secrets).
-#: Bots are policies.
-Policy = Callable[[Any], Any]
-
-
-def random_playout(engine: Engine, raw: Raw, stream: RandomStream,
-                   max_steps: int = 1_000_000) -> tuple[Raw, int]:
-    """Play uniformly random actions (and sampled chance) until the end or the cap.
-
-    Returns the final raw state and the number of steps taken (a chance
-    outcome counts as a step).
-    """
-    current = engine.current
-    actions = engine.actions
-    apply = engine.apply
-    sample = engine.sample
-    below = stream.below
-    steps = 0
-    while steps < max_steps:
-        player = current(raw)
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            action = sample(raw, stream)
-        else:
-            acts = actions(raw)
-            action = acts[below(len(acts))]
-        raw = apply(raw, action)
-        steps += 1
-    return raw, steps
-
 
 @dataclass
 class GameResult:
@@ -98,10 +67,6 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
     leader changed, and when the winner took the lead for good (as a fraction
     of the game, 0 = from the start).
     """
-    from .protocol import Move
-
-    from .bots import make_bot
-
     if len(policies) != state.num_players:
         raise ValueError(f"play_game needs one policy per seat: {state.num_players} seats, "
                          f"{len(policies)} policies given")

@@ -39,10 +39,10 @@ from .. import games as game_registry
 from ..core.bots import bot_names, make_bot
 from ..core.errors import IllegalMoveError, InvalidMoveError, RecordError
 from ..core.protocol import CHANCE, TABLE, TERMINAL, Game, Move, MoveList, State, seat_name
-from ..core.record import Record, read_record
+from ..core.record import Record
 from ..core.replay import CHANCE_BY, HUMAN, Replay, bot_by, check_by
 from ..core.rng import RandomStream, fresh_seed
-from ..core.seat_record import SeatRecord, SeatReplay
+from ..core.seat_record import SeatRecord, SeatReplay, read_record
 from .narrate import Facts, Told, last_move, log_entries, sentence
 
 __all__ = ["Table", "viewpoint_choices", "moves_text", "kernel_loop", "SYNC_BOT_LIMIT"]

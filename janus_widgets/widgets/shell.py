@@ -868,7 +868,7 @@ class GameWidget(W.VBox):
     def _check_own_record(self, source: Any) -> None:
         """A locked page loads only its own seat's record: never the full record (the
         seed and every card), another seat's or the table's."""
-        from ..core.record import read_record
+        from ..core.seat_record import read_record
         try:
             record = read_record(source)
         except RecordError as exc:
