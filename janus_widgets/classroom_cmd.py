@@ -85,7 +85,7 @@ def main(args: Any) -> int:
     pages_url = f"http://{shown}:{pages_port}"
     env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime")}
     voila = subprocess.Popen(
-        [sys.executable, "-m", "voila", str(folder), "--no-browser",
+        [sys.executable, "-m", "janus_widgets.nodelay", str(folder), "--no-browser",
          f"--port={pages_port}", f"--Voila.ip={host}", "--Voila.port_retries=0"],
         cwd=folder, env=env, stdout=subprocess.DEVNULL if not args.verbose else None,
         stderr=subprocess.STDOUT if not args.verbose else None)

@@ -1,0 +1,63 @@
+"""Answer a click at once: ``TCP_NODELAY`` on the kernels' WebSockets of a Jupyter server.
+
+A click's answer reaches the page as a few small WebSocket frames (the kernel busy, the
+canvas's message, idle). Jupyter's server leaves Nagle's algorithm on for those sockets,
+so a small frame written while the one before is not yet acknowledged waits for the
+acknowledgement — on Linux's loopback up to 40 ms, half of a click's whole answer
+(``benchmarks/widget_speed.py`` measured 58–62 ms medians with it, 24–28 ms without).
+This turns it off for every kernel WebSocket, in JupyterLab and in Voila (whose handler
+is the same class).
+
+It is a Jupyter server extension: the package installs
+``etc/jupyter/jupyter_server_config.d/janus_widgets.json``, which enables it in JupyterLab;
+the ``classroom`` command and the tests start Voila with it (:func:`patch` before Voila's
+``main``). A server started any other way works as before, only slower to answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["patch", "run_voila"]
+
+_PATCHED = "_janus_nodelay"
+
+
+def patch() -> bool:
+    """Set ``TCP_NODELAY`` on each kernel WebSocket as it opens (once per process);
+    returns whether this call patched (False if already done)."""
+    from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
+    if getattr(KernelWebsocketHandler, _PATCHED, False):
+        return False
+    opened = KernelWebsocketHandler.open
+
+    async def open(self: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: A001
+        self.set_nodelay(True)
+        return await opened(self, *args, **kwargs)
+
+    KernelWebsocketHandler.open = open  # type: ignore[method-assign]
+    setattr(KernelWebsocketHandler, _PATCHED, True)
+    return True
+
+
+def run_voila(argv: list[str]) -> int:
+    """``voila`` with :func:`patch` applied: what the ``classroom`` command starts."""
+    import sys
+    patch()
+    from voila.app import main
+    sys.argv = ["voila", *argv]
+    return int(main() or 0)
+
+
+def _jupyter_server_extension_points() -> list[dict[str, str]]:
+    return [{"module": "janus_widgets.nodelay"}]
+
+
+def _load_jupyter_server_extension(serverapp: Any) -> None:
+    patch()
+    serverapp.log.info("janus_widgets: kernel WebSockets send at once (TCP_NODELAY)")
+
+
+if __name__ == "__main__":  # python -m janus_widgets.nodelay ARGS: Voila, patched
+    import sys
+    raise SystemExit(run_voila(sys.argv[1:]))
