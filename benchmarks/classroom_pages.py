@@ -80,8 +80,25 @@ def main() -> None:
                     b.close()
                     time.sleep(0.3)
                     continue
-                view = teacher.record(t.id).final_state().view(0)
-                button = draw(view).find(("button", "throw"))
+                record = teacher.record(t.id)
+                n = len(record.moves)
+                for page in seat.values():              # both pages show the present
+                    page.wait_for_function(
+                        "(n) => document.querySelector('.janus-status').innerText"
+                        ".includes(`move ${n}/${n}`)", arg=n)
+                view = record.final_state().view(0)
+                picture_a = draw(view)
+                die = picture_a.find(("die", 0))
+                if die is not None and view.phase != "open":
+                    shown = picture(seat["A"])          # pick up one die first
+                    click_canvas(seat["A"], *die.center())
+                    seat["A"].wait_for_function(
+                        "(h) => { const c = document.querySelectorAll('.janus-canvas')[0];"
+                        " const d = c.getContext('2d').getImageData(0, 0, c.width,"
+                        " c.height).data; let x = 0; for (let i = 0; i < d.length; i += 4)"
+                        " x = (x * 31 + d[i] * 7 + d[i + 1] * 13 + d[i + 2]) >>> 0;"
+                        " return x !== h; }", arg=shown["hash"], polling="raf")
+                button = picture_a.find(("button", "throw"))
                 before = picture(seat["B"])
                 click_canvas(seat["A"], *button.center())
                 start = time.perf_counter()

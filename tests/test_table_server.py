@@ -658,3 +658,21 @@ def test_the_dashboard_makes_tables_for_the_class_follows_them_and_tallies(
     assert board.answers_plot.value[:4] == b"\x89PNG"
     a.close()
     board.watch.close()
+
+
+def test_a_seat_joining_or_leaving_keeps_the_move_being_put_together(server, teacher):
+    t = teacher.create_table("jactus", players=2)
+    a = classroom.join(server.url, t.codes["A"])
+    b = classroom.join(server.url, t.codes["B"])
+    wb = jw.widget(b)
+    a.play("r*")
+    wait_until(lambda: b.legal_moves() and "A played r*" in wb.message)
+    wb.click_key(("die", 0))                       # B lifts a die, then thinks
+    chosen = wb._selection
+    assert chosen
+    a.close()                                      # A's page is closed ...
+    wait_until(lambda: 0 not in b.connected_seats)
+    again = classroom.join(server.url, t.codes["A"])   # ... and opened again
+    wait_until(lambda: 0 in b.connected_seats)
+    assert wb._selection == chosen                 # B's half-made move is still there
+    again.close(), b.close()

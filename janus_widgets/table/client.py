@@ -366,13 +366,17 @@ class RemoteTable(_Link):
         elif kind == "update":
             with self._lock:
                 at_end = self._index == len(self._told)
+                before = (len(self._told), self._legal, self.status)
                 self._apply(msg)
                 if at_end:
                     self._index = len(self._told)
+                moved = (len(self._told), self._legal, self.status) != before
                 self.version += 1
                 self._news.notify_all()
             self._ready.set()
-            self._notify("moves")
+            # News with no move in it (a seat connected or left) only changes the status
+            # line: a move being put together on this page stays as it is.
+            self._notify("moves" if moved else "connection")
         elif kind in ("ack", "error") and isinstance(msg.get("id"), str):
             with self._lock:
                 self._pending.pop(msg["id"], None)
