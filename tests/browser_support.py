@@ -138,6 +138,25 @@ def voila_tree(folder: Path, log_path: Path) -> Iterator[str]:
         log.close()
 
 
+@contextmanager
+def voila_page(page: Any, make_notebook: Any, tmp_path: Path, widgets: int) -> Iterator[str]:
+    """A notebook made by ``make_notebook(folder)`` (it returns the notebook's name), shown
+    as a Voila app in ``page`` at 1366×768 with the project's ``voila.json``, once its
+    ``widgets`` canvases have pixels; yields the page's address."""
+    work = tmp_path / "voila"
+    work.mkdir()
+    shutil.copy(Path(__file__).resolve().parent.parent / "notebooks" / "voila.json",
+                work / "voila.json")
+    name = make_notebook(work)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    with voila(work / name, tmp_path / "voila.log") as url:
+        page.goto(url, wait_until="domcontentloaded", timeout=180_000)
+        page.wait_for_selector(".janus-canvas", timeout=180_000)
+        for index in range(widgets):
+            wait_painted(page, index, timeout=180_000)
+        yield url
+
+
 def widget_errors(page: Any) -> list[str]:
     """The "Error displaying widget" messages on a page (a widget's model was gone or
     failed when its output came to be shown)."""

@@ -17,9 +17,9 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from browser_support import (ARTIFACTS, click_canvas, cut_labels, eventually, kernel, layout, open_lab_notebook,
-                             picture, run_all_cells, voila, wait_painted, wait_picture_change,
-                             widget_status)
+from browser_support import (ARTIFACTS, click_canvas, cut_labels, eventually, kernel, layout,
+                             open_lab_notebook, picture, run_all_cells, voila_page,
+                             wait_painted, wait_picture_change, widget_status)
 from conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -249,16 +249,7 @@ def status_sequences(page) -> None:
 
 
 def test_classroom_screens_in_voila(page, tmp_path):
-    work = tmp_path / "voila"
-    work.mkdir()
-    shutil.copy(ROOT / "notebooks" / "voila.json", work / "voila.json")
-    name = classroom_notebook(work)
-    page.set_viewport_size({"width": 1366, "height": 768})
-    with voila(work / name, tmp_path / "voila.log") as url:
-        page.goto(url, wait_until="domcontentloaded", timeout=180_000)
-        page.wait_for_selector(".janus-canvas", timeout=180_000)
-        for index in range(len(WIDGETS)):
-            wait_painted(page, index, timeout=180_000)
+    with voila_page(page, classroom_notebook, tmp_path, len(WIDGETS)):
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             for index, (var, _, _) in enumerate(WIDGETS):

@@ -21,8 +21,6 @@ very picture a whole repaint gives.
 
 from __future__ import annotations
 
-import shutil
-
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
@@ -30,9 +28,8 @@ from nbformat.v4 import new_code_cell, new_notebook
 from janus_widgets import games
 from janus_widgets.widgets.stage import BIG, RESERVE_BIG
 
-from browser_support import (click_canvas, kernel, open_lab_notebook, picture, run_all_cells,
-                             voila, wait_painted, wait_picture_change)
-from conftest import ROOT
+from browser_support import (click_canvas, kernel, open_lab_notebook, picture,
+                             run_all_cells, voila_page, wait_painted, wait_picture_change)
 
 pytestmark = pytest.mark.browser
 
@@ -202,15 +199,6 @@ def test_big_is_bigger_and_nothing_is_cut_in_jupyterlab(lab, page):
 
 
 def test_big_is_bigger_and_nothing_is_cut_in_voila(page, tmp_path):
-    work = tmp_path / "voila"
-    work.mkdir()
-    shutil.copy(ROOT / "notebooks" / "voila.json", work / "voila.json")
-    name = screen_notebook(work)
-    page.set_viewport_size({"width": 1366, "height": 768})
-    with voila(work / name, tmp_path / "voila.log") as url:
-        page.goto(url, wait_until="domcontentloaded", timeout=180_000)
-        page.wait_for_selector(".janus-canvas", timeout=180_000)
-        for index in range(len(WIDGETS)):
-            wait_painted(page, index, timeout=180_000)
+    with voila_page(page, screen_notebook, tmp_path, len(WIDGETS)):
         check_screen(page, "Voila")
     assert not [e for e in page.errors if "setAttr" in e], page.errors

@@ -648,6 +648,14 @@ class _Handler(tornado.web.RequestHandler):
         except (ValueError, RecursionError):
             raise WireError("bad_json", "the request body is not valid JSON") from None
 
+    def code(self) -> Any:
+        """The join code of a body ``{"code": "…"}`` (what a slip gives)."""
+        data = self.body()
+        if not isinstance(data, dict) or set(data) - {"code"}:
+            raise WireError("bad_request", "join with {\"code\": \"…\"}: the code on "
+                                           "the slip")
+        return data.get("code")
+
     def reply(self, data: Any, status: int = 200) -> None:
         self.set_status(status)
         self.finish(json.dumps(data))
@@ -702,10 +710,7 @@ class StatusChangeHandler(_Handler):
 
 class JoinHandler(_Handler):
     def post(self) -> None:
-        data = self.body()
-        if not isinstance(data, dict) or set(data) - {"code"}:
-            raise WireError("bad_request", "join with {\"code\": \"…\"}")
-        served, seat, credential = self.hall.join(data.get("code"))
+        served, seat, credential = self.hall.join(self.code())
         self.reply({"table": served.id, "seat": seat_name(seat), "credential": credential,
                     "game": served.row.game})
 
@@ -740,10 +745,7 @@ class ClassesHandler(_Handler):
 
 class JoinClassHandler(_Handler):
     def post(self) -> None:
-        data = self.body()
-        if not isinstance(data, dict) or set(data) - {"code"}:
-            raise WireError("bad_request", "join a class with {\"code\": \"…\"}")
-        class_name, student, credential = self.hall.join_class(data.get("code"))
+        class_name, student, credential = self.hall.join_class(self.code())
         self.reply({"class": class_name, "student": student, "credential": credential})
 
 
