@@ -14,17 +14,15 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "janus_widgets"
 
 #: Layer → the top-level parts of the package it must not import.
+#: The Jupyter plumbing and the commands at the top: no layer below imports them.
+TOP = ("interop", "kernel_client", "kernel_seal", "nodelay", "classroom", "classroom_cmd")
 FORBIDDEN = {
-    "drawing": ("core", "games", "table", "widgets", "analysis", "interop", "kernel_client",
-                "classroom", "classroom_cmd"),
-    "core": ("games", "table", "widgets", "analysis", "interop", "kernel_client",
-             "classroom", "classroom_cmd"),
-    "games": ("table", "widgets", "analysis", "interop", "kernel_client", "classroom",
-              "classroom_cmd"),
+    "drawing": ("core", "games", "table", "widgets", "analysis", *TOP),
+    "core": ("games", "table", "widgets", "analysis", *TOP),
+    "games": ("table", "widgets", "analysis", *TOP),
     # The game session and the table server: below the widgets that draw them and the
     # lessons that report to them.
-    "table": ("widgets", "analysis", "interop", "kernel_client", "classroom",
-              "classroom_cmd"),
+    "table": ("widgets", "analysis", *TOP),
 }
 #: A game's ``widget.py`` is its thin entry into the widget shell (docs/adding-a-game.md):
 #: it belongs to the widget layer though it lives in the game's folder, so it may import

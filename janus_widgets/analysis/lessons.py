@@ -180,6 +180,8 @@ CLASS_CELL = (
     "# On a class's page (the join slip's address) every check also goes to the\n"
     "# teacher's tally, and the numbers are this student's own.\n"
     "from janus_widgets.analysis.class_link import from_query_string\n"
+    "from janus_widgets.kernel_seal import seal\n"
+    "seal()   # in Voila the page runs its own notebook only, no code from the browser\n"
     "_class = from_query_string()\n"
     "if _class is not None:\n"
     "    STUDENT_ID = _class.student")
@@ -190,7 +192,7 @@ def _join_the_class(nb: Any) -> None:
     ``STUDENT_ID`` line: a class list's name then gives the student's own numbers for
     everything the cell works out from ``STUDENT_ID``."""
     cells = [c for c in nb.cells if PARAMETERS_TAG in c.metadata.get("tags", [])]
-    if not cells:
+    if not cells or CLASS_CELL in cells[0].source:
         return
     first, _, rest = cells[0].source.partition("\n")
     cells[0].source = f"{first}\n{CLASS_CELL}\n{rest}"
@@ -410,8 +412,8 @@ class LessonPagePreprocessor(Preprocessor):
 
     >>> nb = _demo_notebook()
     >>> page, _ = LessonPagePreprocessor().preprocess(nb, {})
-    >>> [c.source for c in page.cells]
-    ['# Demo\\nGoals.', 'STUDENT_ID = None', 'print(1 + 1)']
+    >>> [c.source.splitlines()[0] for c in page.cells]
+    ['# Demo', 'STUDENT_ID = None', 'print(1 + 1)']
     """
 
     enabled = Bool(True, help="On by default: registering it is what asks for "
@@ -433,6 +435,7 @@ class LessonPagePreprocessor(Preprocessor):
             if cell.cell_type == "code":
                 cell.outputs, cell.execution_count = [], None
         nb.metadata.pop("widgets", None)
+        _join_the_class(nb)              # a class's page, and a sealed kernel in Voila
         return nb, resources
 
 

@@ -70,7 +70,10 @@ class JoinPage(W.VBox):
 
 
 def seat_page(query: dict[str, str] | None = None) -> JoinPage:
-    """A student's seat: joins with ``?server=…&code=…`` or the two boxes."""
+    """A student's seat: joins with ``?server=…&code=…`` or the two boxes (in Voila the
+    page's kernel then runs no code the browser sends: :mod:`janus_widgets.kernel_seal`)."""
+    from ..kernel_seal import seal
+    seal()
     def make(server: str, code: str) -> W.Widget:
         from ..table.client import join
         from .shell import GameWidget
@@ -80,7 +83,10 @@ def seat_page(query: dict[str, str] | None = None) -> JoinPage:
 
 
 def teacher_page(query: dict[str, str] | None = None) -> JoinPage:
-    """The teacher's dashboard: ``?server=…&token=…`` or the two boxes."""
+    """The teacher's dashboard: ``?server=…&token=…`` or the two boxes (a sealed kernel in
+    Voila, as the seat page's)."""
+    from ..kernel_seal import seal
+    seal()
     def make(server: str, token: str) -> W.Widget:
         from .dashboard import Dashboard
         return Dashboard(server, token)

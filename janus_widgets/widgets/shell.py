@@ -177,6 +177,11 @@ class GameWidget(W.VBox):
         self._was_covered = False            # the moves list was made for a covered screen
         self._controls_due = False            # the parts wait for CONTROLS_AFTER
         self._lock_view = bool(lock_view) or self.table.remote   # the view is fixed
+        if self._lock_view:
+            # In Voila the browser can send the kernel code as well as widget values: a
+            # seat's page runs its own notebook only (janus_widgets.kernel_seal).
+            from ..kernel_seal import seal
+            seal()
 
         fixed = [v for _, v in self.table.viewpoint_options()]
         if viewpoint == "default":
