@@ -646,8 +646,10 @@ def answer_texts(exercises: Iterable[Exercise]) -> dict[str, list[str]]:
 
 def _answer_pattern(form: str) -> re.Pattern[str]:
     # the form as a whole number: not part of a longer number, fraction or decimal, nor
-    # of a length or a percentage ("0.2em" in a style sheet, "0.2%")
-    return re.compile(r"(?<![\d/.,])" + re.escape(form) + r"(?![\w/%]|[.,]\d)")
+    # of a length or a percentage ("0.2em" in a style sheet, "0.2%"), nor a duration
+    # ("200 games played in 0.7 s": how long a run took is no answer to anything)
+    return re.compile(r"(?<![\d/.,])" + re.escape(form)
+                      + r"(?![\w/%]|[.,]\d|\s?(?:s|ms|seconds?|min|minutes?)\b)")
 
 
 def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, str]]:
@@ -672,6 +674,8 @@ def answers_shown(text: str, exercises: Iterable[Exercise]) -> list[tuple[str, s
     >>> answers_shown("the study's 1:4:4:1", jactus_odds)
     []
     >>> answers_shown("tiles by distance 1: 20 · 2: 20", jactus_odds)
+    []
+    >>> answers_shown("200 games played in 0.02778 s", jactus_odds)
     []
     """
     found = []
