@@ -125,6 +125,60 @@ def test_a_locked_page_keeps_its_seat_through_rule_changes():
     assert w3.state.num_players == 4 and w3.viewpoint == 3 and "no seat D" in w3.message
 
 
+def test_a_locked_page_plays_its_own_seat_only():
+    """Seat A's page does not play B's move, by any way in: the canvas, the list, the
+    keys, a cell; B's moves are not even listed (its options come from B's hand)."""
+    state = cards.new(players=3, seed=5)
+    w = GameWidget("janus-cards", state.variant, seed=5, viewpoint=0, lock_view=True,
+                   bot_delay=0)                      # B and C: people at another screen
+    w.resolve_chance()
+    mover = w.state.current_player
+    while mover == 0:                                # A plays until it is B's turn
+        w.play(w.state.legal_moves()[0])
+        mover = w.state.current_player
+    assert mover == 1
+    at = w.index
+    labels = [label for label, _ in w.options_list.options]
+    assert len(labels) == 1 and "plays seat A only" in labels[0]
+    browser_sends(w.keyboard, {"key": "ArrowDown"})
+    browser_sends(w.keyboard, {"key": "Enter"})
+    with pytest.raises(Exception, match="plays seat A only"):
+        w.play(w.state.legal_moves()[0])
+    with pytest.raises(Exception, match="plays seat A only"):
+        w.select(w.state.legal_moves()[0])
+    for region in w.drawing.regions:                 # every place on the canvas
+        w.click(*region.center())
+    assert w.index == at and w.state.current_player == 1 and len(w.replay.lines) == 1
+
+
+def test_a_locked_page_keeps_bots_at_new_seats():
+    w = seat_page(bots={1: "random", 2: "random"})
+    w.variant_controls["players"].value = 5
+    w.confirm_yes.click()
+    assert w.table.bot_labels == {1: "random", 2: "random", 3: "random", 4: "random"}
+    w.resolve_chance()
+    w.play(w.state.legal_moves()[0])                 # A moves; B … E answer, A again
+    assert w.state.current_player == 0 and w.index > 12
+
+
+@pytest.mark.parametrize("viewpoint", [0, 1])
+def test_a_seats_view_of_a_secret_game_plays_at_the_present_only(viewpoint):
+    """A branch re-deals from the seed: seat A would draw the card B drew in the main
+    line. Only the teacher's view branches a game with secrets."""
+    state = random_play(cards.new(players=3, seed=21), 30, 21)
+    w = GameWidget("janus-cards", state.variant, viewpoint=viewpoint, bot_delay=0,
+                   record=state.record())
+    w.goto(w.index - 4)
+    while w.state.is_chance:
+        w.back()
+    with pytest.raises(Exception, match="present only"):
+        w.play(w.state.legal_moves()[0])
+    assert len(w.replay.lines) == 1
+    w.set_viewpoint(None)                            # the teacher's view may branch
+    w.play(w.state.legal_moves()[0])
+    assert len(w.replay.lines) == 2
+
+
 def test_every_new_game_after_a_rule_change_has_a_fresh_secret_seed():
     w = GameWidget("janus-cards", players=3, viewpoint=0, bot_delay=0)
     seeds = [w.state.seed]

@@ -189,6 +189,7 @@ class GameWidget(W.VBox):
                 self.board, "DEFAULT_VIEWPOINT", None)
         self.table.check_viewpoint(viewpoint)
         self._viewpoint: Viewpoint = viewpoint
+        self._page_bots: dict[int, Any] = dict(bots or {})   # kept for new seats
         self._build()
         self.table.observe(self._on_table)
         if record is not None:
@@ -480,14 +481,40 @@ class GameWidget(W.VBox):
         screen passed round in a game with secrets, play goes on at the game's present
         only: a branch would show a seat its cards of another time.
         """
-        if self._viewpoint == "current" and self.game.has_secrets and \
-                not self.table.remote and not self.table.seat_mode and not self.table.live:
-            text = ("On a screen passed round the game goes on at its present only: go to "
-                    "the end of the main line (End) to play; a branch would show a seat's "
-                    "cards from another time.")
+        why = self._page_refuses_play()
+        if why:
+            reason, text = why
             self._say(text, "refused")
-            raise IllegalMoveError(text, move=str(move), rule="", reason="not the present")
+            raise IllegalMoveError(text, move=str(move), rule="", reason=reason)
         return self.table.play(move)
+
+    def _page_refuses_play(self) -> tuple[str, str] | None:
+        """Why this page may not play a move here, as ``(reason, text)``, or ``None``.
+
+        In a game with secrets only the teacher's view plays away from the present: a
+        branch re-deals from the seed, so a seat (or a screen passed round) would see
+        cards another seat drew in the main line. A page locked to a seat plays that
+        seat's moves only, whoever the other seats are."""
+        table = self.table
+        if table.remote or table.seat_mode:
+            return None                          # the server decides; a record is read
+        if self.game.has_secrets and self._viewpoint is not None and not table.live:
+            where = ("On a screen passed round" if self._viewpoint == "current" else
+                     f"In {self._locked_name()}'s view")
+            return ("not the present",
+                    f"{where} the game goes on at its present only: go to the end of the "
+                    "main line (End) to play; a branch would show cards from another time.")
+        seat = self._viewpoint
+        if self._lock_view and isinstance(seat, int) and not table.is_over:
+            state = table.state
+            while state.is_chance and table.replay.at_end:   # the move waits for chance
+                state = state.play(state.sample_chance())
+            mover = state.current_player
+            if mover >= 0 and mover != seat:
+                return ("not this seat",
+                        f"It is {seat_name(mover)}'s move, and this page plays seat "
+                        f"{seat_name(seat)} only.")
+        return None
 
     def _covered(self) -> bool:
         """Whether the screen is covered (a screen passed round waiting for the next
@@ -572,6 +599,9 @@ class GameWidget(W.VBox):
             self.moves.mark(None)
             self._show_selection()
             return
+        why = self._page_refuses_play()
+        if why:
+            raise IllegalMoveError(why[1], move=str(move), rule="", reason=why[0])
         table = self.table
         move_obj = table.parse(move) if isinstance(move, str) else move
         legal = list(table.legal_moves())
@@ -621,6 +651,10 @@ class GameWidget(W.VBox):
         if self._covered():
             self._say(self._cover_note(), "refused")
             return
+        why = self._page_refuses_play()
+        if why:
+            self._say(why[1], "refused")
+            return
         if 0 <= index < len(moves) and not self.table.is_chance:
             self._show_option(moves[index])
 
@@ -659,6 +693,10 @@ class GameWidget(W.VBox):
         if table.is_over or table.is_chance:
             self._say("There is no move to choose here" + (" (▶ lets chance act)."
                                                            if table.is_chance else "."))
+            return
+        why = self._page_refuses_play()
+        if why:
+            self._say(why[1], "refused")
             return
         moves = table.legal_moves()
         if not moves:
@@ -748,6 +786,20 @@ class GameWidget(W.VBox):
         self._show_seats()
         self._selection = self._fresh_selection()
         self._refresh(board=True)
+        self._fill_page_seats()
+
+    def _fill_page_seats(self) -> None:
+        """A page locked to a seat against bots keeps bots at the other seats when a
+        new game has more of them (players 3 → 5): the page's bot for that seat, or its
+        first bot. Nobody on this page could play a new seat otherwise."""
+        seat = self._viewpoint
+        if not (self._lock_view and isinstance(seat, int) and self._page_bots) or \
+                self.table.remote or self.table.seat_mode:
+            return
+        first = next(iter(self._page_bots.values()))
+        for other in range(self.table.num_players):
+            if other != seat and other not in self.table.bot_labels:
+                self.table.set_bot(other, self._page_bots.get(other, first))
 
     def _show_earlier(self) -> None:
         """The "earlier games" list, as the table's earlier games are now (a seed only
@@ -1053,6 +1105,9 @@ class GameWidget(W.VBox):
             self.moves.show_options([], note="(the game is over)", can_play=False)
         elif table.is_chance:
             self.moves.show_options([], note="(chance) press ▶ step for the dice/draw",
+                                    can_play=False)
+        elif refused := self._page_refuses_play():
+            self.moves.show_options([], note=f"({refused[1].rstrip('.')})",
                                     can_play=False)
         else:
             moves = table.legal_moves()
