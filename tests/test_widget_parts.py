@@ -67,8 +67,8 @@ def test_a_click_on_a_sharper_big_canvas_means_the_same_drawing_point(sent):
 
 # --- the step bar ------------------------------------------------------------------------
 def test_step_bar_buttons_say_their_keys_and_are_off_at_the_ends():
-    bar = StepBar(on_goto=lambda i: None, on_step=lambda: None, on_autoplay=lambda on: None,
-                  on_delay=lambda s: None)
+    bar = StepBar(on_goto=lambda i: None, on_back=lambda: None, on_last=lambda: None,
+                  on_step=lambda: None, on_autoplay=lambda on: None, on_delay=lambda s: None)
     bar.show(index=0, length=3, autoplay=False)
     assert bar.first_button.disabled and bar.back_button.disabled
     assert not bar.last_button.disabled
@@ -80,7 +80,8 @@ def test_step_bar_buttons_say_their_keys_and_are_off_at_the_ends():
 
 def test_step_bar_delay_and_autoplay_call_back():
     heard = []
-    bar = StepBar(on_goto=heard.append, on_step=lambda: heard.append("step"),
+    bar = StepBar(on_goto=heard.append, on_back=lambda: heard.append("back"),
+                  on_last=lambda: heard.append("last"), on_step=lambda: heard.append("step"),
                   on_autoplay=lambda on: heard.append(("autoplay", on)),
                   on_delay=lambda s: heard.append(("delay", round(s, 2))))
     bar.autoplay_button.value = True

@@ -750,3 +750,29 @@ def test_a_seats_record_hides_the_deal_button_and_says_who_moved(tmp_path):
     assert w.status.live.last.startswith("Chance: dealt A") and ".." not in w.status.live.last
     w.press("ArrowDown")                                      # no list to walk: it says why
     assert "not played on" in w.message and w.errors == []
+
+
+def test_two_quick_back_clicks_go_two_moves_back(monkeypatch):
+    """In the browser the step row is shown a moment after the cursor moves; a second
+    click of ← in that moment must still go one further back, and ⏭ to the real end."""
+    from janus_widgets.widgets import shell
+
+    waiting = []
+
+    class Loop:                                          # the kernel's loop, held still
+        def call_later(self, delay, callback):
+            waiting.append(callback)
+
+    widget = GameWidget("jactus", seed=3, bot_delay=0)
+    widget.play("r*")
+    widget.play(f"r{widget.state.dice[0]}")
+    end = widget.index
+    monkeypatch.setattr(shell, "kernel_loop", lambda: Loop())
+    widget.back_button.click()
+    widget.back_button.click()                           # the row still shows the end
+    assert widget.index == end - 2 and waiting           # the row's refresh is due
+    widget.last_button.click()
+    assert widget.index == end
+    for callback in waiting:
+        callback()
+    assert widget.stepbar.slider.value == end

@@ -207,7 +207,8 @@ class GameWidget(W.VBox):
         first = self.game.draw(self._view())
         self.stage = Stage(first, on_click=guard(self._on_canvas_click),
                            on_ready=guard(lambda: self.stage.repaint()))
-        self.stepbar = StepBar(on_goto=guard(self.goto), on_step=guard(self.step),
+        self.stepbar = StepBar(on_goto=guard(self.goto), on_back=guard(self.back),
+                               on_last=guard(self.last), on_step=guard(self.step),
                                on_autoplay=guard(self.autoplay),
                                on_delay=guard(self._on_delay), delay=self.table.bot_delay)
         self.status = StatusLine()

@@ -6,6 +6,7 @@ Every tooltip names the key that does the same.
 
 >>> asked = []
 >>> bar = StepBar(on_goto=lambda i: asked.append(("goto", i)),
+...               on_back=lambda: asked.append("back"), on_last=lambda: asked.append("last"),
 ...               on_step=lambda: asked.append("step"),
 ...               on_autoplay=lambda on: asked.append(("autoplay", on)),
 ...               on_delay=lambda s: asked.append(("delay", s)))
@@ -13,7 +14,7 @@ Every tooltip names the key that does the same.
 >>> bar.back_button.click(); bar.forward_button.click(); bar.last_button.click()
 >>> bar.slider.value = 1
 >>> asked
-[('goto', 2), 'step', ('goto', 5), ('goto', 1)]
+['back', 'step', 'last', ('goto', 1)]
 >>> bar.show(index=1, length=5, autoplay=True)       # showing never calls back
 >>> bar.autoplay_button.value, len(asked)
 (True, 4)
@@ -38,9 +39,13 @@ def _button(icon: str, tooltip: str) -> W.Button:
 class StepBar:
     """The replay controls; :attr:`widget` is the row."""
 
-    def __init__(self, *, on_goto: Callable[[int], None], on_step: Callable[[], None],
+    def __init__(self, *, on_goto: Callable[[int], None], on_back: Callable[[], None],
+                 on_last: Callable[[], None], on_step: Callable[[], None],
                  on_autoplay: Callable[[bool], None], on_delay: Callable[[float], None],
                  delay: float = 0.5) -> None:
+        """``on_back`` and ``on_last`` are asked, not given an index: the row shows the
+        cursor a moment after it moves, and a second quick click of ← must still go one
+        further back."""
         self._quiet = Quiet()
         self._index = 0
         self._length = 0
@@ -50,9 +55,9 @@ class StepBar:
                                       "One move forward, or the dice's or a bot's move (→)")
         self.last_button = _button("fast-forward", "Go to the last move (End)")
         self.first_button.on_click(lambda _: on_goto(0))
-        self.back_button.on_click(lambda _: on_goto(max(0, self._index - 1)))
+        self.back_button.on_click(lambda _: on_back())
         self.forward_button.on_click(lambda _: on_step())
-        self.last_button.on_click(lambda _: on_goto(self._length))
+        self.last_button.on_click(lambda _: on_last())
         self.slider = W.IntSlider(min=0, max=0, value=0, continuous_update=False,
                                   description="", readout=True,
                                   layout=W.Layout(flex="1 1 110px", min_width="110px",
