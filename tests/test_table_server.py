@@ -73,7 +73,7 @@ def wait_until(check, timeout=10.0):
 def test_the_lobby_makes_a_table_with_one_code_per_human_seat(teacher):
     t = teacher.create_table("janus-cards", players=3, bots={2: "greedy"})
     assert set(t.codes) == {"A", "B"}
-    assert all(re.fullmatch(r"[A-Z0-9]{6}", code) for code in t.codes.values())
+    assert all(re.fullmatch(r"[A-Z0-9]{8}", code) for code in t.codes.values())
     listed = {row["id"]: row for row in teacher.tables()}
     assert listed[t.id]["game"] == "janus-cards" and listed[t.id]["players"] == 3
     assert [s["who"] for s in listed[t.id]["seats"]] == ["human", "human", "greedy"]
@@ -118,6 +118,29 @@ def test_the_same_code_joins_the_same_seat_from_another_device(server, teacher):
 def test_an_unknown_code_is_refused_by_name(server):
     with pytest.raises(ClassroomError, match="no seat has the join code 'ZZZZZZ'"):
         classroom.join(server.url, "ZZZZZZ")
+
+
+def test_wrong_codes_from_one_address_are_answered_429_saying_how_long_to_wait(tmp_path):
+    with table_server(tmp_path) as own:                  # its own: 127.0.0.1 must wait
+        t = classroom.connect(own.url, own.token).create_table("jactus", players=2)
+        for _ in range(LIMITS["join_failures"]):
+            assert http(own, "POST", "/api/join", body={"code": "KKKKKKKK"})[0] == 404
+        status, answer = http(own, "POST", "/api/join", body={"code": t.codes["A"]})
+        assert status == 429 and answer["code"] == "rate_limit"
+        assert re.search(r"wait \d+ s", answer["error"])
+        with pytest.raises(ClassroomError, match="too many wrong join codes"):
+            classroom.join_class(own.url, "KKKKKKKK")
+
+
+def test_an_ended_table_joins_nobody_and_its_record_stays(server, teacher):
+    t = teacher.create_table("jactus", players=2)
+    a = classroom.join(server.url, t.codes["A"])
+    a.play("r*")
+    teacher.end(t.id)
+    with pytest.raises(ClassroomError, match="no seat has the join code"):
+        classroom.join(server.url, t.codes["B"])
+    assert teacher.record(t.id).moves[0] == "r*"
+    a.close()
 
 
 def test_a_wrong_teacher_token_is_refused(server):

@@ -81,7 +81,7 @@ def _request(base: str, method: str, path: str, *, secret: str = "", data: Any =
 
 class CreatedTable:
     """A table the teacher made: its ``id`` and the join ``codes`` of its human seats
-    (``{"A": "K7MTPX", "B": …}``), and its summary as the server gave it."""
+    (``{"A": "KM4TPXRA", "B": …}``), and its summary as the server gave it."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.id: str = data["id"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import os
 import re
 import secrets
@@ -30,6 +31,7 @@ import ssl
 import sys
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,12 +56,19 @@ __all__ = ["Hall", "make_app", "serve", "main", "LIMITS", "WireError"]
 log = logging.getLogger("janus_widgets.server")
 
 #: What one connection may send: the largest message we read (bytes; tornado closes a
-#: connection whose frame exceeds ``frame_bytes``), messages a second and the burst.
+#: connection whose frame exceeds ``frame_bytes``), messages a second and the burst;
+#: the tables of a server; a request's body; wrong join codes one address may try
+#: (``join_failures`` within ``join_window`` seconds, then it waits).
 LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 1024 * 1024, "per_second": 20.0,
-          "burst": 40, "tables": 500, "body_bytes": 64 * 1024}
-#: Letters of join codes: no 0/O, 1/I/L, 2/Z, 5/S, 8/B that a class would misread.
+          "burst": 40, "tables": 500, "body_bytes": 64 * 1024, "join_failures": 10,
+          "join_window": 60.0}
+#: Letters of join codes: of each group a class might misread (0 O Q D, 1 I L 7 T, 2 Z,
+#: 5 S, 6 G, 8 B: :data:`LOOK_ALIKES`) at most one is used.
+LOOK_ALIKES = ("0OQD", "1IL7T", "2Z", "5S", "6G", "8B")
 CODE_LETTERS = "ACDEFHJKMNPRTUVWXY3469"
-CODE_LENGTH = 6
+#: 22 letters to the power 8: about 5·10¹⁰ codes, with at most ``join_failures`` wrong
+#: tries a minute from one address.
+CODE_LENGTH = 8
 STATUSES = ("playing", "paused", "ended")
 
 
@@ -184,6 +193,8 @@ class Hall:
         self.teachers: set[Connection] = set()
         self.pages = ""                       # where the seat pages are (for join slips)
         self.public = ""                      # the address those pages use for us
+        self.clock: Callable[[], float] = time.monotonic
+        self._failed_joins: dict[str, deque[float]] = {}   # address → times of wrong codes
         for row in storage.tables():
             self.tables[row.id] = self._restore(row)
 
@@ -221,7 +232,7 @@ class Hall:
     def create_table(self, spec: Any) -> tuple[ServedTable, dict[str, str]]:
         """A new table from the lobby's request: ``{"game", "players", "bots": {"C":
         "greedy"}, "ruleset", "seed", "options": {...}}``. Returns it and the join code
-        of each human seat (``{"A": "K7MTPX", …}``)."""
+        of each human seat (``{"A": "KM4TPXRA", …}``)."""
         if not isinstance(spec, dict):
             raise WireError("bad_request", "a new table is a JSON object: game, players, "
                                            "bots, ruleset, seed, options")
@@ -316,24 +327,63 @@ class Hall:
         self.broadcast(served)
 
     # ------------------------------------------------------------------ lobby
-    def join(self, code: Any) -> tuple[ServedTable, int, str]:
+    def _join_allowed(self, address: str) -> None:
+        """Refuse any join from ``address`` while it has ``join_failures`` wrong codes
+        within the last ``join_window`` seconds (codes cannot be guessed one by one)."""
+        failures = self._failed_joins.get(address)
+        if not failures:
+            return
+        window = LIMITS["join_window"]
+        now = self.clock()
+        while failures and failures[0] <= now - window:
+            failures.popleft()
+        if not failures:
+            del self._failed_joins[address]
+        elif len(failures) >= LIMITS["join_failures"]:
+            wait = max(1, math.ceil(failures[0] + window - now))
+            raise WireError("rate_limit", f"too many wrong join codes from this address "
+                                          f"({len(failures)} within {window:g} s): wait "
+                                          f"{wait} s, then try the code again (check it "
+                                          "on the slip)", 429)
+
+    def _join_failed(self, address: str) -> None:
+        """Count a wrong code from ``address`` (a join that worked counts nothing)."""
+        now = self.clock()
+        if len(self._failed_joins) > 10_000:          # forget addresses long quiet
+            for key in [k for k, times in self._failed_joins.items()
+                        if not times or times[-1] <= now - LIMITS["join_window"]]:
+                del self._failed_joins[key]
+        self._failed_joins.setdefault(address, deque()).append(now)
+
+    def join(self, code: Any, address: str = "") -> tuple[ServedTable, int, str]:
         """The seat a join code opens and a new credential for it (the same code again
-        gives the same seat: a reload, another device)."""
+        gives the same seat: a reload, another device). ``address`` is the client's:
+        after ``join_failures`` wrong codes within ``join_window`` seconds it must wait
+        (HTTP 429)."""
+        self._join_allowed(address)
         if not isinstance(code, str) or not 1 <= len(code) <= 20:
             raise WireError("bad_request", "a join code is the short text on the slip")
         found = self.storage.find_code(self.storage.hash_code(code.strip()))
         if found is None:
+            self._join_failed(address)
             raise WireError("unknown_code", f"no seat has the join code {code.strip()!r}: "
                                             "check the slip (letters and digits, "
                                             f"{CODE_LENGTH} of them)", 404)
         table_id, seat = found
+        if self.tables[table_id].status == "ended":     # a code kept from before ending
+            raise WireError("ended", f"table {table_id} has ended: its join codes join "
+                                     "nothing now", 410)
         credential = secrets.token_urlsafe(24)
         self.storage.add_credential(Storage.hash_credential(credential), table_id, seat)
         return self.tables[table_id], seat, credential
 
     def new_codes(self, served: ServedTable) -> dict[str, str]:
         """New join codes for a table's human seats (lost slips); the old codes stop
-        working, every credential already handed out stays valid."""
+        working, every credential already handed out stays valid. An ended table gets
+        none."""
+        if served.status == "ended":
+            raise WireError("ended", f"table {served.id} has ended: it gets no new join "
+                                     "codes")
         n = len(served.row.seats)
         codes = {seat_name(seat): _new_code() for seat, who in enumerate(served.row.seats)
                  if who == "human"}
@@ -371,12 +421,15 @@ class Hall:
                                                  for student, code in codes.items()})
         return name.strip(), codes
 
-    def join_class(self, code: Any) -> tuple[str, str, str]:
-        """``(class, student, credential)`` for a student's lesson code."""
+    def join_class(self, code: Any, address: str = "") -> tuple[str, str, str]:
+        """``(class, student, credential)`` for a student's lesson code; wrong codes
+        count against ``address`` as in :meth:`join`."""
+        self._join_allowed(address)
         if not isinstance(code, str) or not 1 <= len(code) <= 20:
             raise WireError("bad_request", "a join code is the short text on the slip")
         found = self.storage.find_student(self.storage.hash_code(code.strip()))
         if found is None:
+            self._join_failed(address)
             raise WireError("unknown_code", f"no student has the code {code.strip()!r}: "
                                             "check the slip", 404)
         credential = secrets.token_urlsafe(24)
@@ -710,7 +763,7 @@ class StatusChangeHandler(_Handler):
 
 class JoinHandler(_Handler):
     def post(self) -> None:
-        served, seat, credential = self.hall.join(self.code())
+        served, seat, credential = self.hall.join(self.code(), self.request.remote_ip or "")
         self.reply({"table": served.id, "seat": seat_name(seat), "credential": credential,
                     "game": served.row.game})
 
@@ -745,7 +798,8 @@ class ClassesHandler(_Handler):
 
 class JoinClassHandler(_Handler):
     def post(self) -> None:
-        class_name, student, credential = self.hall.join_class(self.code())
+        class_name, student, credential = self.hall.join_class(self.code(),
+                                                               self.request.remote_ip or "")
         self.reply({"class": class_name, "student": student, "credential": credential})
 
 
