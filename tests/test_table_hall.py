@@ -7,6 +7,7 @@ SQLite file, so a clock, a broken bot or a corrupt stored move can be arranged.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 import pytest
@@ -99,3 +100,79 @@ def test_an_ended_tables_codes_join_nothing_and_its_record_stays(hall, tmp_path)
     with pytest.raises(WireError, match="has ended: its join codes join nothing") as gone:
         hall.join(codes["A"])
     assert gone.value.status == 410
+
+
+# ------------------------------------------------------------------ answers
+def answer(**fields):
+    return {"lesson": "jactus-odds", "question": "q1", "answer": "1/36", "verdict": "wrong",
+            "mistake": "one order only", **fields}
+
+
+@pytest.mark.parametrize("fields, says", [
+    (dict(lesson="jactus odds"), "'lesson' is the lesson's id"),
+    (dict(lesson=""), "'lesson' is the lesson's id"),
+    (dict(lesson="x" * 65), "1 to 64 letters"),
+    (dict(question="q1<script>"), "'question' is the question's id"),
+    (dict(question=7), "'question' is the question's id"),
+    (dict(answer="9" * (LIMITS["answer_chars"] + 1)), "at most 200 characters"),
+    (dict(mistake=["x"]), "'mistake' is text"),
+    (dict(verdict="maybe"), "verdict is 'right', 'wrong' or 'invalid'"),
+    (dict(student="3b/ben"), "unknown field 'student'"),
+])
+def test_an_answer_with_a_bad_field_is_refused_saying_what_is_allowed(hall, fields, says):
+    with pytest.raises(WireError, match=re.escape(says)) as refused:
+        hall.add_answer("3b/ada", answer(**fields))
+    assert refused.value.status == 400
+    assert hall.storage.answers() == []                   # nothing kept
+
+
+def test_answers_are_limited_per_student(hall):
+    hall.clock = clock = Clock()
+    for k in range(LIMITS["answers_per_minute"]):
+        hall.add_answer("3b/ada", answer(answer=str(k)))
+    with pytest.raises(WireError, match="too many answers: at most 30 a minute") as limited:
+        hall.add_answer("3b/ada", answer())
+    assert limited.value.status == 429 and "wait 60 s" in limited.value.text
+    hall.add_answer("3b/ben", answer())                   # another student is not held up
+    clock.now += 61
+    hall.add_answer("3b/ada", answer())
+
+
+class Teacher:
+    """A teacher's connection: what it is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    def send(self, message: dict) -> None:
+        self.sent.append(message)
+
+
+def test_the_tally_counts_students_not_clicks(hall, tmp_path):
+    """One student sending the same wrong answer a hundred times is one student with
+    that mistake; the commonest mistake is the one most students made."""
+    from janus_widgets.widgets.dashboard import tally
+    teacher = Teacher()
+    hall.teachers.add(teacher)
+    hall.clock = clock = Clock()
+    for k in range(100):
+        clock.now += 3                                    # within the rate limit
+        hall.add_answer("3b/ada", answer(mistake="added instead of multiplying",
+                                         answer=f"{k}/36"))
+    for student in ("3b/ben", "3b/cy"):
+        hall.add_answer(student, answer(mistake="one order only"))
+    hall.add_answer("3b/cy", answer(verdict="right", mistake="", answer="1/18"))
+    rows = {(r["lesson"], r["question"]): r for r in tally(hall.answers())}
+    q1 = rows[("jactus-odds", "q1")]
+    assert q1["mistakes"] == [("one order only", 2), ("added instead of multiplying", 1)]
+    assert (q1["tried"], q1["right"]) == (3, 1)
+    ada = [a for a in hall.answers() if a["student"] == "3b/ada"]
+    assert len(ada) == 1 and ada[0]["tries"] == 100 and ada[0]["answer"] == "0/36"
+    assert len(hall.answers(every=True)) == 103           # every check is kept
+    assert len([m for m in teacher.sent if m["type"] == "answer"]) == 4   # news, once each
+    # A restarted server knows what was sent before: a repeat is still not news.
+    again = make_hall(tmp_path / "class.sqlite")
+    again.teachers.add(teacher)
+    again.add_answer("3b/ben", answer(mistake="one order only"))
+    assert len([m for m in teacher.sent if m["type"] == "answer"]) == 4
+    assert [a["tries"] for a in again.answers() if a["student"] == "3b/ben"] == [2]

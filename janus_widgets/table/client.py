@@ -159,9 +159,14 @@ class TeacherClient:
         (``server``)."""
         return _request(self.url, "GET", "/", context=self._context)
 
-    def answers(self, lesson: str | None = None) -> list[dict[str, Any]]:
-        """Every exercise check the class's lesson pages sent (of one lesson)."""
-        query = "" if lesson is None else "?" + urllib.parse.urlencode({"lesson": lesson})
+    def answers(self, lesson: str | None = None, *, every: bool = False
+                ) -> list[dict[str, Any]]:
+        """The exercise checks the class's lesson pages sent (of one lesson), for a
+        tally: one row per student, question, verdict and mistake, with ``tries`` (how
+        many such checks that student sent). ``every=True``: every check as sent."""
+        params = {**({} if lesson is None else {"lesson": lesson}),
+                  **({"every": "1"} if every else {})}
+        query = "?" + urllib.parse.urlencode(params) if params else ""
         return self._call("GET", "/api/answers" + query)["answers"]
 
     def __repr__(self) -> str:

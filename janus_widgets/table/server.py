@@ -61,7 +61,10 @@ log = logging.getLogger("janus_widgets.server")
 #: (``join_failures`` within ``join_window`` seconds, then it waits).
 LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 1024 * 1024, "per_second": 20.0,
           "burst": 40, "tables": 500, "body_bytes": 64 * 1024, "join_failures": 10,
-          "join_window": 60.0}
+          "join_window": 60.0, "answers_per_minute": 30, "answer_chars": 200}
+#: A lesson's or a question's id, as the lessons name them ("jactus-odds", "q1").
+ANSWER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+ANSWER_FIELDS = ("lesson", "question", "answer", "verdict", "mistake")
 #: Letters of join codes: of each group a class might misread (0 O Q D, 1 I L 7 T, 2 Z,
 #: 5 S, 6 G, 8 B: :data:`LOOK_ALIKES`) at most one is used.
 LOOK_ALIKES = ("0OQD", "1IL7T", "2Z", "5S", "6G", "8B")
@@ -93,6 +96,54 @@ def _seat_letter(seat: int) -> str:
 
 def _new_code() -> str:
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+class RateWindow:
+    """At most ``limit`` events per key within the last ``window`` seconds of
+    ``clock``: :meth:`wait` says how long a key must wait for one more, :meth:`add`
+    counts one.
+
+    >>> now = [0.0]
+    >>> w = RateWindow(2, 60.0, lambda: now[0])
+    >>> w.add("a"); w.add("a"); w.wait("a"), w.wait("b")
+    (60, 0)
+    >>> now[0] = 59.5; w.wait("a")
+    1
+    >>> now[0] = 60.0; w.wait("a")
+    0
+    """
+
+    def __init__(self, limit: int, window: float, clock: Callable[[], float]) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._times: dict[str, deque[float]] = {}
+
+    def _recent(self, key: str) -> deque[float] | None:
+        times = self._times.get(key)
+        if times is None:
+            return None
+        now = self.clock()
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if not times:
+            del self._times[key]
+            return None
+        return times
+
+    def wait(self, key: str) -> int:
+        """Whole seconds until ``key`` may have one more event (0: now)."""
+        times = self._recent(key)
+        if times is None or len(times) < self.limit:
+            return 0
+        return max(1, math.ceil(times[0] + self.window - self.clock()))
+
+    def add(self, key: str) -> None:
+        """Count one event of ``key`` now (keys long quiet are forgotten)."""
+        if len(self._times) > 10_000:
+            for old in list(self._times):
+                self._recent(old)
+        self._times.setdefault(key, deque()).append(self.clock())
 
 
 @dataclass(eq=False)
@@ -194,7 +245,14 @@ class Hall:
         self.pages = ""                       # where the seat pages are (for join slips)
         self.public = ""                      # the address those pages use for us
         self.clock: Callable[[], float] = time.monotonic
-        self._failed_joins: dict[str, deque[float]] = {}   # address → times of wrong codes
+        self._failed_joins = RateWindow(int(LIMITS["join_failures"]), LIMITS["join_window"],
+                                        lambda: self.clock())     # address → wrong codes
+        self._answers_sent = RateWindow(int(LIMITS["answers_per_minute"]), 60.0,
+                                        lambda: self.clock())     # student → answers
+        self._answer_kinds: dict[tuple[str, ...], int] = {}        # see answers()
+        for answer in storage.answers():
+            key = _answer_kind(answer)
+            self._answer_kinds[key] = self._answer_kinds.get(key, 0) + 1
         for row in storage.tables():
             self.tables[row.id] = self._restore(row)
 
@@ -330,30 +388,17 @@ class Hall:
     def _join_allowed(self, address: str) -> None:
         """Refuse any join from ``address`` while it has ``join_failures`` wrong codes
         within the last ``join_window`` seconds (codes cannot be guessed one by one)."""
-        failures = self._failed_joins.get(address)
-        if not failures:
-            return
-        window = LIMITS["join_window"]
-        now = self.clock()
-        while failures and failures[0] <= now - window:
-            failures.popleft()
-        if not failures:
-            del self._failed_joins[address]
-        elif len(failures) >= LIMITS["join_failures"]:
-            wait = max(1, math.ceil(failures[0] + window - now))
+        wait = self._failed_joins.wait(address)
+        if wait:
             raise WireError("rate_limit", f"too many wrong join codes from this address "
-                                          f"({len(failures)} within {window:g} s): wait "
-                                          f"{wait} s, then try the code again (check it "
-                                          "on the slip)", 429)
+                                          f"({LIMITS['join_failures']} within "
+                                          f"{LIMITS['join_window']:g} s): wait {wait} s, "
+                                          "then try the code again (check it on the slip)",
+                            429)
 
     def _join_failed(self, address: str) -> None:
         """Count a wrong code from ``address`` (a join that worked counts nothing)."""
-        now = self.clock()
-        if len(self._failed_joins) > 10_000:          # forget addresses long quiet
-            for key in [k for k, times in self._failed_joins.items()
-                        if not times or times[-1] <= now - LIMITS["join_window"]]:
-                del self._failed_joins[key]
-        self._failed_joins.setdefault(address, deque()).append(now)
+        self._failed_joins.add(address)
 
     def join(self, code: Any, address: str = "") -> tuple[ServedTable, int, str]:
         """The seat a join code opens and a new credential for it (the same code again
@@ -619,32 +664,92 @@ class Hall:
     # ------------------------------------------------------------------ answers
     def add_answer(self, student: str, data: Any) -> AnswerRow:
         """Keep one exercise check a student's lesson page sent; ``student`` is who
-        sent it, as the server knows them (a class list's name, or a seat: "t1/A")."""
+        sent it, as the server knows them (a class list's name, or a seat: "t1/A").
+        A student sends at most ``answers_per_minute`` (then 429). Every check is
+        stored; the teachers are sent the first of each kind only (see
+        :meth:`answers`)."""
+        wait = self._answers_sent.wait(student)
+        if wait:
+            raise WireError("rate_limit", f"too many answers: at most "
+                                          f"{LIMITS['answers_per_minute']} a minute from "
+                                          f"one student; wait {wait} s", 429)
         if not isinstance(data, dict):
-            raise WireError("bad_request", "an answer is an object: lesson, question, "
-                                           "student, answer, verdict, mistake")
-        def text(name: str, limit: int = 200, default: str = "") -> str:
-            value = data.get(name, default)
+            raise WireError("bad_request", "an answer is an object: "
+                                           + ", ".join(ANSWER_FIELDS))
+        extra = sorted(set(data) - set(ANSWER_FIELDS))
+        if extra:
+            raise WireError("bad_request", f"unknown field {extra[0]!r} of an answer; the "
+                                           f"fields are {', '.join(ANSWER_FIELDS)}")
+
+        def text(name: str) -> str:
+            value = data.get(name, "")
             if not isinstance(value, (str, int, float)) or isinstance(value, bool):
                 raise WireError("bad_request", f"answer field {name!r} is text")
             value = str(value)
-            if len(value) > limit:
-                raise WireError("bad_request", f"answer field {name!r} is at most {limit} "
-                                               "characters")
+            if len(value) > LIMITS["answer_chars"]:
+                raise WireError("bad_request", f"answer field {name!r} is at most "
+                                               f"{LIMITS['answer_chars']} characters")
             return value
-        verdict = text("verdict", 20)
+
+        def name(field_name: str) -> str:
+            value = data.get(field_name)
+            if not isinstance(value, str) or not ANSWER_ID.fullmatch(value):
+                raise WireError("bad_request", f"answer field {field_name!r} is the "
+                                               f"{field_name}'s id: 1 to 64 letters, digits"
+                                               " and . _ - (got "
+                                               f"{str(value)[:70]!r})")
+            return value
+
+        lesson, question = name("lesson"), name("question")
+        verdict = text("verdict")
         if verdict not in ("right", "wrong", "invalid"):
             raise WireError("bad_request", "verdict is 'right', 'wrong' or 'invalid'")
-        row = AnswerRow(lesson=text("lesson", 80), question=text("question", 80),
-                        student=student,
-                        answer=text("answer"), verdict=verdict,
-                        mistake=text("mistake", 200), at=time.time())
-        if not row.lesson or not row.question:
-            raise WireError("bad_request", "an answer names its lesson and question")
+        row = AnswerRow(lesson=lesson, question=question, student=student,
+                        answer=text("answer"), verdict=verdict, mistake=text("mistake"),
+                        at=time.time())
         self.storage.add_answer(row)
-        for conn in list(self.teachers):
-            conn.send({"type": "answer", "answer": row.__dict__})
+        self._answers_sent.add(student)
+        kind = _answer_kind(row)
+        self._answer_kinds[kind] = self._answer_kinds.get(kind, 0) + 1
+        if self._answer_kinds[kind] == 1:          # a student's repeat is not news
+            for conn in list(self.teachers):
+                conn.send({"type": "answer", "answer": {**row.__dict__, "tries": 1}})
         return row
+
+    def answers(self, lesson: str | None = None, every: bool = False
+                ) -> list[dict[str, Any]]:
+        """The class's checks (of one lesson) for the teacher's tally: one row per
+        student, question, verdict and mistake, the first sent, with ``tries``: how
+        many such checks the student sent. A mistake counted over these rows counts
+        students, not clicks. ``every``: every check as sent (``tries`` 1 each).
+
+        >>> from janus_widgets.table.storage import SQLiteStorage
+        >>> hall = Hall(SQLiteStorage(":memory:"), "token-of-the-doctest")
+        >>> for _ in range(3):
+        ...     _ = hall.add_answer("3b/ada", {"lesson": "l", "question": "q1", "answer":
+        ...                         "1/36", "verdict": "wrong", "mistake": "one order"})
+        >>> [(a["student"], a["mistake"], a["tries"]) for a in hall.answers()]
+        [('3b/ada', 'one order', 3)]
+        >>> len(hall.answers(every=True))
+        3
+        """
+        rows = self.storage.answers(lesson)
+        if every:
+            return [{**row.__dict__, "tries": 1} for row in rows]
+        first: dict[tuple[str, ...], dict[str, Any]] = {}
+        for row in rows:
+            kind = _answer_kind(row)
+            if kind in first:
+                first[kind]["tries"] += 1
+            else:
+                first[kind] = {**row.__dict__, "tries": 1}
+        return list(first.values())
+
+
+def _answer_kind(row: AnswerRow) -> tuple[str, ...]:
+    """What makes two checks the same for the tally: the student, the question, the
+    verdict and the mistake matched."""
+    return (row.lesson, row.question, row.student, row.verdict, row.mistake)
 
 
 # ---------------------------------------------------------------------- HTTP
@@ -772,7 +877,11 @@ class AnswersHandler(_Handler):
     def get(self) -> None:
         self.teacher()
         lesson = self.get_query_argument("lesson", None)
-        self.reply({"answers": [a.__dict__ for a in self.hall.storage.answers(lesson)]})
+        if lesson is not None and not ANSWER_ID.fullmatch(lesson):
+            raise WireError("bad_request", "?lesson= is a lesson's id: 1 to 64 letters, "
+                                           "digits and . _ -")
+        every = self.get_query_argument("every", "") in ("1", "true", "yes")
+        self.reply({"answers": self.hall.answers(lesson, every)})
 
     def post(self) -> None:
         secret = self.credential()
