@@ -39,11 +39,13 @@ __all__ = ["TeacherClient", "RemoteTable", "ClassroomError", "join", "CreatedTab
 
 class ClassroomError(JanusError, ConnectionError):
     """The table server refused a request, or could not be reached: the message says
-    which and why (the server's own words when it answered)."""
+    which and why (the server's own words when it answered). ``code`` is the server's
+    error code, ``status`` its HTTP status (0: no answer)."""
 
-    def __init__(self, text: str, code: str = "") -> None:
+    def __init__(self, text: str, code: str = "", status: int = 0) -> None:
         super().__init__(text)
         self.code = code
+        self.status = status
 
 
 def _base(url: str) -> str:
@@ -72,8 +74,10 @@ def _request(base: str, method: str, path: str, *, secret: str = "", data: Any =
         except ValueError:
             answer = None
         if not isinstance(answer, dict) or "error" not in answer:
-            raise ClassroomError(f"the server answered {exc.code} {exc.reason}") from None
-        raise ClassroomError(str(answer["error"]), str(answer.get("code", ""))) from None
+            raise ClassroomError(f"the server answered {exc.code} {exc.reason}",
+                                 status=exc.code) from None
+        raise ClassroomError(str(answer["error"]), str(answer.get("code", "")),
+                             exc.code) from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
         raise ClassroomError(f"cannot reach the table server at {base}: {reason}") from None
@@ -805,13 +809,16 @@ class ClassLink:
         self.sent = 0
 
     def send(self, lesson: str, question: str, answer: str, verdict: str,
-             mistake: str = "") -> None:
+             mistake: str = "", *, timeout: float = 10) -> None:
         """Send one check: the lesson, the question's name, the answer as typed, the
-        verdict (``right``, ``wrong`` or ``invalid``) and the mistake it matched."""
+        verdict (``right``, ``wrong`` or ``invalid``) and the mistake it matched;
+        :class:`ClassroomError` if it did not arrive within ``timeout`` seconds or the
+        server refused it. (A lesson page sends through
+        :func:`janus_widgets.analysis.class_link.report`, which never waits.)"""
         _request(self.url, "POST", "/api/answers", secret=self._credential,
                  data={"lesson": lesson, "question": question, "answer": str(answer)[:200],
                        "verdict": verdict, "mistake": mistake[:200]},
-                 context=self._context)
+                 timeout=timeout, context=self._context)
         self.sent += 1
 
     def __repr__(self) -> str:
