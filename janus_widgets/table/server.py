@@ -6,12 +6,15 @@ stores every move before it acknowledges it (:mod:`.storage`), and talks HTTP (t
 lobby: make tables, join a seat) and WebSocket (a seat's moves and news, the teacher's
 dashboard) on tornado.
 
-Everything a seat receives is made by one function, :meth:`Hall.seat_update`: the seat's
-view (``state.view(seat)``, as the game's JSON form), what the seat was told of each move
-(``Engine.observed`` and ``log_entry`` for that seat), its legal moves when it is to
-move, the public result. Never the seed, the full record, another seat's view, or
-anything of the teacher's. The teacher's token opens the lobby, every table's summary
-and its full record.
+Everything a seat learns of its game is made by one method, :meth:`Hall.seat_update`
+(the ``update`` messages): the seat's view (``state.view(seat)``, as the game's JSON
+form), what the seat was told of each move (``Engine.observed`` and ``log_entry`` for
+that seat), its legal moves when it is to move, the public result. Never the seed, the
+full record, another seat's view, or anything of the teacher's. The other messages a
+seat is sent hold nothing of the game's state: :meth:`Hall.seat_welcome` (the table's
+public settings: game, rules, who plays each seat), ``ack`` (the ply its move got),
+``error`` and ``pong``. The teacher's token opens the lobby, every table's summary and
+its full record.
 
 The wire protocol, message by message, is in ``docs/classroom-server.md``; the
 messages themselves are made and checked in this module only.
@@ -555,6 +558,14 @@ class Hall:
         return str(exc)
 
     # ------------------------------------------------------------------ the filter
+    def seat_welcome(self, served: ServedTable, seat: int) -> dict[str, Any]:
+        """What a seat is told when it signs in: its table's public settings (the
+        game, its variant and ruleset, who plays each seat), nothing of the game."""
+        row = served.row
+        return {"type": "welcome", "role": "seat", "table": served.id,
+                "seat": seat_name(seat), "game": row.game, "variant": row.variant,
+                "ruleset": row.ruleset, "players": len(row.seats), "seats": list(row.seats)}
+
     def seat_update(self, served: ServedTable, seat: int, since: int) -> dict[str, Any]:
         """Everything seat ``seat`` is sent about its table from move ``since`` on: the
         one place a seat's messages are made (see the module's docstring)."""
@@ -1047,11 +1058,7 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
             since = 0
         conn.sent = since
-        row = served.row
-        self._send({"type": "welcome", "role": "seat", "table": served.id,
-                    "seat": seat_name(seat), "game": row.game, "variant": row.variant,
-                    "ruleset": row.ruleset, "players": len(row.seats),
-                    "seats": list(row.seats)})
+        self._send(hall.seat_welcome(served, seat))
         hall.attach(conn, served, seat)
 
     def on_close(self) -> None:
