@@ -7,14 +7,18 @@ SQLite file, so a clock, a broken bot or a corrupt stored move can be arranged.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 import sqlite3
+import threading
 
 import pytest
 
 from janus_widgets.table import server as server_module
 from janus_widgets.table.server import (CODE_LENGTH, CODE_LETTERS, LIMITS, LOOK_ALIKES,
                                         Hall, WireError)
+from janus_widgets.table.client import RemoteTable, _Link
 from janus_widgets.table.storage import SQLiteStorage
 
 TOKEN = "teacher-token-for-the-tests"
@@ -176,3 +180,129 @@ def test_the_tally_counts_students_not_clicks(hall, tmp_path):
     again.add_answer("3b/ben", answer(mistake="one order only"))
     assert len([m for m in teacher.sent if m["type"] == "answer"]) == 4
     assert [a["tries"] for a in again.answers() if a["student"] == "3b/ben"] == [2]
+
+
+# ------------------------------------------------------------------ a seat's client
+class OfflineSeat(RemoteTable):
+    """A :class:`RemoteTable` that takes its messages from the test, not a socket."""
+
+    def _open(self, url: str, context: object, timeout: float) -> None:
+        self.url, self._home, self._closed, self._ws = url, None, True, None
+        self._ready, self._fatal, self.errors = threading.Event(), "", []
+
+    def _send(self, message: dict) -> None:
+        self.sent = [*getattr(self, "sent", []), message]
+
+
+def seat_of(hall, served, seat):
+    client = OfflineSeat("http://127.0.0.1:1", "credential")
+    client._take(json.dumps(hall.seat_welcome(served, seat)))
+    return client
+
+
+@pytest.mark.parametrize("game, spoil", [
+    ("janus-cards", lambda move: move.update(view={"not": "a view"})),   # secret views
+    ("jactus", lambda move: move.update(told="no such move")),          # open game
+    ("jactus", lambda move: move.pop("by")),
+])
+def test_a_malformed_update_changes_nothing_and_is_reported(hall, game, spoil):
+    served, codes = hall.create_table({"game": game, "players": 3,
+                                       "bots": {"B": "random", "C": "random"}, "seed": 5})
+    for k in range(12):                                   # A plays; the bots answer
+        state = served.table.state
+        if state.is_over:
+            break
+        hall.play(served, 0, state.legal_moves()[0].notation, f"m{k}")
+    full = hall.seat_update(served, 0, 0)
+    n = len(full["moves"])
+    assert n >= 6
+    client = seat_of(hall, served, 0)
+    first = {**full, "moves": full["moves"][:3], "length": 3, "legal": None}
+    client._take(json.dumps(first))
+    before = (client.length, client.view, client.record().to_dict(), client._legal)
+    bad = json.loads(json.dumps({**full, "from": 3, "moves": full["moves"][3:]}))
+    spoil(bad["moves"][-1])                               # the last move is spoilt
+    client._take(json.dumps(bad))
+    assert (client.length, client.view, client.record().to_dict(), client._legal) == before
+    assert client.notice[1] == "error" and "could not be read" in client.notice[0]
+    assert client.errors                                  # the traceback is kept
+    client._take(json.dumps({**full, "from": 3, "moves": full["moves"][3:]}))
+    assert client.length == n                             # the good one goes in whole
+    assert client.view == served.table.state.view(0)
+
+
+class FakeSocket:
+    """A connection's stand-in: ``write`` and ``read`` say what each call does."""
+
+    def __init__(self, write=None, reads=()) -> None:
+        self._write, self._reads, self.written = write, list(reads), []
+
+    def write_message(self, text):
+        if self._write is not None:
+            raise self._write
+        self.written.append(text)
+        done = asyncio.get_running_loop().create_future()
+        done.set_result(None)
+        return done
+
+    async def read_message(self):
+        what = self._reads.pop(0) if self._reads else None
+        if isinstance(what, BaseException):
+            raise what
+        return what
+
+    def close(self) -> None:
+        pass
+
+
+class Probe(_Link):
+    """The link's reconnection loop on fake sockets."""
+
+    def __init__(self, sockets) -> None:
+        self.url, self._ws_url, self._context = "http://x", "ws://x/ws", None
+        self._closed, self._ws, self._fatal, self.errors = False, None, "", []
+        self._ready = threading.Event()
+        self.sockets, self.lost, self.received = list(sockets), 0, []
+
+    def _greeting(self):
+        return [{"type": "hello"}]
+
+    def _receive(self, msg):
+        self.received.append(msg)
+
+    def _lost(self):
+        self.lost += 1
+        self._closed = not self.sockets
+
+
+def test_a_dropped_connection_is_lost_and_tried_again_never_raised(monkeypatch):
+    import tornado.iostream
+    import tornado.websocket
+    sockets = [FakeSocket(write=tornado.websocket.WebSocketClosedError()),
+               FakeSocket(reads=[tornado.iostream.StreamClosedError()]),
+               FakeSocket(reads=['{"type": "pong"}', ConnectionResetError("reset")]),
+               FakeSocket(reads=['{"type": "pong"}', None])]
+    probe = Probe(sockets)
+
+    async def connect(request):
+        return probe.sockets.pop(0)
+    monkeypatch.setattr(tornado.websocket, "websocket_connect", connect)
+    asyncio.run(asyncio.wait_for(probe._run(), 10))       # returns: nothing escaped
+    assert probe.lost == 4 and probe.received == [{"type": "pong"}] * 2
+    assert probe.errors == []
+
+
+def test_a_message_sent_on_a_closed_connection_is_dropped_quietly():
+    import tornado.websocket
+    from janus_widgets.table.client import _IO
+    probe = Probe([])
+    probe._ws = FakeSocket(write=tornado.websocket.WebSocketClosedError())
+    loop = _IO.loop()
+    seen = []
+    loop.set_exception_handler(lambda loop, context: seen.append(context))
+    try:
+        probe._send({"type": "ping"})
+        asyncio.run_coroutine_threadsafe(asyncio.sleep(0.05), loop).result(5)
+    finally:
+        loop.set_exception_handler(None)
+    assert seen == []

@@ -238,8 +238,15 @@ class _Link:
         self.errors.append(traceback.format_exc())
 
     async def _run(self) -> None:
+        """Connect, sign in, read every message; when the connection drops (closed,
+        reset, a write to a closed socket), say so (:meth:`_lost`) and connect again,
+        until :meth:`close` or a refusal (``_fatal``). Nothing escapes into the IO
+        thread's loop."""
         import tornado.httpclient
+        import tornado.iostream
         import tornado.websocket
+        dropped = (tornado.websocket.WebSocketClosedError,
+                   tornado.iostream.StreamClosedError, OSError)
         delay = 0.2
         while not self._closed:
             try:
@@ -257,29 +264,54 @@ class _Link:
                 continue
             delay = 0.2
             self._ws = ws
-            for message in self._greeting():     # sign in, and what was not answered
-                await ws.write_message(json.dumps(message))
-            while True:
-                text = await ws.read_message()
-                if text is None:
-                    break
-                try:
-                    self._receive(json.loads(text))
-                except Exception as exc:  # noqa: BLE001 - a bad message must not kill the link
-                    self._bad_news(exc)
-                if self._fatal:
-                    ws.close()
-                    return
+            try:
+                if await self._session(ws):
+                    return                        # refused for good (``_fatal``)
+            except dropped:
+                pass                              # as a closed connection: tried again
+            except Exception as exc:  # noqa: BLE001 - the IO thread must go on
+                self._bad_news(exc)
             self._ws = None
             self._lost()
             if not self._closed:
                 await asyncio.sleep(delay)
 
+    async def _session(self, ws: Any) -> bool:
+        """One connection: sign in, then read until it closes (False) or the server
+        refuses the link for good (True)."""
+        for message in self._greeting():          # sign in, and what was not answered
+            await ws.write_message(json.dumps(message))
+        while True:
+            text = await ws.read_message()
+            if text is None:
+                return False
+            self._take(text)
+            if self._fatal:
+                ws.close()
+                return True
+
+    def _take(self, text: str | bytes) -> None:
+        """Read one message from the server; one that cannot be read is reported
+        (:meth:`_bad_news`) and the link goes on."""
+        try:
+            self._receive(json.loads(text))
+        except Exception as exc:  # noqa: BLE001 - a bad message must not kill the link
+            self._bad_news(exc)
+
     def _send(self, message: dict[str, Any]) -> None:
         ws = self._ws
         if ws is None:
             return                                # sent again when it reconnects
-        _IO.loop().call_soon_threadsafe(lambda: ws.write_message(json.dumps(message)))
+        text = json.dumps(message)
+
+        def write() -> None:
+            import tornado.websocket
+            try:
+                sent = ws.write_message(text)
+            except tornado.websocket.WebSocketClosedError:
+                return                            # dropped: the reconnection resends it
+            sent.add_done_callback(lambda done: done.exception())   # read, never raised
+        _IO.loop().call_soon_threadsafe(write)
 
     def _deliver(self, callback: Callable[[Any], None], news: Any) -> None:
         """Call ``callback(news)`` on the notebook's own loop (a widget is only ever
@@ -290,7 +322,8 @@ class _Link:
             callback(news)
 
     def close(self) -> None:
-        """Close the connection (the seat or the token stays valid)."""
+        """Close the connection (the seat or the token stays valid: its code joins the
+        seat again)."""
         self._closed = True
         ws = self._ws
         if ws is not None:
@@ -359,10 +392,6 @@ class RemoteTable(_Link):
         super()._bad_news(exc)
         self._say(f"An update from the server could not be read ({exc}).", "error")
 
-    def close(self) -> None:
-        """Leave the table (the seat stays; its code joins it again)."""
-        super().close()
-
     # ------------------------------------------------------------------ news
     def _receive(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -424,32 +453,64 @@ class RemoteTable(_Link):
             self._end_raw = start.raw
 
     def _apply(self, msg: dict[str, Any]) -> None:
-        """Take in an update: the moves from ``from`` on, the turn, the legal moves."""
+        """Take in an update: the moves from ``from`` on, the turn, the legal moves.
+        The whole message is read first and only then taken in: a message that cannot
+        be read (``ValueError``, ``KeyError``, ``TypeError``…) changes nothing."""
         first = msg["from"]
+        if isinstance(first, bool) or not isinstance(first, int) or first < 0:
+            raise ValueError(f"'from' is a move count, not {first!r}")
         if first > len(self._told):
             self._send({"type": "sync", "since": len(self._told)})
             return
+        moves = msg["moves"]
+        if not isinstance(moves, list):
+            raise ValueError("'moves' is a list")
+        engine = self._engine
+        view0 = None
         if "view0" in msg and not self._views:
-            self._view_data.append(msg["view0"])
-            self._views.append(self._engine.view_from_data(msg["view0"], self.seat))
-        for entry in msg["moves"][len(self._told) - first:]:
-            self._told.append(Told(entry["seat"], entry["by"], entry["log"],
-                                   entry.get("sentence", "")))
-            self._observed.append(entry["told"])
+            view0 = (msg["view0"], engine.view_from_data(msg["view0"], self.seat))
+        told: list[Told] = []
+        observed: list[str] = []
+        views: list[tuple[Any, Any]] = []           # (data, view) in games with secrets
+        played: list[tuple[Any, Any, str]] = []     # (action, raw, by) in open games
+        end_raw = None if self._secret else self._end_raw
+        for entry in moves[len(self._told) - first:]:
+            if not isinstance(entry["told"], str) or not isinstance(entry["by"], str):
+                raise ValueError(f"move {entry.get('ply')!r}: 'told' and 'by' are text")
+            told.append(Told(int(entry["seat"]), entry["by"], entry["log"],
+                             entry.get("sentence", "")))
+            observed.append(entry["told"])
             if self._secret:
-                self._view_data.append(entry["view"])
-                self._views.append(self._engine.view_from_data(entry["view"], self.seat))
+                views.append((entry["view"], engine.view_from_data(entry["view"],
+                                                                   self.seat)))
             else:
-                engine = self._engine
-                action = engine.parse(self._end_raw, entry["told"])
-                self._end_raw = engine.apply(self._end_raw, action)
-                self._line._append(action, self._end_raw, entry["by"])
-        self._legal = msg.get("legal")
+                action = engine.parse(end_raw, entry["told"])
+                end_raw = engine.apply(end_raw, action)
+                played.append((action, end_raw, entry["by"]))
+        legal = msg.get("legal")
+        if legal is not None and not isinstance(legal, list):
+            raise ValueError("'legal' is a list of moves or null")
+        seats = list(msg.get("seats", self.seats))
+        connected = list(msg.get("connected", []))
+        # Read: now taken in, all of it.
+        if view0 is not None:
+            self._view_data.append(view0[0])
+            self._views.append(view0[1])
+        self._told += told
+        self._observed += observed
+        for data, view in views:
+            self._view_data.append(data)
+            self._views.append(view)
+        for action, raw, by in played:
+            self._line._append(action, raw, by)
+        if played:
+            self._end_raw = end_raw
+        self._legal = legal
         self._result = msg.get("result", {})
         self.status = msg.get("status", "playing")
         self.note = msg.get("note", "")
-        self.seats = list(msg.get("seats", self.seats))
-        self.connected_seats = list(msg.get("connected", []))
+        self.seats = seats
+        self.connected_seats = connected
 
     def _notify(self, what: str) -> None:
         for callback in list(self._observers):
