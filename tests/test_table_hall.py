@@ -17,7 +17,7 @@ import pytest
 
 from janus_widgets.table import server as server_module
 from janus_widgets.table.server import (CODE_LENGTH, CODE_LETTERS, LIMITS, LOOK_ALIKES,
-                                        Hall, WireError)
+                                        Connection, Hall, WireError)
 from janus_widgets.table.client import RemoteTable, _Link
 from janus_widgets.table.storage import SQLiteStorage
 
@@ -142,14 +142,12 @@ def test_answers_are_limited_per_student(hall):
     hall.add_answer("3b/ada", answer())
 
 
-class Teacher:
-    """A teacher's connection: what it is sent."""
+class Teacher(Connection):
+    """A teacher's connection: what it is sent (``news``)."""
 
     def __init__(self) -> None:
-        self.sent: list[dict] = []
-
-    def send(self, message: dict) -> None:
-        self.sent.append(message)
+        self.news: list[dict] = []
+        super().__init__(send=self.news.append, role="teacher")
 
 
 def test_the_tally_counts_students_not_clicks(hall, tmp_path):
@@ -173,12 +171,12 @@ def test_the_tally_counts_students_not_clicks(hall, tmp_path):
     ada = [a for a in hall.answers() if a["student"] == "3b/ada"]
     assert len(ada) == 1 and ada[0]["tries"] == 100 and ada[0]["answer"] == "0/36"
     assert len(hall.answers(every=True)) == 103           # every check is kept
-    assert len([m for m in teacher.sent if m["type"] == "answer"]) == 4   # news, once each
+    assert len([m for m in teacher.news if m["type"] == "answer"]) == 4   # news, once each
     # A restarted server knows what was sent before: a repeat is still not news.
     again = make_hall(tmp_path / "class.sqlite")
     again.teachers.add(teacher)
     again.add_answer("3b/ben", answer(mistake="one order only"))
-    assert len([m for m in teacher.sent if m["type"] == "answer"]) == 4
+    assert len([m for m in teacher.news if m["type"] == "answer"]) == 4
     assert [a["tries"] for a in again.answers() if a["student"] == "3b/ben"] == [2]
 
 
@@ -306,3 +304,161 @@ def test_a_message_sent_on_a_closed_connection_is_dropped_quietly():
     finally:
         loop.set_exception_handler(None)
     assert seen == []
+
+
+# ------------------------------------------------------------------ the hall's tables
+def play_until(hall, served, seat, moves, prefix="p"):
+    """Seat ``seat`` plays its first legal move while it is to move, ``moves`` times
+    at most; the number it played."""
+    played = 0
+    while played < moves and served.table.state.current_player == seat \
+            and served.status == "playing":
+        hall.play(served, seat, served.table.state.legal_moves()[0].notation,
+                  f"{prefix}{played}")
+        played += 1
+        served = hall.tables[served.id]
+    return played
+
+
+def test_one_broken_table_does_not_stop_the_others_from_coming_back(tmp_path):
+    path = tmp_path / "class.sqlite"
+    hall = make_hall(path)
+    made = []
+    for _ in range(3):
+        served, codes = hall.create_table({"game": "jactus", "players": 2})
+        play_until(hall, served, 0, 3)
+        made.append((served.id, hall.join(codes["A"])[2], len(served.table.replay.lines[0])))
+    hall.storage.close()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE moves SET notation = 'zz' WHERE table_id = ? AND ply = 1",
+                   (made[0][0],))
+        db.execute("UPDATE tables SET game = 'chess' WHERE id = ?", (made[2][0],))
+    again = make_hall(path)
+    broken, fine = again.tables[made[0][0]], again.tables[made[1][0]]
+    assert fine.status == "playing" and len(fine.table.replay.lines[0]) == made[1][2]
+    assert broken.status == "ended" and len(broken.table.replay.lines[0]) == 1
+    summary = again.summary(broken)
+    assert summary["status"] == "ended" and "stored move 2 ('zz') does not replay" in \
+        summary["note"]
+    assert again.seat_update(broken, 0, 0)["note"] == summary["note"]   # its seats see why
+    assert again.who(made[0][1])[1] is broken                # its pages still sign in
+    with pytest.raises(WireError, match="could not be restored") as gone:
+        again.table(made[2][0])                            # not even its game is known
+    assert gone.value.status == 503
+    with pytest.raises(WireError, match="could not be restored"):
+        again.who(made[2][1])
+    stored = {row.id: row.status for row in again.storage.tables()}
+    assert stored[made[0][0]] == "playing"                # kept as it was, for a fix
+    t4, _ = again.create_table({"game": "jactus", "players": 2})
+    assert t4.id not in {m[0] for m in made}
+
+
+def test_a_reloaded_table_keeps_its_status_as_stored_now(tmp_path, monkeypatch):
+    from janus_widgets.table.storage import StorageError
+    path = tmp_path / "class.sqlite"
+    hall = make_hall(path)
+    served, _ = hall.create_table({"game": "jactus", "players": 2})
+    hall.set_status(served, "paused")
+    hall.storage.close()
+    hall = make_hall(path)                                 # it comes back paused ...
+    served = hall.tables[served.id]
+    assert served.status == "paused"
+    hall.set_status(served, "playing")                     # ... and the teacher resumes
+    real = hall.storage.append_moves
+    calls = []
+
+    def fail_once(*args):
+        calls.append(args)
+        if len(calls) == 1:
+            raise StorageError("the disk is full")
+        return real(*args)
+    monkeypatch.setattr(hall.storage, "append_moves", fail_once)
+    with pytest.raises(WireError, match="could not be stored") as failed:
+        hall.play(served, 0, "r*", "m1")                   # fails: put back as stored
+    assert failed.value.status == 503
+    fresh = hall.tables[served.id]
+    assert fresh is not served and fresh.status == "playing"
+    assert hall.play(fresh, 0, "r*", "m1")["played"]      # and it plays on
+    hall.set_status(fresh, "paused")
+    hall.reload(fresh)
+    assert hall.tables[served.id].status == "paused"
+    with pytest.raises(WireError, match="paused"):
+        hall.play(hall.tables[served.id], 0, "x", "m2")
+
+
+def failing_bots(monkeypatch):
+    """Bots named "greedy" raise when asked for a move."""
+    from janus_widgets.table import local
+
+    def make(name, game, seat, seed):
+        if name != "greedy":
+            return real(name, game, seat, seed)
+
+        def policy(view):
+            raise RuntimeError("the bot's search broke")
+        return policy
+    real = local.make_bot
+    monkeypatch.setattr(local, "make_bot", make)
+
+
+def test_a_bot_that_raises_pauses_its_table_saying_why_and_the_move_is_acknowledged(
+        tmp_path, monkeypatch):
+    failing_bots(monkeypatch)
+    path = tmp_path / "class.sqlite"
+    hall = make_hall(path)
+    teacher = Teacher()
+    hall.teachers.add(teacher)
+    served, _ = hall.create_table({"game": "jactus", "players": 2, "bots": {"B": "greedy"}})
+    ack = None
+    for k in range(20):                                    # A plays until B's turn
+        ack = hall.play(served, 0, served.table.state.legal_moves()[0].notation, f"m{k}")
+        if served.status != "playing":
+            break
+    assert ack["type"] == "ack" and ack["played"]         # the move that led to it stands
+    assert hall.storage.find_client_move(served.id, ack["id"]) == ack["ply"]
+    assert served.status == "paused"
+    note = hall.summary(served)["note"]
+    assert "the bot of seat B (greedy) failed (RuntimeError: the bot's search broke)" in note
+    assert hall.seat_update(served, 0, 0)["note"] == note
+    assert teacher.news[-1]["table"]["note"] == note      # the teacher was told
+    hall.set_status(served, "playing")                     # resumed: it fails again,
+    assert served.status == "paused"                       # and nothing raised
+    hall.storage.close()
+    again = make_hall(path)                                # a restart keeps the reason
+    assert again.tables[served.id].status == "paused"
+    assert again.summary(again.tables[served.id])["note"] == note
+
+
+def test_a_bot_that_raises_on_the_loop_pauses_its_table(tmp_path, monkeypatch):
+    failing_bots(monkeypatch)
+    loop = asyncio.new_event_loop()
+    try:
+        hall = Hall(SQLiteStorage(str(tmp_path / "class.sqlite")), TOKEN, bot_delay=0.01,
+                    loop=lambda: loop)
+        served, _ = hall.create_table({"game": "jactus", "players": 2,
+                                       "bots": {"B": "greedy"}})
+        for k in range(20):
+            if served.table.state.current_player != 0:
+                break
+            hall.play(served, 0, served.table.state.legal_moves()[0].notation, f"m{k}")
+        assert served.status == "playing"                  # the bot waits its delay ...
+        loop.run_until_complete(asyncio.sleep(0.2))        # ... then fails on the loop
+        assert served.status == "paused"
+        assert "RuntimeError: the bot's search broke" in hall.summary(served)["note"]
+    finally:
+        loop.close()
+
+
+def test_a_join_code_drawn_twice_is_drawn_again(hall, monkeypatch):
+    draws = iter(["AAAAAAAA", "AAAAAAAA", "CCCCCCCC",              # table 1: A, B
+                  "AAAAAAAA", "CCCCCCCC", "DDDDDDDD", "EEEEEEEE",  # table 2: A, B
+                  "DDDDDDDD", "FFFFFFFF"])                          # a class of one
+    monkeypatch.setattr(server_module, "_new_code", lambda: next(draws))
+    _, first = hall.create_table({"game": "jactus", "players": 2})
+    _, second = hall.create_table({"game": "jactus", "players": 2})
+    assert first == {"A": "AAAAAAAA", "B": "CCCCCCCC"}
+    assert second == {"A": "DDDDDDDD", "B": "EEEEEEEE"}
+    assert hall.create_class({"name": "3b", "students": ["ada"]})[1] == {"ada": "DDDDDDDD"}
+    assert [hall.join(code)[1] for code in (*first.values(), *second.values())] == \
+        [0, 1, 0, 1]

@@ -306,7 +306,8 @@ def test_bad_messages_get_an_error_and_touch_nothing(server, teacher):
         (json.dumps({"type": "play", "move": "r*", "id": "y", "seat": "B"}), "wrong_seat"),
         (json.dumps({"type": "watch", "table": t.id}), "teacher_only"),
         (json.dumps({"type": "sync", "since": -3}), "bad_request"),
-        (json.dumps({"type": "hello", "credential": creds["B"]}), "wrong_seat"),
+        (json.dumps({"type": "hello", "credential": creds["B"]}), "signed_in"),
+        (json.dumps({"type": "hello", "credential": creds["A"]}), "signed_in"),  # once
         (json.dumps({"type": "pad", "x": "x" * (LIMITS["message_bytes"] + 10)}), "too_big"),
         (json.dumps({"type": "play", "move": "r1", "id": "z"}), "refused"),      # JA-rule
     ]
@@ -354,6 +355,28 @@ def test_a_flood_is_limited_per_connection_and_the_others_play_on(server, teache
     b.send({"type": "ping"})
     b.receive("pong", after=mark)
     a.close(), b.close()
+
+
+def test_a_seat_credential_opens_at_most_four_sockets_the_fifth_is_told_why(server,
+                                                                           teacher):
+    t = teacher.create_table("jactus", players=2)
+    _, answer = http(server, "POST", "/api/join", body={"code": t.codes["A"]})
+    socks = [signed_in(server, answer["credential"]) for _ in range(4)]
+    for sock in socks:
+        sock.receive("welcome")
+    fifth = signed_in(server, answer["credential"])
+    refused = fifth.receive("error")
+    assert refused["code"] == "limit" and "at most 4 connections" in refused["error"]
+    wait_until(lambda: fifth.closed)
+    assert fifth.close_code == 1008 and "at most 4 connections" in fifth.close_reason
+    socks[0].close()                                   # one page closes: room for one
+    wait_until(lambda: teacher.table(t.id)["seats"][0]["connected"] == 3)
+    again = signed_in(server, answer["credential"])
+    again.receive("welcome")
+    with pytest.raises(ClassroomError, match="at most 4 connections"):
+        classroom.RemoteTable(server.url, answer["credential"], timeout=5)
+    for sock in [*socks[1:], again]:
+        sock.close()
 
 
 def test_every_endpoint_with_every_kind_of_credential(server, teacher):

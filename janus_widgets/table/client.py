@@ -17,6 +17,7 @@ import asyncio
 import json
 import ssl
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -262,8 +263,8 @@ class _Link:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 3.0)
                 continue
-            delay = 0.2
             self._ws = ws
+            began = time.monotonic()
             try:
                 if await self._session(ws):
                     return                        # refused for good (``_fatal``)
@@ -273,6 +274,9 @@ class _Link:
                 self._bad_news(exc)
             self._ws = None
             self._lost()
+            # A connection that lasted waits little; one closed at once (refused: too
+            # many pages of the seat) waits longer each time, up to 3 s.
+            delay = 0.2 if time.monotonic() - began > 2 else min(delay * 2, 3.0)
             if not self._closed:
                 await asyncio.sleep(delay)
 
@@ -422,7 +426,7 @@ class RemoteTable(_Link):
                 self._news.notify_all()
         elif kind == "error":
             text = msg.get("error", "the server refused a message")
-            if msg.get("code") in ("bad_credential", "no_credential") and \
+            if msg.get("code") in ("bad_credential", "no_credential", "limit") and \
                     not self._ready.is_set():
                 self._fatal = f"the server does not know this seat: {text}"
                 self._ready.set()

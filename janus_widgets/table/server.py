@@ -36,7 +36,7 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +64,8 @@ log = logging.getLogger("janus_widgets.server")
 #: (``join_failures`` within ``join_window`` seconds, then it waits).
 LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 1024 * 1024, "per_second": 20.0,
           "burst": 40, "tables": 500, "body_bytes": 64 * 1024, "join_failures": 10,
-          "join_window": 60.0, "answers_per_minute": 30, "answer_chars": 200}
+          "join_window": 60.0, "answers_per_minute": 30, "answer_chars": 200,
+          "sockets_per_credential": 4}
 #: A lesson's or a question's id, as the lessons name them ("jactus-odds", "q1").
 ANSWER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 ANSWER_FIELDS = ("lesson", "question", "answer", "verdict", "mistake")
@@ -154,7 +155,9 @@ class Connection:
     """One WebSocket's sign-in and its share of the message budget."""
 
     send: Callable[[dict[str, Any]], None]
-    role: str = ""                 # "", "seat" or "teacher"
+    role: str = ""                 # "", "seat", "student" or "teacher"
+    greeted: bool = False          # hello was sent (once per connection)
+    credential: str = ""           # the hash of the seat's or student's credential
     table_id: str = ""
     seat: int = -1
     sent: int = 0                  # moves of its table this connection has been sent
@@ -186,6 +189,7 @@ class ServedTable:
         self.table = table
         self.stored = stored
         self.status = row.status
+        self.note = str((row.meta or {}).get("note", ""))   # why, if not the teacher
         self.connections: dict[int, set[Connection]] = {}
         self._client_ids: dict[int, str] = {}       # ply → the client's move id
         table.observe(self._on_change)
@@ -201,15 +205,25 @@ class ServedTable:
         return self.table.game
 
     def status_text(self) -> str:
-        return {"paused": "the teacher paused this table", "ended":
-                "the teacher ended this table"}.get(self.status, "")
+        """Why the table does not play (``""`` while it does), for seats and teacher."""
+        if self.status == "playing":
+            return ""
+        return self.note or {"paused": "the teacher paused this table",
+                             "ended": "the teacher ended this table"}[self.status]
 
     def _on_change(self, what: str) -> None:
         if what == "moves":
             self.persist()
             self.hall.broadcast(self)
         elif what == "notice" and self.table.notice and self.table.notice[1] == "error":
-            log.error("table %s: %s", self.id, self.table.notice[0])
+            # A bot's turn that failed on the loop (the table's timer said so; its
+            # traceback is the table's last error).
+            errors = self.table.errors
+            last = errors[-1].strip().splitlines()[-1] if errors else self.table.notice[0]
+            if self.hall.tables.get(self.id) is self:
+                self.hall.bot_failed(self, last)
+            else:
+                log.error("table %s (replaced): %s", self.id, last)
 
     def persist(self) -> None:
         """Commit every move of the table not stored yet (one transaction); on failure
@@ -256,8 +270,13 @@ class Hall:
         for answer in storage.answers():
             key = _answer_kind(answer)
             self._answer_kinds[key] = self._answer_kinds.get(key, 0) + 1
+        self.unrestored: dict[str, str] = {}    # table id → why it could not come back
+        self.sockets: dict[str, set[Connection]] = {}  # credential hash → its sockets
         for row in storage.tables():
-            self.tables[row.id] = self._restore(row)
+            try:
+                self.tables[row.id] = self._restore(row)
+            except Exception as exc:  # noqa: BLE001 - one broken table must not stop the rest
+                self._restore_broken(row, exc)
 
     # ------------------------------------------------------------------ tables
     def _table(self, row: TableRow, moves: list[MoveRow] | None = None) -> Table:
@@ -281,14 +300,77 @@ class Hall:
         moves = self.storage.moves(row.id)
         served = ServedTable(self, row, self._table(row, moves), len(moves))
         if served.status == "playing":
-            served.table.release_bots()
+            self._let_bots_move(served, served.table.release_bots)
         return served
 
+    def _restore_broken(self, row: TableRow, exc: Exception) -> None:
+        """A stored table that cannot be brought back (a stored move the rules refuse,
+        a bot or game this version does not have): logged, and shown to the teacher
+        as ended, with the reason and as many of its moves as replay. Storage keeps
+        it as it was, for a version that can read it."""
+        reason = f"this table could not be restored ({_error_text(exc)})"
+        log.error("table %s: %s\n%s", row.id, reason, traceback.format_exc())
+        try:
+            game = game_registry.get(row.game)
+            moves = self.storage.moves(row.id)
+            state = game.new(game.variant(row.variant), seed=row.seed)
+            good = 0
+            for move in moves:
+                try:
+                    state = state.play(move.notation)
+                except Exception as bad:  # noqa: BLE001 - whatever stops the replay
+                    reason = (f"this table could not be restored: its stored move "
+                              f"{good + 1} ({move.notation!r}) does not replay "
+                              f"({_error_text(bad)})")
+                    break
+                good += 1
+            ended = replace(row, status="ended", seats=["human"] * len(row.seats))
+            table = self._table(ended, moves[:good])
+        except Exception:  # noqa: BLE001 - not even its start can be made
+            log.error("table %s is left out: %s", row.id, traceback.format_exc())
+            self.unrestored[row.id] = reason
+            return
+        served = ServedTable(self, replace(ended, seats=row.seats), table, good)
+        served.note = f"{reason}; it has ended, with the {good} moves that replay"
+        served.table.hold(served.note)
+        self.tables[row.id] = served
+
     def reload(self, served: ServedTable) -> None:
-        """Put a table back as storage has it (after a failed commit)."""
-        fresh = self._restore(served.row)
+        """Put a table back as storage has it (after a failed commit), with its status
+        now (a paused table stays paused); the old copy stops (its bots included)."""
+        served.table.unobserve(served._on_change)
+        served.table.hold("this copy of the table was replaced")
+        fresh = self._restore(replace(served.row, status=served.status,
+                                      meta={**(served.row.meta or {}), "note": served.note}))
         fresh.connections = served.connections
         self.tables[served.id] = fresh
+
+    def _let_bots_move(self, served: ServedTable, start: Callable[[], Any]) -> None:
+        """``start()`` lets the table's bots move (at once when they have no delay):
+        a bot that raises pauses the table, saying why, instead of raising here."""
+        try:
+            start()
+        except StorageError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bot's failure is the table's news
+            self.bot_failed(served, _error_text(exc))
+
+    def bot_failed(self, served: ServedTable, error: str) -> None:
+        """A bot raised (or chose an illegal move): keep what was played, pause the
+        table and tell its seats and the teacher why (resuming lets the bot try again)."""
+        seat = served.table.state.current_player
+        who = served.row.seats[seat] if 0 <= seat < len(served.row.seats) else "bot"
+        note = (f"the bot of seat {seat_name(seat) if seat >= 0 else '?'} ({who}) failed "
+                f"({error}); the table is paused: the teacher can resume it to let the bot "
+                "try again")
+        log.error("table %s: %s", served.id, note)
+        try:
+            served.persist()
+            self.set_status(served, "paused", note)
+        except StorageError as exc:
+            log.error("table %s could not be paused: %s", served.id, exc)
+            served.status, served.note = "paused", note
+            served.table.hold(note)
 
     def create_table(self, spec: Any) -> tuple[ServedTable, dict[str, str]]:
         """A new table from the lobby's request: ``{"game", "players", "bots": {"C":
@@ -350,8 +432,8 @@ class Hall:
             table = self._table(row)              # checks the bots before storing
         except ValueError as exc:
             raise WireError("bad_request", str(exc)) from None
-        codes = {_seat_letter(seat): _new_code() for seat, who in enumerate(seats)
-                 if who == "human"}
+        codes = self._fresh_codes([seat_name(seat) for seat, who in enumerate(seats)
+                                   if who == "human"], self.storage.find_code)
         self.storage.create_table(row, {seat_index(letter, n): self.storage.hash_code(code)
                                         for letter, code in codes.items()})
         served = ServedTable(self, row, table, 0)
@@ -360,29 +442,56 @@ class Hall:
         self.broadcast(served)
         return served, codes
 
+    def _fresh_codes(self, keys: list[str], taken: Callable[[str], Any]) -> dict[str, str]:
+        """A new join code for each key, no two alike and none whose hash ``taken``
+        finds in use: a code drawn again is drawn afresh."""
+        codes: dict[str, str] = {}
+        hashes: set[str] = set()
+        for key in keys:
+            for _ in range(100):
+                code = _new_code()
+                digest = self.storage.hash_code(code)
+                if digest not in hashes and taken(digest) is None:
+                    break
+            else:
+                raise WireError("server", "no unused join code was found in 100 draws",
+                                503)
+            codes[key] = code
+            hashes.add(digest)
+        return codes
+
     def _new_id(self) -> str:
-        n = len(self.tables) + 1
-        while f"t{n}" in self.tables:
+        n = len(self.tables) + len(self.unrestored) + 1
+        while f"t{n}" in self.tables or f"t{n}" in self.unrestored:
             n += 1
         return f"t{n}"
 
     def table(self, table_id: Any) -> ServedTable:
         served = self.tables.get(table_id) if isinstance(table_id, str) else None
         if served is None:
+            if table_id in self.unrestored:
+                raise WireError("broken", f"table {table_id} could not be restored: "
+                                          f"{self.unrestored[table_id]} (see the server's "
+                                          "log)", 503)
             raise WireError("not_found", f"there is no table {table_id!r}", 404)
         return served
 
-    def set_status(self, served: ServedTable, status: str) -> None:
-        """Pause, resume (``"playing"``) or end a table."""
+    def set_status(self, served: ServedTable, status: str, note: str = "") -> None:
+        """Pause, resume (``"playing"``) or end a table; ``note`` says why when the
+        teacher did not (a bot failed)."""
         if status not in STATUSES:
             raise WireError("bad_request", f"status {status!r}: use one of "
                                            + ", ".join(STATUSES))
         if served.status == "ended" and status != "ended":
             raise WireError("ended", f"table {served.id} has ended; it cannot go on")
-        self.storage.set_status(served.id, status)
-        served.status = status
+        if served.status == status == "ended":
+            note = note or served.note            # why it ended stays said
+        self.storage.set_status(served.id, status, note)
+        served.status, served.note = status, note
+        served.row = replace(served.row, status=status,
+                             meta={**(served.row.meta or {}), "note": note})
         if status == "playing":
-            served.table.release_hold()
+            self._let_bots_move(served, served.table.release_hold)
         else:
             served.table.hold(served.status_text())
         self.broadcast(served)
@@ -418,7 +527,7 @@ class Hall:
                                             "check the slip (letters and digits, "
                                             f"{CODE_LENGTH} of them)", 404)
         table_id, seat = found
-        if self.tables[table_id].status == "ended":     # a code kept from before ending
+        if self.table(table_id).status == "ended":      # a code kept from before ending
             raise WireError("ended", f"table {table_id} has ended: its join codes join "
                                      "nothing now", 410)
         credential = secrets.token_urlsafe(24)
@@ -433,8 +542,9 @@ class Hall:
             raise WireError("ended", f"table {served.id} has ended: it gets no new join "
                                      "codes")
         n = len(served.row.seats)
-        codes = {seat_name(seat): _new_code() for seat, who in enumerate(served.row.seats)
-                 if who == "human"}
+        codes = self._fresh_codes([seat_name(seat) for seat, who in
+                                   enumerate(served.row.seats) if who == "human"],
+                                  self.storage.find_code)
         self.storage.replace_codes(served.id, {seat_index(letter, n):
                                                self.storage.hash_code(code)
                                                for letter, code in codes.items()})
@@ -464,7 +574,7 @@ class Hall:
             raise WireError("bad_request", "students: a list of 1 to 500 names (letters, "
                                            "digits and . @ + - _, up to 80 of them: the "
                                            "ids of the lessons' numbers) or a number")
-        codes = {student: _new_code() for student in names}
+        codes = self._fresh_codes(names, self.storage.find_student)
         self.storage.add_students(name.strip(), {student: self.storage.hash_code(code)
                                                  for student, code in codes.items()})
         return name.strip(), codes
@@ -500,7 +610,7 @@ class Hall:
                 return "student", None, -1
             raise WireError("bad_credential", "this credential opens no seat and is not "
                                               "the teacher's token", 401)
-        return "seat", self.tables[found[0]], found[1]
+        return "seat", self.table(found[0]), found[1]
 
     def student_of(self, secret: str) -> tuple[str, str]:
         """``(class, student)`` of a student's credential (after :meth:`who` said
@@ -537,18 +647,30 @@ class Hall:
                                              f"{seat_name(seat)}'s ({rule}).")
         try:
             parsed = state.parse(move)
-            if parsed.chance:
-                raise WireError("refused", "not played: chance moves are made by the "
-                                           "server, from the game's secret seed.")
-            ply = table.length
-            served._client_ids[ply] = client_id
-            table.play(parsed, by=HUMAN)
         except (IllegalMoveError, InvalidMoveError) as exc:
-            served._client_ids.clear()
             raise WireError("refused", f"not played: {self._refusal(exc)}") from None
-        except StorageError as exc:
-            raise WireError("storage", f"not played: the move could not be stored ({exc}); "
-                                       "try again", 503) from None
+        if parsed.chance:
+            raise WireError("refused", "not played: chance moves are made by the "
+                                       "server, from the game's secret seed.")
+        ply = table.length
+        served._client_ids[ply] = client_id
+        try:
+            table.play(parsed, by=HUMAN)
+        except Exception as exc:  # noqa: BLE001 - sorted below: the move's, or after it
+            if served.stored > ply:
+                # The move is stored; what failed came after it: a bot (the table is
+                # paused, saying why) or storing a bot's move (the table was put back
+                # as stored). The move stands: it is acknowledged.
+                if not isinstance(exc, StorageError):
+                    self.bot_failed(self.tables.get(served.id, served), _error_text(exc))
+            elif isinstance(exc, (IllegalMoveError, InvalidMoveError)):
+                served._client_ids.clear()
+                raise WireError("refused", f"not played: {self._refusal(exc)}") from None
+            elif isinstance(exc, StorageError):
+                raise WireError("storage", f"not played: the move could not be stored "
+                                           f"({exc}); try again", 503) from None
+            else:
+                raise
         return {"type": "ack", "id": client_id, "played": True, "ply": ply}
 
     @staticmethod
@@ -616,7 +738,8 @@ class Hall:
         return {"id": served.id, "game": served.row.game, "title": served.game.title,
                 "ruleset": served.row.ruleset, "variant": served.row.variant,
                 "name": (served.row.meta or {}).get("name", ""),
-                "players": state.num_players, "status": served.status, "turn": turn,
+                "players": state.num_players, "status": served.status,
+                "note": served.status_text(), "turn": turn,
                 "moves": served.stored, "scores": [float(x) for x in state.scores()],
                 "outcome": state.outcome() if state.is_over else "",
                 "seats": [{"seat": seat_name(s), "who": who,
@@ -667,6 +790,11 @@ class Hall:
 
     def detach(self, conn: Connection) -> None:
         self.teachers.discard(conn)
+        mine = self.sockets.get(conn.credential)
+        if mine is not None:
+            mine.discard(conn)
+            if not mine:
+                del self.sockets[conn.credential]
         if conn.role == "seat" and conn.table_id in self.tables:
             served = self.tables[conn.table_id]
             served.connections.get(conn.seat, set()).discard(conn)
@@ -755,6 +883,11 @@ class Hall:
             else:
                 first[kind] = {**row.__dict__, "tries": 1}
         return list(first.values())
+
+
+def _error_text(exc: BaseException) -> str:
+    """An exception in a few words: ``"ValueError: no such move"``."""
+    return f"{type(exc).__name__}: {exc}"[:300]
 
 
 def _answer_kind(row: AnswerRow) -> tuple[str, ...]:
@@ -1035,14 +1168,24 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
 
     def _hello(self, data: dict) -> None:
         hall, conn = self.hall, self.conn
+        if conn.greeted:
+            raise WireError("signed_in", "this connection has sent hello already: hello "
+                                         "is sent once, first (for another seat, open "
+                                         "another connection)")
+        conn.greeted = True
         secret = data.get("credential", data.get("token"))
         role, served, seat = hall.who(secret)
-        if conn.role:
-            same = (role, getattr(served, "id", ""), seat) == (conn.role, conn.table_id,
-                                                                conn.seat)
-            if not same:
-                raise WireError("wrong_seat", "this connection is already signed in as "
-                                              "someone else; open another connection")
+        if role != "teacher":
+            digest = Storage.hash_credential(secret)
+            mine = hall.sockets.setdefault(digest, set())
+            if len(mine) >= LIMITS["sockets_per_credential"]:
+                text = (f"at most {LIMITS['sockets_per_credential']} connections per "
+                        "credential: close another page of this seat, then reload")
+                self._send(WireError("limit", text).message())
+                self.close(1008, text)
+                return
+            mine.add(conn)
+            conn.credential = digest
         conn.role = role
         if role == "student":
             self._send({"type": "welcome", "role": "student"})

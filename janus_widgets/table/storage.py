@@ -112,9 +112,11 @@ class Storage(ABC):
         :class:`StorageError` if the table does not have exactly ``first_ply`` moves."""
 
     @abstractmethod
-    def set_status(self, table_id: str, status: str) -> None:
-        """Change a table's status; ending it (``"ended"``) also deletes its join codes,
-        in the same transaction (its credentials stay: its pages show the ended game)."""
+    def set_status(self, table_id: str, status: str, note: str = "") -> None:
+        """Change a table's status and say why (``note``, kept in the row's
+        ``meta["note"]``; ``""`` when the teacher did it); ending it (``"ended"``) also
+        deletes its join codes, in the same transaction (its credentials stay: its
+        pages show the ended game)."""
 
     @abstractmethod
     def find_code(self, code_hash: str) -> tuple[str, int] | None:
@@ -297,9 +299,10 @@ class SQLiteStorage(Storage):
                     check=("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,),
                            first_ply))
 
-    def set_status(self, table_id: str, status: str) -> None:
+    def set_status(self, table_id: str, status: str, note: str = "") -> None:
         statements: list[tuple[str, tuple]] = [
-            ("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))]
+            ("UPDATE tables SET status = ?, meta = json_set(COALESCE(meta, '{}'), "
+             "'$.note', ?) WHERE id = ?", (status, note, table_id))]
         if status == "ended":
             statements.append(("DELETE FROM codes WHERE table_id = ?", (table_id,)))
         self._write(statements)
