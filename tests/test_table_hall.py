@@ -462,3 +462,20 @@ def test_a_join_code_drawn_twice_is_drawn_again(hall, monkeypatch):
     assert hall.create_class({"name": "3b", "students": ["ada"]})[1] == {"ada": "DDDDDDDD"}
     assert [hall.join(code)[1] for code in (*first.values(), *second.values())] == \
         [0, 1, 0, 1]
+
+
+# ------------------------------------------------------------------ storage, as documented
+def test_the_docs_list_every_storage_method_with_its_arguments_and_no_other():
+    import inspect
+    from pathlib import Path
+
+    from janus_widgets.table.storage import Storage
+    text = (Path(__file__).resolve().parent.parent / "docs" / "classroom-server.md"
+            ).read_text(encoding="utf-8")
+    section = text.split("## A school-wide server", 1)[1].split("`hash_code` and", 1)[0]
+    listed = {name: [a.strip() for a in args.split(",") if a.strip()]
+              for name, args in re.findall(r"`([a-z_]+)\(([^)]*)\)`", section)}
+    assert set(listed) == set(Storage.__abstractmethods__)
+    for name, args in listed.items():
+        params = list(inspect.signature(getattr(Storage, name)).parameters)[1:]
+        assert args == params, f"docs/classroom-server.md: {name}({', '.join(args)})"
