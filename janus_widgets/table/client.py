@@ -819,10 +819,6 @@ class RemoteTable(_Link):
     def moves_played(self) -> int:
         return self.length
 
-    @property
-    def held(self) -> str:
-        return self.note if self.status != "playing" else ""
-
     # ------------------------------------------------------------------ what is told
     def log(self, viewpoint: Any, lo: int, hi: int) -> list[tuple[str, int]]:
         with self._lock:
@@ -850,8 +846,7 @@ class RemoteTable(_Link):
             return Facts(index=self._index, length=len(self._told), line=0, lines=1,
                          turn=cur, turn_by=HUMAN if who == "human" else f"bot:{who}",
                          scores=tuple(frame.scores()), last=self.last_move(viewpoint),
-                         outcome=frame.outcome() if cur == TERMINAL else "", note=note,
-                         playable=not self.not_playable())
+                         outcome=frame.outcome() if cur == TERMINAL else "", note=note)
 
     def __repr__(self) -> str:
         return (f"<RemoteTable {self.url} table {getattr(self, 'table_id', '?')} seat "

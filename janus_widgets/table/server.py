@@ -94,10 +94,6 @@ class WireError(Exception):
         return {"type": "error", "code": self.code, "error": self.text, **extra}
 
 
-def _seat_letter(seat: int) -> str:
-    return seat_name(seat)
-
-
 def _new_code() -> str:
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
 
