@@ -466,7 +466,7 @@ class Hall:
         served = self.tables.get(table_id) if isinstance(table_id, str) else None
         if served is None:
             if table_id in self.unrestored:
-                raise WireError("broken", f"table {table_id} could not be restored: "
+                raise WireError("broken", f"table {table_id}: "
                                           f"{self.unrestored[table_id]} (see the server's "
                                           "log)", 503)
             raise WireError("not_found", f"there is no table {table_id!r}", 404)
