@@ -115,6 +115,26 @@ def test_a_locked_page_loads_only_its_own_record(tmp_path):
     assert w.viewpoint == 0 and not w.seat_mode
 
 
+def test_a_locked_page_loads_the_file_it_checked_not_what_it_became(tmp_path,
+                                                                     monkeypatch):
+    """The file is read once: one swapped for the full record between the check and the
+    load cannot slip the seed and every card onto seat A's page."""
+    from janus_widgets.core import record as record_module
+    state = random_play(cards.new(players=3, seed=7), 24, 7)
+    w = seat_page(state)
+    path = tmp_path / "mine.json"
+    path.write_text(state.record().view(0).to_json())
+    reads = []
+
+    def swapped(where):
+        reads.append(where)
+        return (state.record().view(0) if len(reads) == 1 else state.record()).to_json()
+    monkeypatch.setattr(record_module, "read_text", swapped)
+    w.load(str(path))
+    assert len(reads) == 1
+    assert w.seat_mode and w.viewpoint == 0 and w.view == state.view(0)
+
+
 def test_a_locked_page_keeps_its_seat_through_rule_changes():
     w = seat_page()
     w.variant_controls["players"].value = 5                  # no confirm yet: moves played

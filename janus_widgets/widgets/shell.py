@@ -920,25 +920,27 @@ class GameWidget(W.VBox):
         user steps or plays. Anything wrong changes nothing; the status line says what
         (a :class:`RecordError` is raised)."""
         if self._lock_view:
-            self._check_own_record(source)
+            source = self._check_own_record(source)
         return self.table.load(source)
 
-    def _check_own_record(self, source: Any) -> None:
+    def _check_own_record(self, source: Any) -> SeatRecord:
         """A locked page loads only its own seat's record: never the full record (the
-        seed and every card), another seat's or the table's."""
+        seed and every card), another seat's or the table's. Returns the record read,
+        which is what is loaded: a file is read once, so it cannot change between the
+        check and the load."""
         from ..core.seat_record import read_record
         try:
             record = read_record(source)
         except RecordError as exc:
             self._say(f"Could not load the record: {exc}", "error")
             raise
-        mine = isinstance(record, SeatRecord) and record.seat == self._viewpoint
-        if not mine:
-            whose = record.whose if isinstance(record, SeatRecord) else "the full record"
-            text = (f"Not loaded: this page is {self._locked_name()}'s and loads only its "
-                    f"own record; that file is {whose}'s.")
-            self._say(text, "refused")
-            raise RecordError(text)
+        if isinstance(record, SeatRecord) and record.seat == self._viewpoint:
+            return record
+        whose = record.whose if isinstance(record, SeatRecord) else "the full record"
+        text = (f"Not loaded: this page is {self._locked_name()}'s and loads only its "
+                f"own record; that file is {whose}'s.")
+        self._say(text, "refused")
+        raise RecordError(text)
 
     def _save_from_box(self, text: str) -> None:
         """Save: the file box names a file in the page's own folder; a file there that
