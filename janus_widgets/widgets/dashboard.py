@@ -17,7 +17,10 @@ JupyterLab) shows:
 * **every full record** to download, as one zip file.
 
 Downloads are links holding their file (``data:`` addresses): nothing is written where a
-web server could serve it.
+web server could serve it. What students send (a question's name, a mistake) is shown as
+text, never as markup or math: escaped, kept from MathJax, and cut to a sane length
+(:func:`shown`); the plot draws it literally, and a plot that cannot be drawn leaves a
+short note, never a dashboard that stops refreshing.
 """
 
 from __future__ import annotations
@@ -40,7 +43,37 @@ from ..core.bots import bot_names
 from ..table.client import ClassroomError, TeacherClient, TeacherWatch
 from ..table.local import Table, kernel_loop
 
-__all__ = ["Dashboard", "join_slips", "tally", "split_class"]
+__all__ = ["Dashboard", "join_slips", "tally", "split_class", "shown"]
+
+#: The most characters of a student-sent text the dashboard shows (the rest: "…").
+SHOWN_CHARS = 80
+#: The most characters of a cut text's tooltip.
+TOOLTIP_CHARS = 500
+#: The most characters of a question's label on the plot.
+PLOT_LABEL_CHARS = 40
+
+
+def _cut(text: object, limit: int) -> str:
+    """``text`` as a string of at most ``limit`` characters (cut ones end in "…")."""
+    s = str(text)
+    return s if len(s) <= limit else s[:max(limit - 1, 0)] + "\u2026"
+
+
+def shown(text: object, limit: int = SHOWN_CHARS) -> str:
+    """Text a student sent, as HTML that shows it literally: escaped, kept from math
+    typesetting (``$x$`` stays ``$x$``), cut to ``limit`` characters with an ellipsis
+    (the tooltip then holds more of it, up to :data:`TOOLTIP_CHARS`).
+
+    >>> shown("<b>$x$</b>")
+    "<span class='tex2jax_ignore mathjax_ignore'>&lt;b&gt;$x$&lt;/b&gt;</span>"
+    >>> shown("abcdef", limit=4)
+    "<span class='tex2jax_ignore mathjax_ignore' title='abcdef'>abc…</span>"
+    """
+    full = str(text)
+    cut = _cut(full, limit)
+    title = "" if cut == full else \
+        f" title='{html.escape(_cut(full, TOOLTIP_CHARS), quote=True)}'"
+    return f"<span class='tex2jax_ignore mathjax_ignore'{title}>{html.escape(cut)}</span>"
 
 
 def split_class(students: int, seats: int) -> list[int]:
@@ -220,7 +253,8 @@ class Dashboard(W.VBox):
         self.answers_html = W.HTML()
         self.answers_html.add_class("janus-dashboard-answers")
         self.answers_plot = W.Image(format="png", layout=W.Layout(max_width="720px"))
-        answers_tab = W.VBox([self.answers_html, self.answers_plot])
+        self.plot_note = W.HTML()
+        answers_tab = W.VBox([self.answers_html, self.plot_note, self.answers_plot])
 
         self.tabs = W.Tab(children=[tables_tab, new_tab, lesson_tab, answers_tab],
                           titles=["Tables", "New tables", "Lesson codes", "Answers"])
@@ -287,16 +321,19 @@ class Dashboard(W.VBox):
         rows = []
         for t in tables:
             seats = " ".join(
-                f"<span title='{html.escape(s['who'])}'>{s['seat']}"
+                f"<span title='{html.escape(s['who'])}'>{html.escape(s['seat'])}"
                 f"{'&#9679;' if s['connected'] else '&#9675;'}"
                 f"{'' if s['who'] == 'human' else ' ' + html.escape(s['who'])}</span>"
                 for s in t["seats"])
-            scores = " · ".join(f"{s['seat']} {v:g}" for s, v in zip(t["seats"], t["scores"]))
-            turn = "over: " + html.escape(t["outcome"]) if t["turn"] == "over" else t["turn"]
+            scores = " · ".join(f"{html.escape(s['seat'])} {v:g}"
+                                for s, v in zip(t["seats"], t["scores"]))
+            turn = html.escape(("over: " + t["outcome"]) if t["turn"] == "over"
+                               else t["turn"])
             cells = [f"<b>{html.escape(t['id'])}</b>", html.escape(t["title"]),
                      html.escape(t["ruleset"]), html.escape(t["status"]), turn,
-                     str(t["moves"]), scores, seats]
-            rows.append(f"<tr data-table='{html.escape(t['id'])}' data-moves='{t['moves']}'>"
+                     html.escape(str(t["moves"])), scores, seats]
+            rows.append(f"<tr data-table='{html.escape(t['id'])}' "
+                        f"data-moves='{html.escape(str(t['moves']))}'>"
                         + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
         live = "live" if self.watch.connected else "reconnecting…"
         self.overview.value = (
@@ -412,40 +449,54 @@ class Dashboard(W.VBox):
 
     # ------------------------------------------------------------------ answers
     def _refresh_answers(self) -> None:
+        """The Answers tab: the tally as a table (every student-sent text shown as text)
+        and its plot (or a note saying why there is none)."""
         rows = tally(self.answers)
         if not rows:
             self.answers_html.value = "<i>No answers yet.</i>"
             self.answers_plot.value = b""
+            self.plot_note.value = ""
             return
         body = "".join(
-            f"<tr><td>{html.escape(r['lesson'])}</td><td>{html.escape(r['question'])}</td>"
+            f"<tr><td>{shown(r['lesson'])}</td><td>{shown(r['question'])}</td>"
             f"<td>{r['right']} of {r['tried']}</td><td>{r['checks']}</td><td>"
-            + "<br>".join(f"{html.escape(m)} ({n})" for m, n in r["mistakes"])
+            + "<br>".join(f"{shown(m)} ({n})" for m, n in r["mistakes"])
             + "</td></tr>" for r in rows)
         self.answers_html.value = (
             "<table border=1 cellpadding=4 style='border-collapse:collapse'><tr><th>lesson"
             "</th><th>question</th><th>right (of students who tried)</th><th>checks</th>"
             "<th>commonest mistakes (how many)</th></tr>" + body + "</table>")
-        self.answers_plot.value = _tally_plot(rows)
+        try:
+            picture = _tally_plot(rows)
+        except Exception as exc:  # noqa: BLE001 - a plot never stops the tally
+            self.answers_plot.value = b""
+            self.plot_note.value = ("<i>No plot this time (the table above is up to "
+                                    f"date): {html.escape(_cut(exc, 160))}</i>")
+        else:
+            self.answers_plot.value = picture
+            self.plot_note.value = ""
 
 
 def _tally_plot(rows: list[dict[str, Any]]) -> bytes:
-    """A bar per question: students right and students who tried (PNG)."""
+    """A bar per question: students right and students who tried (PNG). The labels are
+    drawn as plain text (no mathtext, no TeX), cut to :data:`PLOT_LABEL_CHARS`."""
     import matplotlib
-    matplotlib.use("Agg")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    fig = Figure(figsize=(7, 0.5 + 0.45 * len(rows)), dpi=90)
-    ax = fig.subplots()
-    labels = [f"{r['lesson']} {r['question']}" for r in rows]
-    ys = range(len(rows))
-    ax.barh(ys, [r["tried"] for r in rows], color="#d0d7de", hatch="//",
-            label="tried", edgecolor="#555")
-    ax.barh(ys, [r["right"] for r in rows], color="#2e7d32", label="right")
-    ax.set_yticks(list(ys), labels)
-    ax.invert_yaxis()
-    ax.set_xlabel("students")
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    out = io.BytesIO()
-    fig.savefig(out, format="png")
+    with matplotlib.rc_context({"text.usetex": False}):
+        fig = Figure(figsize=(7, 0.5 + 0.45 * len(rows)), dpi=90)
+        FigureCanvasAgg(fig)
+        ax = fig.subplots()
+        labels = [_cut(f"{r['lesson']} {r['question']}", PLOT_LABEL_CHARS) for r in rows]
+        ys = range(len(rows))
+        ax.barh(ys, [r["tried"] for r in rows], color="#d0d7de", hatch="//",
+                label="tried", edgecolor="#555")
+        ax.barh(ys, [r["right"] for r in rows], color="#2e7d32", label="right")
+        ax.set_yticks(list(ys), labels, parse_math=False, usetex=False)
+        ax.invert_yaxis()
+        ax.set_xlabel("students")
+        ax.legend(loc="lower right")
+        fig.tight_layout()
+        out = io.BytesIO()
+        fig.savefig(out, format="png")
     return out.getvalue()

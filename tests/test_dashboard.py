@@ -1,0 +1,174 @@
+"""The teacher's dashboard on its own: a stand-in server (no process, no socket), so
+each test says exactly what the server sends, fails or is slow to answer. The dashboard
+with a real server: test_table_server.py; in a browser: test_browser_many_screens.py."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from janus_widgets.table.client import ClassroomError
+from janus_widgets.widgets import dashboard as dashboard_module
+from janus_widgets.widgets.dashboard import Dashboard, _tally_plot
+
+
+class FakeTable:
+    def __init__(self, table_id: str, humans: int) -> None:
+        self.id = table_id
+        self.codes = {"ABCDEF"[k]: f"CODE{table_id.upper()}{'ABCDEF'[k]}"
+                      for k in range(humans)}
+
+
+class FakeClient:
+    """What the dashboard asks of :class:`TeacherClient`; ``fail_at`` makes the n-th
+    table (1, 2, …) fail as a full server would."""
+
+    instances: list[FakeClient] = []
+
+    def __init__(self, url: str, token: str, **_: Any) -> None:
+        self.url = url
+        self.made: list[FakeTable] = []
+        self.fail_at: int | None = None
+        self.answer_rows: list[dict[str, Any]] = []
+        FakeClient.instances.append(self)
+
+    def info(self) -> dict[str, Any]:
+        return {"pages": "http://pages:8867", "server": self.url}
+
+    def answers(self) -> list[dict[str, Any]]:
+        return list(self.answer_rows)
+
+    def tables(self) -> list[dict[str, Any]]:
+        return [summary(t.id) for t in self.made]
+
+    def create_table(self, game: str, seats: int, *, bots: dict[int, str],
+                     ruleset: str | None = None, **options: Any) -> FakeTable:
+        if self.fail_at is not None and len(self.made) + 1 >= self.fail_at:
+            raise ClassroomError("the server keeps at most 4 tables", "too_many")
+        table = FakeTable(f"t{len(self.made) + 1}", seats - len(bots))
+        self.made.append(table)
+        return table
+
+
+class FakeWatch:
+    def __init__(self, url: str, token: str, **_: Any) -> None:
+        self.tables: dict[str, dict[str, Any]] = {}
+        self.connected = True
+        self.callbacks: list[Any] = []
+
+    def on(self, callback: Any) -> None:
+        self.callbacks.append(callback)
+
+    def watch(self, table_id: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def summary(table_id: str, **changes: Any) -> dict[str, Any]:
+    base = {"id": table_id, "game": "jactus", "title": "Jactus", "ruleset": "standard",
+            "status": "playing", "turn": "A", "moves": 0, "scores": [0.0, 0.0],
+            "outcome": "", "seats": [{"seat": "A", "who": "human", "connected": 1},
+                                     {"seat": "B", "who": "greedy", "connected": 0}]}
+    return {**base, **changes}
+
+
+def answer(question: str, mistake: str = "", verdict: str = "wrong",
+           student: str = "3b/ada", lesson: str = "jactus-odds") -> dict[str, Any]:
+    return {"lesson": lesson, "question": question, "student": student, "answer": "x",
+            "verdict": verdict, "mistake": mistake, "at": 0.0}
+
+
+@pytest.fixture
+def board(monkeypatch) -> Dashboard:
+    FakeClient.instances.clear()
+    monkeypatch.setattr(dashboard_module, "TeacherClient", FakeClient)
+    monkeypatch.setattr(dashboard_module, "TeacherWatch", FakeWatch)
+    return Dashboard("http://server:8866", "token")
+
+
+class FakeLoop:
+    """A kernel's event loop that runs its timed calls when told to."""
+
+    def __init__(self) -> None:
+        self.calls: list[Any] = []
+
+    def call_later(self, delay: float, fn: Any) -> None:
+        self.calls.append(fn)
+
+    def run_due(self) -> None:
+        calls, self.calls = self.calls, []
+        for fn in calls:
+            fn()
+
+
+def news(board: Dashboard, msg: dict[str, Any]) -> None:
+    for callback in board.watch.callbacks:
+        callback(msg)
+
+
+# --- what students send is shown as text -------------------------------------------------
+NASTY = ["$x$", "<script>alert(1)</script>", "1/2$", r"$\frac{$", "a$b$c $$ d", "é" * 500,
+         "<img src=x onerror=alert(1)>", "x" * 5000]
+
+
+def visible_text(page: str) -> str:
+    """What a browser shows of HTML made of escaped text (tags dropped, entities read)."""
+    import html
+    return html.unescape(re.sub(r"<[^>]*>", "", page))
+
+
+def test_shown_text_is_escaped_kept_from_math_and_cut():
+    for text in NASTY:
+        page = dashboard_module.shown(text)
+        assert "<script" not in page and "<img" not in page
+        assert page.startswith("<span class='tex2jax_ignore mathjax_ignore'")
+        seen = visible_text(page)
+        assert len(seen) <= dashboard_module.SHOWN_CHARS
+        assert seen == text or (seen.endswith("\u2026") and text.startswith(seen[:-1]))
+
+
+def test_answers_with_markup_and_dollars_are_tallied_and_plotted(board):
+    for k, text in enumerate(NASTY):
+        news(board, {"type": "answer", "answer": answer(text, mistake=text,
+                                                        student=f"s{k}")})
+    page = board.answers_html.value
+    assert "<script" not in page and "<img" not in page
+    assert "x" * 100 not in visible_text(page) and "x" * 600 not in page    # cut
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "1/2$" in page
+    assert page.count("mathjax_ignore") >= 2 * len(NASTY)
+    assert board.answers_plot.value[:4] == b"\x89PNG" and board.plot_note.value == ""
+
+
+def test_the_plot_draws_labels_literally_even_with_tex_switched_on():
+    import matplotlib
+    rows = [{"lesson": "l", "question": text, "tried": 2, "right": 1} for text in NASTY]
+    with matplotlib.rc_context({"text.usetex": True}):        # no TeX here: it would fail
+        assert _tally_plot(rows)[:4] == b"\x89PNG"
+
+
+def test_a_plot_that_fails_leaves_a_note_and_the_tally_goes_on(board, monkeypatch):
+    def broken(rows: Any) -> bytes:
+        raise ValueError("no fonts today")
+    monkeypatch.setattr(dashboard_module, "_tally_plot", broken)
+    news(board, {"type": "answer", "answer": answer("q1", "forgot order")})
+    assert "forgot order" in board.answers_html.value
+    assert "No plot" in board.plot_note.value and "no fonts today" in board.plot_note.value
+    assert board.answers_plot.value == b""
+    monkeypatch.undo()
+    news(board, {"type": "answer", "answer": answer("q2", "counted once")})
+    assert "counted once" in board.answers_html.value and board.plot_note.value == ""
+
+
+def test_the_tables_overview_escapes_what_the_server_sends(board):
+    board.watch.tables = {"t1": summary("t1", title="<b>J</b>", outcome="<i>A</i> $won$",
+                                        turn="over",
+                                        seats=[{"seat": "A", "who": "<script>",
+                                                "connected": 1}], scores=[1.0])}
+    news(board, {"type": "table"})
+    page = board.overview.value
+    assert "<b>J</b>" not in page and "<script>" not in page and "<i>A</i>" not in page
+    assert "&lt;script&gt;" in page and "over: &lt;i&gt;A&lt;/i&gt; $won$" in page
