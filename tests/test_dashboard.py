@@ -172,3 +172,22 @@ def test_the_tables_overview_escapes_what_the_server_sends(board):
     page = board.overview.value
     assert "<b>J</b>" not in page and "<script>" not in page and "<i>A</i>" not in page
     assert "&lt;script&gt;" in page and "over: &lt;i&gt;A&lt;/i&gt; $won$" in page
+
+
+# --- refreshes on the kernel's loop --------------------------------------------------------
+def test_a_pending_refresh_of_tables_never_swallows_one_of_answers(board, monkeypatch):
+    loop = FakeLoop()
+    monkeypatch.setattr(dashboard_module, "kernel_loop", lambda: loop)
+    updates = board.updates
+    news(board, {"type": "table"})                     # the tables' refresh waits ...
+    news(board, {"type": "answer", "answer": answer("q9", "off by one")})  # ... and this
+    news(board, {"type": "table"})                     # asked again: still one waiting
+    assert len(loop.calls) == 2 and "off by one" not in board.answers_html.value
+    loop.run_due()
+    assert "off by one" in board.answers_html.value    # the answers were refreshed too
+    assert board.updates == updates + 1                # the tables once
+    news(board, {"type": "answer", "answer": answer("q9", "off by two")})
+    news(board, {"type": "table"})
+    assert len(loop.calls) == 2                        # nothing left pending from before
+    loop.run_due()
+    assert "off by two" in board.answers_html.value and board.updates == updates + 2

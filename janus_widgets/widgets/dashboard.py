@@ -174,7 +174,7 @@ class Dashboard(W.VBox):
         self.lesson_codes: dict[str, dict[str, str]] = {}
         self.answers: list[dict[str, Any]] = self.client.answers()
         self.opened: tuple[str, Table] | None = None
-        self._due = False
+        self._pending: set[Callable[[], None]] = set()   # refreshes waiting on the loop
         self.updates = 0                                  # overview refreshes so far
         self._build()
         self.watch.on(self._on_news)
@@ -301,17 +301,19 @@ class Dashboard(W.VBox):
             self._soon(self._refresh_answers)
 
     def _soon(self, fn: Callable[[], None]) -> None:
-        """Refresh at most every 0.1 s (eight tables of bots send many summaries)."""
+        """Run the refresh ``fn`` in 0.1 s, once however often it is asked for meanwhile
+        (eight tables of bots send many summaries); each refresh waits on its own, so
+        one never swallows another."""
         loop = kernel_loop()
         if loop is None:
             fn()
             return
-        if self._due:
+        if fn in self._pending:
             return
-        self._due = True
+        self._pending.add(fn)
 
         def run() -> None:
-            self._due = False
+            self._pending.discard(fn)
             fn()
         loop.call_later(0.1, run)
 
