@@ -191,3 +191,44 @@ def test_a_pending_refresh_of_tables_never_swallows_one_of_answers(board, monkey
     assert len(loop.calls) == 2                        # nothing left pending from before
     loop.run_due()
     assert "off by two" in board.answers_html.value and board.updates == updates + 2
+
+
+# --- tables for the whole class ------------------------------------------------------------
+def slip_codes(board: Dashboard) -> list[str]:
+    import base64
+    page = base64.b64decode(board.slips_link.value.split("base64,")[1].split("'")[0])
+    return re.findall(r"<div class='code'>([^<]*)</div>", page.decode())
+
+
+def test_a_table_refused_part_way_keeps_the_slips_of_those_made(board):
+    client = FakeClient.instances[-1]
+    client.fail_at = 5                                 # the 5th of 8 tables is refused
+    with pytest.raises(dashboard_module.TablesNotAllMade) as caught:
+        board.create_tables("jactus", 3, 24, bot="random")
+    assert caught.value.made == ["t1", "t2", "t3", "t4"]
+    assert isinstance(caught.value.__cause__, ClassroomError)
+    assert sorted(board.codes) == ["t1", "t2", "t3", "t4"]
+    assert slip_codes(board) == [code for t in client.made for code in t.codes.values()]
+    assert len(slip_codes(board)) == 12 and "Join slips (12" in board.slips_link.value
+    said = visible_text(board.message.value)
+    assert "Made 4 of the 8 tables (t1, t2, t3, t4)" in said
+    assert "Table 5 was not made: the server keeps at most 4 tables" in said
+    assert "data-table='t4'" in board.overview.value   # the overview shows them
+
+
+def test_the_button_says_what_failed_and_the_slips_stay(board):
+    client = FakeClient.instances[-1]
+    client.fail_at = 3
+    board.students_box.value = 12
+    board.create_button.click()                        # the guard reports, nothing raised
+    assert "Made 2 of the" in board.message.value and "#b00020" in board.message.value
+    assert len(slip_codes(board)) == 2 * board.seats_box.value
+
+
+def test_no_table_made_is_the_servers_own_error_and_changes_nothing(board):
+    client = FakeClient.instances[-1]
+    client.fail_at = 1
+    with pytest.raises(ClassroomError, match="at most 4 tables") as caught:
+        board.create_tables("jactus", 3, 6)
+    assert not isinstance(caught.value, dashboard_module.TablesNotAllMade)
+    assert board.codes == {} and board.slips_link.value == ""

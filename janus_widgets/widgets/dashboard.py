@@ -43,7 +43,7 @@ from ..core.bots import bot_names
 from ..table.client import ClassroomError, TeacherClient, TeacherWatch
 from ..table.local import Table, kernel_loop
 
-__all__ = ["Dashboard", "join_slips", "tally", "split_class", "shown"]
+__all__ = ["Dashboard", "TablesNotAllMade", "join_slips", "tally", "split_class", "shown"]
 
 #: The most characters of a student-sent text the dashboard shows (the rest: "…").
 SHOWN_CHARS = 80
@@ -74,6 +74,16 @@ def shown(text: object, limit: int = SHOWN_CHARS) -> str:
     title = "" if cut == full else \
         f" title='{html.escape(_cut(full, TOOLTIP_CHARS), quote=True)}'"
     return f"<span class='tex2jax_ignore mathjax_ignore'{title}>{html.escape(cut)}</span>"
+
+
+class TablesNotAllMade(ClassroomError):
+    """Some of the class's tables were made, then the server refused one: ``made`` lists
+    the ids of those made (their codes and slips are kept); the cause is the server's
+    error."""
+
+    def __init__(self, text: str, made: list[str]) -> None:
+        super().__init__(text, "tables_not_all_made")
+        self.made = made
 
 
 def split_class(students: int, seats: int) -> list[int]:
@@ -396,18 +406,48 @@ class Dashboard(W.VBox):
                       ruleset: str | None = None, **options: Any) -> list[str]:
         """Tables for the whole class: the students split into tables of ``seats``
         (:func:`split_class`), ``bot`` in every empty seat; returns the tables' ids and
-        shows the join slips."""
-        made = {}
-        for people in split_class(students, seats):
-            bots = {seat: bot for seat in range(people, seats)}
-            t = self.client.create_table(game, seats, bots=bots, ruleset=ruleset, **options)
-            made[t.id] = t.codes
-        self.codes.update(made)
-        self._show_slips(made, self.slips_link, "join-slips")
-        self._refresh_overview()
+        shows the join slips.
+
+        If the server refuses a table part way (it is full, it went away), the tables
+        made so far keep their codes and get their slips all the same, and
+        :class:`TablesNotAllMade` says how many were made and why the next one was not
+        (nothing made: the server's own error)."""
+        sizes = split_class(students, seats)
+        made: dict[str, dict[str, str]] = {}
+        failure: Exception | None = None
+        try:
+            for people in sizes:
+                bots = {seat: bot for seat in range(people, seats)}
+                try:
+                    t = self.client.create_table(game, seats, bots=bots, ruleset=ruleset,
+                                                 **options)
+                except Exception as exc:  # noqa: BLE001 - reported below, with the slips
+                    failure = exc
+                    break
+                made[t.id] = t.codes
+        finally:                      # whatever happened, every table made gets its slips
+            self.codes.update(made)
+            if made:
+                self._show_slips(made, self.slips_link, "join-slips")
+            self._refresh_overview_or_say()
+        if failure is not None:
+            if not made:
+                raise failure
+            text = (f"Made {len(made)} of the {len(sizes)} tables ({', '.join(made)}): "
+                    f"their join slips are under New tables. Table {len(made) + 1} was "
+                    f"not made: {failure}")
+            self.say(text, error=True)
+            raise TablesNotAllMade(text, list(made)) from failure
         self.say(f"Made {len(made)} table(s) of {seats} for {students} students: "
                  + ", ".join(made) + ". Print the join slips (New tables).")
         return list(made)
+
+    def _refresh_overview_or_say(self) -> None:
+        """Refresh the Tables tab; if the server cannot be asked, say so (and go on)."""
+        try:
+            self._refresh_overview()
+        except ClassroomError as exc:
+            self.say(f"The tables' overview is not up to date: {exc}", error=True)
 
     def _show_slips(self, made: dict[str, dict[str, str]], target: W.HTML, name: str) -> None:
         rows = [{"where": f"table {table_id} · seat {letter}", "code": code,
