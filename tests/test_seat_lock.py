@@ -299,6 +299,26 @@ def test_files_stay_in_the_pages_folder_and_never_overwrite_another_seats(tmp_pa
     assert not (tmp_path / "pos.png").exists()
 
 
+def test_a_servers_seat_record_loaded_here_keeps_its_tables_name(tmp_path, monkeypatch):
+    from janus_widgets.core.seat_record import SeatRecord
+    monkeypatch.chdir(tmp_path)
+    state = random_play(games.get("jactus").new(seed=3), 6, 3)
+    record = SeatRecord.from_state(state, 0, meta={"table": "t7"})
+    w = GameWidget("jactus", bot_delay=0)
+    (tmp_path / "janus-saves").mkdir()
+    own = tmp_path / "janus-saves" / "jactus-t7-seat-A.json"
+    own.write_text(record.to_json())
+    w.load(own)
+    assert w.path_box.value == "jactus-t7-seat-A.json"     # the table's name kept
+    w.save_button.click()                                  # its own file: written again
+    assert "Saved" in w.message and json.loads(own.read_text())["meta"]["table"] == "t7"
+    plain = tmp_path / "janus-saves" / "jactus-seat-A.json"
+    plain.write_text(SeatRecord.from_state(state, 0).to_json())   # seat A, no server's
+    browser_sets(w.path_box, value=plain.name)
+    w.save_button.click()
+    assert "holds A's record" in w.message and "meta" not in json.loads(plain.read_text())
+
+
 def test_voila_serves_no_saved_file():
     config = json.loads((ROOT / "notebooks" / "voila.json").read_text())
     assert config["VoilaConfiguration"]["file_allowlist"] == []
