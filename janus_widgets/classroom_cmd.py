@@ -5,47 +5,123 @@ folder of their own (the seat page, the teacher's dashboard and every lesson's
 *student* edition, never a lesson's source, which holds the teacher's notes and
 answers), starts the table server and a Voila server for that folder, prints the
 addresses, and opens nothing. Ctrl-C stops both; starting it again with the same
-database brings every table back.
+database brings every table back, and rewrites only the pages it wrote (what the pages
+saved in ``janus-saves/`` stays).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .table.server import run_until_stopped
 
-__all__ = ["main", "build_pages", "NOTEBOOKS"]
+__all__ = ["main", "build_pages", "NOTEBOOKS", "MANIFEST"]
 
 #: The project's notebooks (the pages are made from them).
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
 def build_pages(folder: Path, source: Path = NOTEBOOKS) -> list[Path]:
-    """Write the class's pages into ``folder`` (emptied first): ``seat.ipynb``,
-    ``teacher.ipynb``, ``voila.json`` and ``lessons/<lesson>.ipynb``, the student
-    edition of each lesson."""
+    """Write the class's pages into ``folder``: ``seat.ipynb``, ``teacher.ipynb``,
+    ``voila.json`` and ``lessons/<lesson>.ipynb``, the student edition of each lesson
+    (with the lessons' ``voila.json`` and ``README.md``); returns the files written.
+
+    Only these files are rewritten: whatever else the folder holds stays, above all
+    ``janus-saves/`` (what the students and the teacher saved from the pages). A file
+    an earlier build wrote (listed in :data:`MANIFEST`) that this one no longer writes,
+    such as a lesson no longer shipped, is removed, unless it was changed since. The
+    pages are made beside the folder's files first: if that fails, nothing changes."""
     from .analysis import lessons
     if not (source / "seat.ipynb").exists():
         raise FileNotFoundError(f"the class's pages are made from the project's notebooks, "
                                 f"and {source} has no seat.ipynb: run the command from a "
                                 "clone of janus_widgets")
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    written = []
-    for name in ("seat.ipynb", "teacher.ipynb", "voila.json"):
-        shutil.copy(source / name, folder / name)
-        written.append(folder / name)
-    written += lessons.build_editions("student", folder / "lessons", folder=source)
-    return written
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"the class's pages go into a folder, and {folder} is a file: "
+                         "give another --pages")
+    folder.mkdir(parents=True, exist_ok=True)
+    before = _manifest(folder)
+    with tempfile.TemporaryDirectory(dir=folder, prefix=".building-") as tmp:
+        staging = Path(tmp)
+        for name in PAGES:
+            shutil.copy(source / name, staging / name)
+        lessons.build_editions("student", staging / "lessons", folder=source)
+        made = [name for name in PAGES] + sorted(
+            p.relative_to(staging).as_posix() for p in (staging / "lessons").rglob("*")
+            if p.is_file())
+        for rel in made:                    # check every target before changing one
+            target = folder / rel
+            for parent in [p for p in target.parents if folder in p.parents]:
+                if parent.exists() and not parent.is_dir():
+                    raise ValueError(f"{parent} is a file; the class's pages need a "
+                                     f"folder there: move it away and start again")
+            if target.is_dir():
+                raise ValueError(f"{target} is a folder; the class's pages write a file "
+                                 "there: move it away and start again")
+        digests = {rel: _digest(staging / rel) for rel in made}
+        for rel in made:
+            target = folder / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staging / rel, target)
+    for rel, digest in before.items():
+        stale = folder / rel
+        if rel not in digests and stale.is_file() and _digest(stale) == digest:
+            stale.unlink()
+    _write_manifest(folder, digests)
+    return [folder / rel for rel in made]
+
+
+#: The pages ``build_pages`` copies as they are from the project's notebooks.
+PAGES = ("seat.ipynb", "teacher.ipynb", "voila.json")
+#: The list of the files the last build wrote (a path and its SHA-256 each), in the
+#: pages' folder: all a later build may remove.
+MANIFEST = ".janus-pages.json"
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _manifest(folder: Path) -> dict[str, str]:
+    """The files an earlier build wrote, by the manifest it left (none if there is no
+    readable one: then nothing is removed). Only plain paths inside the folder, never
+    one in the pages' save folder (``janus-saves/``)."""
+    from .widgets.records_panel import SAVE_FOLDER
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, dict):
+        return {}
+    out = {}
+    for rel, digest in files.items():
+        pure = PurePosixPath(rel) if isinstance(rel, str) else None
+        if pure is None or not isinstance(digest, str) or pure.is_absolute() or \
+                ".." in pure.parts or not pure.parts or pure.parts[0] == SAVE_FOLDER:
+            continue
+        out[pure.as_posix()] = digest
+    return out
+
+
+def _write_manifest(folder: Path, digests: dict[str, str]) -> None:
+    text = json.dumps({"about": "the files python -m janus_widgets classroom wrote here "
+                                "(it rewrites only these; the rest is yours)",
+                       "files": digests}, indent=1) + "\n"
+    partial = folder / (MANIFEST + ".partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, folder / MANIFEST)
 
 
 def _lan_address() -> str:
@@ -78,7 +154,7 @@ def main(args: Any) -> int:
     folder = Path(args.pages or Path(args.db).resolve().parent / "classroom-pages")
     try:
         written = build_pages(folder)
-    except (FileNotFoundError, ValueError) as exc:
+    except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     shown = _lan_address() if host in ("0.0.0.0", "::") else host

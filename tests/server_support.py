@@ -82,7 +82,8 @@ def table_server(folder: Path, bot_delay: float = 0.05) -> Iterator[ServerProces
 
 class Socket:
     """A raw WebSocket to the server on a thread of its own: ``send(dict)``,
-    ``receive(type)`` (the next frame of that type), ``frames`` (every frame so far)."""
+    ``receive(type)`` (the next frame of that type), ``frames`` (every frame so far),
+    ``closed`` with the server's ``close_code`` and ``close_reason``."""
 
     def __init__(self, url: str) -> None:
         import tornado.websocket
@@ -97,6 +98,8 @@ class Socket:
             return await tornado.websocket.websocket_connect(ws_url)
         self._ws = asyncio.run_coroutine_threadsafe(connect(), self._loop).result(10)
         self.closed = False
+        self.close_code: int | None = None
+        self.close_reason: str | None = None
         asyncio.run_coroutine_threadsafe(self._read(), self._loop)
 
     async def _read(self) -> None:
@@ -105,6 +108,8 @@ class Socket:
             with self._cond:
                 if text is None:
                     self.closed = True
+                    self.close_code = self._ws.close_code
+                    self.close_reason = self._ws.close_reason
                     self._cond.notify_all()
                     return
                 self._texts.append(text)

@@ -115,6 +115,26 @@ def test_a_locked_page_loads_only_its_own_record(tmp_path):
     assert w.viewpoint == 0 and not w.seat_mode
 
 
+def test_a_locked_page_loads_the_file_it_checked_not_what_it_became(tmp_path,
+                                                                     monkeypatch):
+    """The file is read once: one swapped for the full record between the check and the
+    load cannot slip the seed and every card onto seat A's page."""
+    from janus_widgets.core import record as record_module
+    state = random_play(cards.new(players=3, seed=7), 24, 7)
+    w = seat_page(state)
+    path = tmp_path / "mine.json"
+    path.write_text(state.record().view(0).to_json())
+    reads = []
+
+    def swapped(where):
+        reads.append(where)
+        return (state.record().view(0) if len(reads) == 1 else state.record()).to_json()
+    monkeypatch.setattr(record_module, "read_text", swapped)
+    w.load(str(path))
+    assert len(reads) == 1
+    assert w.seat_mode and w.viewpoint == 0 and w.view == state.view(0)
+
+
 def test_a_locked_page_keeps_its_seat_through_rule_changes():
     w = seat_page()
     w.variant_controls["players"].value = 5                  # no confirm yet: moves played
@@ -277,6 +297,26 @@ def test_files_stay_in_the_pages_folder_and_never_overwrite_another_seats(tmp_pa
     browser_sets(a.records.picture_box, value="../pos.png")
     a.records.picture_button.click()
     assert not (tmp_path / "pos.png").exists()
+
+
+def test_a_servers_seat_record_loaded_here_keeps_its_tables_name(tmp_path, monkeypatch):
+    from janus_widgets.core.seat_record import SeatRecord
+    monkeypatch.chdir(tmp_path)
+    state = random_play(games.get("jactus").new(seed=3), 6, 3)
+    record = SeatRecord.from_state(state, 0, meta={"table": "t7"})
+    w = GameWidget("jactus", bot_delay=0)
+    (tmp_path / "janus-saves").mkdir()
+    own = tmp_path / "janus-saves" / "jactus-t7-seat-A.json"
+    own.write_text(record.to_json())
+    w.load(own)
+    assert w.path_box.value == "jactus-t7-seat-A.json"     # the table's name kept
+    w.save_button.click()                                  # its own file: written again
+    assert "Saved" in w.message and json.loads(own.read_text())["meta"]["table"] == "t7"
+    plain = tmp_path / "janus-saves" / "jactus-seat-A.json"
+    plain.write_text(SeatRecord.from_state(state, 0).to_json())   # seat A, no server's
+    browser_sets(w.path_box, value=plain.name)
+    w.save_button.click()
+    assert "holds A's record" in w.message and "meta" not in json.loads(plain.read_text())
 
 
 def test_voila_serves_no_saved_file():

@@ -3,9 +3,12 @@
 A lesson's student edition opened with ``?server=…&code=…`` (Voila passes the query
 string to the kernel) or after ``classroom.join_class(url, code)`` in a cell sends every
 check it makes (the question, the answer as typed, the verdict, the mistake it matched)
-to the table server; the teacher's dashboard tallies them live. A check that cannot be
-sent (the server is away) is kept and sent with the next one; the student's page never
-waits on it and never shows an error for it.
+to the table server; the teacher's dashboard tallies them live. Checks are sent by a
+background thread, each within :data:`SEND_TIMEOUT` seconds: the student's check shows
+its verdict at once, whatever the server does, and never an error for the sending. A
+check that cannot be sent (the server is away, or busy) is kept and sent with the next
+one (the last :data:`KEEP` of them); a check the server refuses (a 4xx answer: an
+unknown credential, a bad field) is dropped, logged at debug level only.
 
 >>> use(None)                                         # a page joined to no class
 >>> report("jactus-odds", "q1", "1/6", "right")     # nothing to do
@@ -18,14 +21,27 @@ A lesson's student edition joins the class in its first cells (see
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 import urllib.parse
 from typing import Any
 
-__all__ = ["use", "current", "report", "from_query_string", "query"]
+__all__ = ["use", "current", "report", "flush", "from_query_string", "query",
+           "SEND_TIMEOUT", "KEEP"]
+
+log = logging.getLogger("janus_widgets.class_link")
+
+#: Seconds one check may take to reach the server (the page never waits for it).
+SEND_TIMEOUT = 3.0
+#: Checks kept while the server cannot be reached (the oldest are dropped first).
+KEEP = 200
 
 _link: Any = None
 _unsent: list[tuple[str, str, str, str, str]] = []
+_lock = threading.Lock()
+_idle = threading.Condition(_lock)
+_sender: threading.Thread | None = None
 
 
 def use(link: Any) -> None:
@@ -40,28 +56,73 @@ def current() -> Any:
 
 
 def report(lesson: str, question: str, answer: Any, verdict: str, mistake: str = "") -> bool:
-    """Send one exercise check, if the page is joined to a class; returns whether it
-    went (or was kept for later)."""
+    """Pass one exercise check to the background sender, if the page is joined to a
+    class; returns whether it was taken (at once: it never waits on the server, and
+    never raises)."""
+    global _sender
     if _link is None:
         return False
-    _unsent.append((lesson, question, str(answer), verdict, mistake or ""))
-    from ..table.client import ClassroomError
-    while _unsent:
-        try:
-            _link.send(*_unsent[0])
-        except ClassroomError:
-            return True                     # kept: sent with the next check
-        _unsent.pop(0)
+    try:
+        with _lock:
+            _unsent.append((str(lesson), str(question), str(answer), str(verdict),
+                            str(mistake or "")))
+            del _unsent[:-KEEP]
+            if _sender is None:
+                _sender = threading.Thread(target=_send_unsent, daemon=True,
+                                           name="janus-class-link")
+                _sender.start()
+    except Exception:  # noqa: BLE001 - a check's verdict is shown whatever happens here
+        _sender = None
+        log.debug("a check could not be passed to the sender", exc_info=True)
     return True
+
+
+def _send_unsent() -> None:
+    """The sender thread: send the kept checks in order until none is left, or the
+    server cannot be reached (they wait for the next check)."""
+    global _sender
+    from ..table.client import ClassroomError
+    while True:
+        with _lock:
+            link = _link
+            if not _unsent or link is None:
+                _sender = None
+                _idle.notify_all()
+                return
+            check = _unsent[0]
+        try:
+            link.send(*check, timeout=SEND_TIMEOUT)
+        except ClassroomError as exc:
+            if 400 <= exc.status < 500 and exc.status != 429:
+                log.debug("the server refused a check, dropped: %s", exc)
+            else:
+                log.debug("a check could not be sent, kept for the next one: %s", exc)
+                with _lock:
+                    _sender = None
+                    _idle.notify_all()
+                return
+        except Exception:  # noqa: BLE001 - nothing here may reach the student's page
+            log.debug("a check could not be sent, dropped", exc_info=True)
+        with _lock:
+            if _unsent and _unsent[0] is check:
+                _unsent.pop(0)
+
+
+def flush(timeout: float = SEND_TIMEOUT + 1) -> bool:
+    """Wait up to ``timeout`` seconds for the sender to finish; returns whether every
+    check was sent (none is kept for later)."""
+    with _lock:
+        _idle.wait_for(lambda: _sender is None, timeout)
+        return _sender is None and not _unsent
 
 
 def query() -> dict[str, str]:
     """The page's query string (Voila gives it to the kernel as ``QUERY_STRING``), as
     a dict of its first values.
 
-    >>> os.environ["QUERY_STRING"] = "server=http%3A%2F%2Fh%3A8866&code=K7MTPX"
+    >>> os.environ["QUERY_STRING"] = "server=http%3A%2F%2Fh%3A8866&code=KM4TPXRA"
     >>> query()["server"], query()["code"]
-    ('http://h:8866', 'K7MTPX')
+    ('http://h:8866', 'KM4TPXRA')
     >>> del os.environ["QUERY_STRING"]
     """
     parsed = urllib.parse.parse_qs(os.environ.get("QUERY_STRING", ""))

@@ -17,6 +17,7 @@ import asyncio
 import json
 import ssl
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -39,11 +40,13 @@ __all__ = ["TeacherClient", "RemoteTable", "ClassroomError", "join", "CreatedTab
 
 class ClassroomError(JanusError, ConnectionError):
     """The table server refused a request, or could not be reached: the message says
-    which and why (the server's own words when it answered)."""
+    which and why (the server's own words when it answered). ``code`` is the server's
+    error code, ``status`` its HTTP status (0: no answer)."""
 
-    def __init__(self, text: str, code: str = "") -> None:
+    def __init__(self, text: str, code: str = "", status: int = 0) -> None:
         super().__init__(text)
         self.code = code
+        self.status = status
 
 
 def _base(url: str) -> str:
@@ -72,8 +75,10 @@ def _request(base: str, method: str, path: str, *, secret: str = "", data: Any =
         except ValueError:
             answer = None
         if not isinstance(answer, dict) or "error" not in answer:
-            raise ClassroomError(f"the server answered {exc.code} {exc.reason}") from None
-        raise ClassroomError(str(answer["error"]), str(answer.get("code", ""))) from None
+            raise ClassroomError(f"the server answered {exc.code} {exc.reason}",
+                                 status=exc.code) from None
+        raise ClassroomError(str(answer["error"]), str(answer.get("code", "")),
+                             exc.code) from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
         raise ClassroomError(f"cannot reach the table server at {base}: {reason}") from None
@@ -81,7 +86,7 @@ def _request(base: str, method: str, path: str, *, secret: str = "", data: Any =
 
 class CreatedTable:
     """A table the teacher made: its ``id`` and the join ``codes`` of its human seats
-    (``{"A": "K7MTPX", "B": …}``), and its summary as the server gave it."""
+    (``{"A": "KM4TPXRA", "B": …}``), and its summary as the server gave it."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.id: str = data["id"]
@@ -159,9 +164,14 @@ class TeacherClient:
         (``server``)."""
         return _request(self.url, "GET", "/", context=self._context)
 
-    def answers(self, lesson: str | None = None) -> list[dict[str, Any]]:
-        """Every exercise check the class's lesson pages sent (of one lesson)."""
-        query = "" if lesson is None else "?" + urllib.parse.urlencode({"lesson": lesson})
+    def answers(self, lesson: str | None = None, *, every: bool = False
+                ) -> list[dict[str, Any]]:
+        """The exercise checks the class's lesson pages sent (of one lesson), for a
+        tally: one row per student, question, verdict and mistake, with ``tries`` (how
+        many such checks that student sent). ``every=True``: every check as sent."""
+        params = {**({} if lesson is None else {"lesson": lesson}),
+                  **({"every": "1"} if every else {})}
+        query = "?" + urllib.parse.urlencode(params) if params else ""
         return self._call("GET", "/api/answers" + query)["answers"]
 
     def __repr__(self) -> str:
@@ -229,8 +239,15 @@ class _Link:
         self.errors.append(traceback.format_exc())
 
     async def _run(self) -> None:
+        """Connect, sign in, read every message; when the connection drops (closed,
+        reset, a write to a closed socket), say so (:meth:`_lost`) and connect again,
+        until :meth:`close` or a refusal (``_fatal``). Nothing escapes into the IO
+        thread's loop."""
         import tornado.httpclient
+        import tornado.iostream
         import tornado.websocket
+        dropped = (tornado.websocket.WebSocketClosedError,
+                   tornado.iostream.StreamClosedError, OSError)
         delay = 0.2
         while not self._closed:
             try:
@@ -246,31 +263,59 @@ class _Link:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 3.0)
                 continue
-            delay = 0.2
             self._ws = ws
-            for message in self._greeting():     # sign in, and what was not answered
-                await ws.write_message(json.dumps(message))
-            while True:
-                text = await ws.read_message()
-                if text is None:
-                    break
-                try:
-                    self._receive(json.loads(text))
-                except Exception as exc:  # noqa: BLE001 - a bad message must not kill the link
-                    self._bad_news(exc)
-                if self._fatal:
-                    ws.close()
-                    return
+            began = time.monotonic()
+            try:
+                if await self._session(ws):
+                    return                        # refused for good (``_fatal``)
+            except dropped:
+                pass                              # as a closed connection: tried again
+            except Exception as exc:  # noqa: BLE001 - the IO thread must go on
+                self._bad_news(exc)
             self._ws = None
             self._lost()
+            # A connection that lasted waits little; one closed at once (refused: too
+            # many pages of the seat) waits longer each time, up to 3 s.
+            delay = 0.2 if time.monotonic() - began > 2 else min(delay * 2, 3.0)
             if not self._closed:
                 await asyncio.sleep(delay)
+
+    async def _session(self, ws: Any) -> bool:
+        """One connection: sign in, then read until it closes (False) or the server
+        refuses the link for good (True)."""
+        for message in self._greeting():          # sign in, and what was not answered
+            await ws.write_message(json.dumps(message))
+        while True:
+            text = await ws.read_message()
+            if text is None:
+                return False
+            self._take(text)
+            if self._fatal:
+                ws.close()
+                return True
+
+    def _take(self, text: str | bytes) -> None:
+        """Read one message from the server; one that cannot be read is reported
+        (:meth:`_bad_news`) and the link goes on."""
+        try:
+            self._receive(json.loads(text))
+        except Exception as exc:  # noqa: BLE001 - a bad message must not kill the link
+            self._bad_news(exc)
 
     def _send(self, message: dict[str, Any]) -> None:
         ws = self._ws
         if ws is None:
             return                                # sent again when it reconnects
-        _IO.loop().call_soon_threadsafe(lambda: ws.write_message(json.dumps(message)))
+        text = json.dumps(message)
+
+        def write() -> None:
+            import tornado.websocket
+            try:
+                sent = ws.write_message(text)
+            except tornado.websocket.WebSocketClosedError:
+                return                            # dropped: the reconnection resends it
+            sent.add_done_callback(lambda done: done.exception())   # read, never raised
+        _IO.loop().call_soon_threadsafe(write)
 
     def _deliver(self, callback: Callable[[Any], None], news: Any) -> None:
         """Call ``callback(news)`` on the notebook's own loop (a widget is only ever
@@ -281,7 +326,8 @@ class _Link:
             callback(news)
 
     def close(self) -> None:
-        """Close the connection (the seat or the token stays valid)."""
+        """Close the connection (the seat or the token stays valid: its code joins the
+        seat again)."""
         self._closed = True
         ws = self._ws
         if ws is not None:
@@ -350,10 +396,6 @@ class RemoteTable(_Link):
         super()._bad_news(exc)
         self._say(f"An update from the server could not be read ({exc}).", "error")
 
-    def close(self) -> None:
-        """Leave the table (the seat stays; its code joins it again)."""
-        super().close()
-
     # ------------------------------------------------------------------ news
     def _receive(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -384,7 +426,7 @@ class RemoteTable(_Link):
                 self._news.notify_all()
         elif kind == "error":
             text = msg.get("error", "the server refused a message")
-            if msg.get("code") in ("bad_credential", "no_credential") and \
+            if msg.get("code") in ("bad_credential", "no_credential", "limit") and \
                     not self._ready.is_set():
                 self._fatal = f"the server does not know this seat: {text}"
                 self._ready.set()
@@ -415,32 +457,64 @@ class RemoteTable(_Link):
             self._end_raw = start.raw
 
     def _apply(self, msg: dict[str, Any]) -> None:
-        """Take in an update: the moves from ``from`` on, the turn, the legal moves."""
+        """Take in an update: the moves from ``from`` on, the turn, the legal moves.
+        The whole message is read first and only then taken in: a message that cannot
+        be read (``ValueError``, ``KeyError``, ``TypeError``…) changes nothing."""
         first = msg["from"]
+        if isinstance(first, bool) or not isinstance(first, int) or first < 0:
+            raise ValueError(f"'from' is a move count, not {first!r}")
         if first > len(self._told):
             self._send({"type": "sync", "since": len(self._told)})
             return
+        moves = msg["moves"]
+        if not isinstance(moves, list):
+            raise ValueError("'moves' is a list")
+        engine = self._engine
+        view0 = None
         if "view0" in msg and not self._views:
-            self._view_data.append(msg["view0"])
-            self._views.append(self._engine.view_from_data(msg["view0"], self.seat))
-        for entry in msg["moves"][len(self._told) - first:]:
-            self._told.append(Told(entry["seat"], entry["by"], entry["log"],
-                                   entry.get("sentence", "")))
-            self._observed.append(entry["told"])
+            view0 = (msg["view0"], engine.view_from_data(msg["view0"], self.seat))
+        told: list[Told] = []
+        observed: list[str] = []
+        views: list[tuple[Any, Any]] = []           # (data, view) in games with secrets
+        played: list[tuple[Any, Any, str]] = []     # (action, raw, by) in open games
+        end_raw = None if self._secret else self._end_raw
+        for entry in moves[len(self._told) - first:]:
+            if not isinstance(entry["told"], str) or not isinstance(entry["by"], str):
+                raise ValueError(f"move {entry.get('ply')!r}: 'told' and 'by' are text")
+            told.append(Told(int(entry["seat"]), entry["by"], entry["log"],
+                             entry.get("sentence", "")))
+            observed.append(entry["told"])
             if self._secret:
-                self._view_data.append(entry["view"])
-                self._views.append(self._engine.view_from_data(entry["view"], self.seat))
+                views.append((entry["view"], engine.view_from_data(entry["view"],
+                                                                   self.seat)))
             else:
-                engine = self._engine
-                action = engine.parse(self._end_raw, entry["told"])
-                self._end_raw = engine.apply(self._end_raw, action)
-                self._line._append(action, self._end_raw, entry["by"])
-        self._legal = msg.get("legal")
+                action = engine.parse(end_raw, entry["told"])
+                end_raw = engine.apply(end_raw, action)
+                played.append((action, end_raw, entry["by"]))
+        legal = msg.get("legal")
+        if legal is not None and not isinstance(legal, list):
+            raise ValueError("'legal' is a list of moves or null")
+        seats = list(msg.get("seats", self.seats))
+        connected = list(msg.get("connected", []))
+        # Read: now taken in, all of it.
+        if view0 is not None:
+            self._view_data.append(view0[0])
+            self._views.append(view0[1])
+        self._told += told
+        self._observed += observed
+        for data, view in views:
+            self._view_data.append(data)
+            self._views.append(view)
+        for action, raw, by in played:
+            self._line._append(action, raw, by)
+        if played:
+            self._end_raw = end_raw
+        self._legal = legal
         self._result = msg.get("result", {})
         self.status = msg.get("status", "playing")
         self.note = msg.get("note", "")
-        self.seats = list(msg.get("seats", self.seats))
-        self.connected_seats = list(msg.get("connected", []))
+        self.seats = seats
+        self.connected_seats = connected
 
     def _notify(self, what: str) -> None:
         for callback in list(self._observers):
@@ -745,10 +819,6 @@ class RemoteTable(_Link):
     def moves_played(self) -> int:
         return self.length
 
-    @property
-    def held(self) -> str:
-        return self.note if self.status != "playing" else ""
-
     # ------------------------------------------------------------------ what is told
     def log(self, viewpoint: Any, lo: int, hi: int) -> list[tuple[str, int]]:
         with self._lock:
@@ -776,8 +846,7 @@ class RemoteTable(_Link):
             return Facts(index=self._index, length=len(self._told), line=0, lines=1,
                          turn=cur, turn_by=HUMAN if who == "human" else f"bot:{who}",
                          scores=tuple(frame.scores()), last=self.last_move(viewpoint),
-                         outcome=frame.outcome() if cur == TERMINAL else "", note=note,
-                         playable=not self.not_playable())
+                         outcome=frame.outcome() if cur == TERMINAL else "", note=note)
 
     def __repr__(self) -> str:
         return (f"<RemoteTable {self.url} table {getattr(self, 'table_id', '?')} seat "
@@ -800,13 +869,16 @@ class ClassLink:
         self.sent = 0
 
     def send(self, lesson: str, question: str, answer: str, verdict: str,
-             mistake: str = "") -> None:
+             mistake: str = "", *, timeout: float = 10) -> None:
         """Send one check: the lesson, the question's name, the answer as typed, the
-        verdict (``right``, ``wrong`` or ``invalid``) and the mistake it matched."""
+        verdict (``right``, ``wrong`` or ``invalid``) and the mistake it matched;
+        :class:`ClassroomError` if it did not arrive within ``timeout`` seconds or the
+        server refused it. (A lesson page sends through
+        :func:`janus_widgets.analysis.class_link.report`, which never waits.)"""
         _request(self.url, "POST", "/api/answers", secret=self._credential,
                  data={"lesson": lesson, "question": question, "answer": str(answer)[:200],
                        "verdict": verdict, "mistake": mistake[:200]},
-                 context=self._context)
+                 timeout=timeout, context=self._context)
         self.sent += 1
 
     def __repr__(self) -> str:

@@ -544,11 +544,6 @@ class Table:
         self._notify("moves")
         self._schedule_bots()
 
-    @property
-    def held(self) -> str:
-        """Why play is stopped, ``""`` while it goes on."""
-        return self._held
-
     def waiting_bot(self) -> str:
         """Why the bot to move does not move, ``""`` when no bot waits: a loaded or
         restored game waits for the user; so does a cursor stepped back."""
@@ -877,8 +872,7 @@ class Table:
                      turn_by=bot_by(self._bot_labels[cur]) if cur in self._bots else HUMAN,
                      scores=tuple(state.scores()), last=self.last_move(viewpoint),
                      outcome=state.outcome() if cur == TERMINAL else "",
-                     note=self.waiting_bot(), record_of=rec,
-                     playable=not self.seat_mode)
+                     note=self.waiting_bot(), record_of=rec)
 
     def __repr__(self) -> str:
         return (f"<Table {self.game.name} move {self.replay.index}/{self.replay.length}, "

@@ -126,7 +126,6 @@ class Facts:
     outcome: str = ""
     note: str = ""
     record_of: str = ""
-    playable: bool = True
 
     @property
     def where(self) -> str:

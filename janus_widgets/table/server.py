@@ -6,12 +6,15 @@ stores every move before it acknowledges it (:mod:`.storage`), and talks HTTP (t
 lobby: make tables, join a seat) and WebSocket (a seat's moves and news, the teacher's
 dashboard) on tornado.
 
-Everything a seat receives is made by one function, :meth:`Hall.seat_update`: the seat's
-view (``state.view(seat)``, as the game's JSON form), what the seat was told of each move
-(``Engine.observed`` and ``log_entry`` for that seat), its legal moves when it is to
-move, the public result. Never the seed, the full record, another seat's view, or
-anything of the teacher's. The teacher's token opens the lobby, every table's summary
-and its full record.
+Everything a seat learns of its game is made by one method, :meth:`Hall.seat_update`
+(the ``update`` messages): the seat's view (``state.view(seat)``, as the game's JSON
+form), what the seat was told of each move (``Engine.observed`` and ``log_entry`` for
+that seat), its legal moves when it is to move, the public result. Never the seed, the
+full record, another seat's view, or anything of the teacher's. The other messages a
+seat is sent hold nothing of the game's state: :meth:`Hall.seat_welcome` (the table's
+public settings: game, rules, who plays each seat), ``ack`` (the ply its move got),
+``error`` and ``pong``. The teacher's token opens the lobby, every table's summary and
+its full record.
 
 The wire protocol, message by message, is in ``docs/classroom-server.md``; the
 messages themselves are made and checked in this module only.
@@ -22,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import os
 import re
 import secrets
@@ -30,8 +34,9 @@ import ssl
 import sys
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,12 +59,23 @@ __all__ = ["Hall", "make_app", "serve", "main", "LIMITS", "WireError"]
 log = logging.getLogger("janus_widgets.server")
 
 #: What one connection may send: the largest message we read (bytes; tornado closes a
-#: connection whose frame exceeds ``frame_bytes``), messages a second and the burst.
+#: connection whose frame exceeds ``frame_bytes``), messages a second and the burst;
+#: the tables of a server; a request's body; wrong join codes one address may try
+#: (``join_failures`` within ``join_window`` seconds, then it waits).
 LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 1024 * 1024, "per_second": 20.0,
-          "burst": 40, "tables": 500, "body_bytes": 64 * 1024}
-#: Letters of join codes: no 0/O, 1/I/L, 2/Z, 5/S, 8/B that a class would misread.
+          "burst": 40, "tables": 500, "body_bytes": 64 * 1024, "join_failures": 10,
+          "join_window": 60.0, "answers_per_minute": 30, "answer_chars": 200,
+          "sockets_per_credential": 4}
+#: A lesson's or a question's id, as the lessons name them ("jactus-odds", "q1").
+ANSWER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+ANSWER_FIELDS = ("lesson", "question", "answer", "verdict", "mistake")
+#: Letters of join codes: of each group a class might misread (0 O Q D, 1 I L 7 T, 2 Z,
+#: 5 S, 6 G, 8 B: :data:`LOOK_ALIKES`) at most one is used.
+LOOK_ALIKES = ("0OQD", "1IL7T", "2Z", "5S", "6G", "8B")
 CODE_LETTERS = "ACDEFHJKMNPRTUVWXY3469"
-CODE_LENGTH = 6
+#: 22 letters to the power 8: about 5·10¹⁰ codes, with at most ``join_failures`` wrong
+#: tries a minute from one address.
+CODE_LENGTH = 8
 STATUSES = ("playing", "paused", "ended")
 
 
@@ -78,12 +94,56 @@ class WireError(Exception):
         return {"type": "error", "code": self.code, "error": self.text, **extra}
 
 
-def _seat_letter(seat: int) -> str:
-    return seat_name(seat)
-
-
 def _new_code() -> str:
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+class RateWindow:
+    """At most ``limit`` events per key within the last ``window`` seconds of
+    ``clock``: :meth:`wait` says how long a key must wait for one more, :meth:`add`
+    counts one.
+
+    >>> now = [0.0]
+    >>> w = RateWindow(2, 60.0, lambda: now[0])
+    >>> w.add("a"); w.add("a"); w.wait("a"), w.wait("b")
+    (60, 0)
+    >>> now[0] = 59.5; w.wait("a")
+    1
+    >>> now[0] = 60.0; w.wait("a")
+    0
+    """
+
+    def __init__(self, limit: int, window: float, clock: Callable[[], float]) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._times: dict[str, deque[float]] = {}
+
+    def _recent(self, key: str) -> deque[float] | None:
+        times = self._times.get(key)
+        if times is None:
+            return None
+        now = self.clock()
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if not times:
+            del self._times[key]
+            return None
+        return times
+
+    def wait(self, key: str) -> int:
+        """Whole seconds until ``key`` may have one more event (0: now)."""
+        times = self._recent(key)
+        if times is None or len(times) < self.limit:
+            return 0
+        return max(1, math.ceil(times[0] + self.window - self.clock()))
+
+    def add(self, key: str) -> None:
+        """Count one event of ``key`` now (keys long quiet are forgotten)."""
+        if len(self._times) > 10_000:
+            for old in list(self._times):
+                self._recent(old)
+        self._times.setdefault(key, deque()).append(self.clock())
 
 
 @dataclass(eq=False)
@@ -91,7 +151,9 @@ class Connection:
     """One WebSocket's sign-in and its share of the message budget."""
 
     send: Callable[[dict[str, Any]], None]
-    role: str = ""                 # "", "seat" or "teacher"
+    role: str = ""                 # "", "seat", "student" or "teacher"
+    greeted: bool = False          # hello was sent (once per connection)
+    credential: str = ""           # the hash of the seat's or student's credential
     table_id: str = ""
     seat: int = -1
     sent: int = 0                  # moves of its table this connection has been sent
@@ -123,6 +185,7 @@ class ServedTable:
         self.table = table
         self.stored = stored
         self.status = row.status
+        self.note = str((row.meta or {}).get("note", ""))   # why, if not the teacher
         self.connections: dict[int, set[Connection]] = {}
         self._client_ids: dict[int, str] = {}       # ply → the client's move id
         table.observe(self._on_change)
@@ -138,15 +201,25 @@ class ServedTable:
         return self.table.game
 
     def status_text(self) -> str:
-        return {"paused": "the teacher paused this table", "ended":
-                "the teacher ended this table"}.get(self.status, "")
+        """Why the table does not play (``""`` while it does), for seats and teacher."""
+        if self.status == "playing":
+            return ""
+        return self.note or {"paused": "the teacher paused this table",
+                             "ended": "the teacher ended this table"}[self.status]
 
     def _on_change(self, what: str) -> None:
         if what == "moves":
             self.persist()
             self.hall.broadcast(self)
         elif what == "notice" and self.table.notice and self.table.notice[1] == "error":
-            log.error("table %s: %s", self.id, self.table.notice[0])
+            # A bot's turn that failed on the loop (the table's timer said so; its
+            # traceback is the table's last error).
+            errors = self.table.errors
+            last = errors[-1].strip().splitlines()[-1] if errors else self.table.notice[0]
+            if self.hall.tables.get(self.id) is self:
+                self.hall.bot_failed(self, last)
+            else:
+                log.error("table %s (replaced): %s", self.id, last)
 
     def persist(self) -> None:
         """Commit every move of the table not stored yet (one transaction); on failure
@@ -184,8 +257,22 @@ class Hall:
         self.teachers: set[Connection] = set()
         self.pages = ""                       # where the seat pages are (for join slips)
         self.public = ""                      # the address those pages use for us
+        self.clock: Callable[[], float] = time.monotonic
+        self._failed_joins = RateWindow(int(LIMITS["join_failures"]), LIMITS["join_window"],
+                                        lambda: self.clock())     # address → wrong codes
+        self._answers_sent = RateWindow(int(LIMITS["answers_per_minute"]), 60.0,
+                                        lambda: self.clock())     # student → answers
+        self._answer_kinds: dict[tuple[str, ...], int] = {}        # see answers()
+        for answer in storage.answers():
+            key = _answer_kind(answer)
+            self._answer_kinds[key] = self._answer_kinds.get(key, 0) + 1
+        self.unrestored: dict[str, str] = {}    # table id → why it could not come back
+        self.sockets: dict[str, set[Connection]] = {}  # credential hash → its sockets
         for row in storage.tables():
-            self.tables[row.id] = self._restore(row)
+            try:
+                self.tables[row.id] = self._restore(row)
+            except Exception as exc:  # noqa: BLE001 - one broken table must not stop the rest
+                self._restore_broken(row, exc)
 
     # ------------------------------------------------------------------ tables
     def _table(self, row: TableRow, moves: list[MoveRow] | None = None) -> Table:
@@ -209,19 +296,82 @@ class Hall:
         moves = self.storage.moves(row.id)
         served = ServedTable(self, row, self._table(row, moves), len(moves))
         if served.status == "playing":
-            served.table.release_bots()
+            self._let_bots_move(served, served.table.release_bots)
         return served
 
+    def _restore_broken(self, row: TableRow, exc: Exception) -> None:
+        """A stored table that cannot be brought back (a stored move the rules refuse,
+        a bot or game this version does not have): logged, and shown to the teacher
+        as ended, with the reason and as many of its moves as replay. Storage keeps
+        it as it was, for a version that can read it."""
+        reason = f"this table could not be restored ({_error_text(exc)})"
+        log.error("table %s: %s\n%s", row.id, reason, traceback.format_exc())
+        try:
+            game = game_registry.get(row.game)
+            moves = self.storage.moves(row.id)
+            state = game.new(game.variant(row.variant), seed=row.seed)
+            good = 0
+            for move in moves:
+                try:
+                    state = state.play(move.notation)
+                except Exception as bad:  # noqa: BLE001 - whatever stops the replay
+                    reason = (f"this table could not be restored: its stored move "
+                              f"{good + 1} ({move.notation!r}) does not replay "
+                              f"({_error_text(bad)})")
+                    break
+                good += 1
+            ended = replace(row, status="ended", seats=["human"] * len(row.seats))
+            table = self._table(ended, moves[:good])
+        except Exception:  # noqa: BLE001 - not even its start can be made
+            log.error("table %s is left out: %s", row.id, traceback.format_exc())
+            self.unrestored[row.id] = reason
+            return
+        served = ServedTable(self, replace(ended, seats=row.seats), table, good)
+        served.note = f"{reason}; it has ended, with the {good} moves that replay"
+        served.table.hold(served.note)
+        self.tables[row.id] = served
+
     def reload(self, served: ServedTable) -> None:
-        """Put a table back as storage has it (after a failed commit)."""
-        fresh = self._restore(served.row)
+        """Put a table back as storage has it (after a failed commit), with its status
+        now (a paused table stays paused); the old copy stops (its bots included)."""
+        served.table.unobserve(served._on_change)
+        served.table.hold("this copy of the table was replaced")
+        fresh = self._restore(replace(served.row, status=served.status,
+                                      meta={**(served.row.meta or {}), "note": served.note}))
         fresh.connections = served.connections
         self.tables[served.id] = fresh
+
+    def _let_bots_move(self, served: ServedTable, start: Callable[[], Any]) -> None:
+        """``start()`` lets the table's bots move (at once when they have no delay):
+        a bot that raises pauses the table, saying why, instead of raising here."""
+        try:
+            start()
+        except StorageError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bot's failure is the table's news
+            self.bot_failed(served, _error_text(exc))
+
+    def bot_failed(self, served: ServedTable, error: str) -> None:
+        """A bot raised (or chose an illegal move): keep what was played, pause the
+        table and tell its seats and the teacher why (resuming lets the bot try again)."""
+        seat = served.table.state.current_player
+        who = served.row.seats[seat] if 0 <= seat < len(served.row.seats) else "bot"
+        note = (f"the bot of seat {seat_name(seat) if seat >= 0 else '?'} ({who}) failed "
+                f"({error}); the table is paused: the teacher can resume it to let the bot "
+                "try again")
+        log.error("table %s: %s", served.id, note)
+        try:
+            served.persist()
+            self.set_status(served, "paused", note)
+        except StorageError as exc:
+            log.error("table %s could not be paused: %s", served.id, exc)
+            served.status, served.note = "paused", note
+            served.table.hold(note)
 
     def create_table(self, spec: Any) -> tuple[ServedTable, dict[str, str]]:
         """A new table from the lobby's request: ``{"game", "players", "bots": {"C":
         "greedy"}, "ruleset", "seed", "options": {...}}``. Returns it and the join code
-        of each human seat (``{"A": "K7MTPX", …}``)."""
+        of each human seat (``{"A": "KM4TPXRA", …}``)."""
         if not isinstance(spec, dict):
             raise WireError("bad_request", "a new table is a JSON object: game, players, "
                                            "bots, ruleset, seed, options")
@@ -278,8 +428,8 @@ class Hall:
             table = self._table(row)              # checks the bots before storing
         except ValueError as exc:
             raise WireError("bad_request", str(exc)) from None
-        codes = {_seat_letter(seat): _new_code() for seat, who in enumerate(seats)
-                 if who == "human"}
+        codes = self._fresh_codes([seat_name(seat) for seat, who in enumerate(seats)
+                                   if who == "human"], self.storage.find_code)
         self.storage.create_table(row, {seat_index(letter, n): self.storage.hash_code(code)
                                         for letter, code in codes.items()})
         served = ServedTable(self, row, table, 0)
@@ -288,55 +438,109 @@ class Hall:
         self.broadcast(served)
         return served, codes
 
+    def _fresh_codes(self, keys: list[str], taken: Callable[[str], Any]) -> dict[str, str]:
+        """A new join code for each key, no two alike and none whose hash ``taken``
+        finds in use: a code drawn again is drawn afresh."""
+        codes: dict[str, str] = {}
+        hashes: set[str] = set()
+        for key in keys:
+            for _ in range(100):
+                code = _new_code()
+                digest = self.storage.hash_code(code)
+                if digest not in hashes and taken(digest) is None:
+                    break
+            else:
+                raise WireError("server", "no unused join code was found in 100 draws",
+                                503)
+            codes[key] = code
+            hashes.add(digest)
+        return codes
+
     def _new_id(self) -> str:
-        n = len(self.tables) + 1
-        while f"t{n}" in self.tables:
+        n = len(self.tables) + len(self.unrestored) + 1
+        while f"t{n}" in self.tables or f"t{n}" in self.unrestored:
             n += 1
         return f"t{n}"
 
     def table(self, table_id: Any) -> ServedTable:
         served = self.tables.get(table_id) if isinstance(table_id, str) else None
         if served is None:
+            if table_id in self.unrestored:
+                raise WireError("broken", f"table {table_id}: "
+                                          f"{self.unrestored[table_id]} (see the server's "
+                                          "log)", 503)
             raise WireError("not_found", f"there is no table {table_id!r}", 404)
         return served
 
-    def set_status(self, served: ServedTable, status: str) -> None:
-        """Pause, resume (``"playing"``) or end a table."""
+    def set_status(self, served: ServedTable, status: str, note: str = "") -> None:
+        """Pause, resume (``"playing"``) or end a table; ``note`` says why when the
+        teacher did not (a bot failed)."""
         if status not in STATUSES:
             raise WireError("bad_request", f"status {status!r}: use one of "
                                            + ", ".join(STATUSES))
         if served.status == "ended" and status != "ended":
             raise WireError("ended", f"table {served.id} has ended; it cannot go on")
-        self.storage.set_status(served.id, status)
-        served.status = status
+        if served.status == status == "ended":
+            note = note or served.note            # why it ended stays said
+        self.storage.set_status(served.id, status, note)
+        served.status, served.note = status, note
+        served.row = replace(served.row, status=status,
+                             meta={**(served.row.meta or {}), "note": note})
         if status == "playing":
-            served.table.release_hold()
+            self._let_bots_move(served, served.table.release_hold)
         else:
             served.table.hold(served.status_text())
         self.broadcast(served)
 
     # ------------------------------------------------------------------ lobby
-    def join(self, code: Any) -> tuple[ServedTable, int, str]:
+    def _join_allowed(self, address: str) -> None:
+        """Refuse any join from ``address`` while it has ``join_failures`` wrong codes
+        within the last ``join_window`` seconds (codes cannot be guessed one by one)."""
+        wait = self._failed_joins.wait(address)
+        if wait:
+            raise WireError("rate_limit", f"too many wrong join codes from this address "
+                                          f"({LIMITS['join_failures']} within "
+                                          f"{LIMITS['join_window']:g} s): wait {wait} s, "
+                                          "then try the code again (check it on the slip)",
+                            429)
+
+    def _join_failed(self, address: str) -> None:
+        """Count a wrong code from ``address`` (a join that worked counts nothing)."""
+        self._failed_joins.add(address)
+
+    def join(self, code: Any, address: str = "") -> tuple[ServedTable, int, str]:
         """The seat a join code opens and a new credential for it (the same code again
-        gives the same seat: a reload, another device)."""
+        gives the same seat: a reload, another device). ``address`` is the client's:
+        after ``join_failures`` wrong codes within ``join_window`` seconds it must wait
+        (HTTP 429)."""
+        self._join_allowed(address)
         if not isinstance(code, str) or not 1 <= len(code) <= 20:
             raise WireError("bad_request", "a join code is the short text on the slip")
         found = self.storage.find_code(self.storage.hash_code(code.strip()))
         if found is None:
+            self._join_failed(address)
             raise WireError("unknown_code", f"no seat has the join code {code.strip()!r}: "
                                             "check the slip (letters and digits, "
                                             f"{CODE_LENGTH} of them)", 404)
         table_id, seat = found
+        if self.table(table_id).status == "ended":      # a code kept from before ending
+            raise WireError("ended", f"table {table_id} has ended: its join codes join "
+                                     "nothing now", 410)
         credential = secrets.token_urlsafe(24)
         self.storage.add_credential(Storage.hash_credential(credential), table_id, seat)
         return self.tables[table_id], seat, credential
 
     def new_codes(self, served: ServedTable) -> dict[str, str]:
         """New join codes for a table's human seats (lost slips); the old codes stop
-        working, every credential already handed out stays valid."""
+        working, every credential already handed out stays valid. An ended table gets
+        none."""
+        if served.status == "ended":
+            raise WireError("ended", f"table {served.id} has ended: it gets no new join "
+                                     "codes")
         n = len(served.row.seats)
-        codes = {seat_name(seat): _new_code() for seat, who in enumerate(served.row.seats)
-                 if who == "human"}
+        codes = self._fresh_codes([seat_name(seat) for seat, who in
+                                   enumerate(served.row.seats) if who == "human"],
+                                  self.storage.find_code)
         self.storage.replace_codes(served.id, {seat_index(letter, n):
                                                self.storage.hash_code(code)
                                                for letter, code in codes.items()})
@@ -366,17 +570,20 @@ class Hall:
             raise WireError("bad_request", "students: a list of 1 to 500 names (letters, "
                                            "digits and . @ + - _, up to 80 of them: the "
                                            "ids of the lessons' numbers) or a number")
-        codes = {student: _new_code() for student in names}
+        codes = self._fresh_codes(names, self.storage.find_student)
         self.storage.add_students(name.strip(), {student: self.storage.hash_code(code)
                                                  for student, code in codes.items()})
         return name.strip(), codes
 
-    def join_class(self, code: Any) -> tuple[str, str, str]:
-        """``(class, student, credential)`` for a student's lesson code."""
+    def join_class(self, code: Any, address: str = "") -> tuple[str, str, str]:
+        """``(class, student, credential)`` for a student's lesson code; wrong codes
+        count against ``address`` as in :meth:`join`."""
+        self._join_allowed(address)
         if not isinstance(code, str) or not 1 <= len(code) <= 20:
             raise WireError("bad_request", "a join code is the short text on the slip")
         found = self.storage.find_student(self.storage.hash_code(code.strip()))
         if found is None:
+            self._join_failed(address)
             raise WireError("unknown_code", f"no student has the code {code.strip()!r}: "
                                             "check the slip", 404)
         credential = secrets.token_urlsafe(24)
@@ -399,7 +606,7 @@ class Hall:
                 return "student", None, -1
             raise WireError("bad_credential", "this credential opens no seat and is not "
                                               "the teacher's token", 401)
-        return "seat", self.tables[found[0]], found[1]
+        return "seat", self.table(found[0]), found[1]
 
     def student_of(self, secret: str) -> tuple[str, str]:
         """``(class, student)`` of a student's credential (after :meth:`who` said
@@ -436,18 +643,30 @@ class Hall:
                                              f"{seat_name(seat)}'s ({rule}).")
         try:
             parsed = state.parse(move)
-            if parsed.chance:
-                raise WireError("refused", "not played: chance moves are made by the "
-                                           "server, from the game's secret seed.")
-            ply = table.length
-            served._client_ids[ply] = client_id
-            table.play(parsed, by=HUMAN)
         except (IllegalMoveError, InvalidMoveError) as exc:
-            served._client_ids.clear()
             raise WireError("refused", f"not played: {self._refusal(exc)}") from None
-        except StorageError as exc:
-            raise WireError("storage", f"not played: the move could not be stored ({exc}); "
-                                       "try again", 503) from None
+        if parsed.chance:
+            raise WireError("refused", "not played: chance moves are made by the "
+                                       "server, from the game's secret seed.")
+        ply = table.length
+        served._client_ids[ply] = client_id
+        try:
+            table.play(parsed, by=HUMAN)
+        except Exception as exc:  # noqa: BLE001 - sorted below: the move's, or after it
+            if served.stored > ply:
+                # The move is stored; what failed came after it: a bot (the table is
+                # paused, saying why) or storing a bot's move (the table was put back
+                # as stored). The move stands: it is acknowledged.
+                if not isinstance(exc, StorageError):
+                    self.bot_failed(self.tables.get(served.id, served), _error_text(exc))
+            elif isinstance(exc, (IllegalMoveError, InvalidMoveError)):
+                served._client_ids.clear()
+                raise WireError("refused", f"not played: {self._refusal(exc)}") from None
+            elif isinstance(exc, StorageError):
+                raise WireError("storage", f"not played: the move could not be stored "
+                                           f"({exc}); try again", 503) from None
+            else:
+                raise
         return {"type": "ack", "id": client_id, "played": True, "ply": ply}
 
     @staticmethod
@@ -457,6 +676,14 @@ class Hall:
         return str(exc)
 
     # ------------------------------------------------------------------ the filter
+    def seat_welcome(self, served: ServedTable, seat: int) -> dict[str, Any]:
+        """What a seat is told when it signs in: its table's public settings (the
+        game, its variant and ruleset, who plays each seat), nothing of the game."""
+        row = served.row
+        return {"type": "welcome", "role": "seat", "table": served.id,
+                "seat": seat_name(seat), "game": row.game, "variant": row.variant,
+                "ruleset": row.ruleset, "players": len(row.seats), "seats": list(row.seats)}
+
     def seat_update(self, served: ServedTable, seat: int, since: int) -> dict[str, Any]:
         """Everything seat ``seat`` is sent about its table from move ``since`` on: the
         one place a seat's messages are made (see the module's docstring)."""
@@ -507,7 +734,8 @@ class Hall:
         return {"id": served.id, "game": served.row.game, "title": served.game.title,
                 "ruleset": served.row.ruleset, "variant": served.row.variant,
                 "name": (served.row.meta or {}).get("name", ""),
-                "players": state.num_players, "status": served.status, "turn": turn,
+                "players": state.num_players, "status": served.status,
+                "note": served.status_text(), "turn": turn,
                 "moves": served.stored, "scores": [float(x) for x in state.scores()],
                 "outcome": state.outcome() if state.is_over else "",
                 "seats": [{"seat": seat_name(s), "who": who,
@@ -558,6 +786,11 @@ class Hall:
 
     def detach(self, conn: Connection) -> None:
         self.teachers.discard(conn)
+        mine = self.sockets.get(conn.credential)
+        if mine is not None:
+            mine.discard(conn)
+            if not mine:
+                del self.sockets[conn.credential]
         if conn.role == "seat" and conn.table_id in self.tables:
             served = self.tables[conn.table_id]
             served.connections.get(conn.seat, set()).discard(conn)
@@ -566,32 +799,97 @@ class Hall:
     # ------------------------------------------------------------------ answers
     def add_answer(self, student: str, data: Any) -> AnswerRow:
         """Keep one exercise check a student's lesson page sent; ``student`` is who
-        sent it, as the server knows them (a class list's name, or a seat: "t1/A")."""
+        sent it, as the server knows them (a class list's name, or a seat: "t1/A").
+        A student sends at most ``answers_per_minute`` (then 429). Every check is
+        stored; the teachers are sent the first of each kind only (see
+        :meth:`answers`)."""
+        wait = self._answers_sent.wait(student)
+        if wait:
+            raise WireError("rate_limit", f"too many answers: at most "
+                                          f"{LIMITS['answers_per_minute']} a minute from "
+                                          f"one student; wait {wait} s", 429)
         if not isinstance(data, dict):
-            raise WireError("bad_request", "an answer is an object: lesson, question, "
-                                           "student, answer, verdict, mistake")
-        def text(name: str, limit: int = 200, default: str = "") -> str:
-            value = data.get(name, default)
+            raise WireError("bad_request", "an answer is an object: "
+                                           + ", ".join(ANSWER_FIELDS))
+        extra = sorted(set(data) - set(ANSWER_FIELDS))
+        if extra:
+            raise WireError("bad_request", f"unknown field {extra[0]!r} of an answer; the "
+                                           f"fields are {', '.join(ANSWER_FIELDS)}")
+
+        def text(name: str) -> str:
+            value = data.get(name, "")
             if not isinstance(value, (str, int, float)) or isinstance(value, bool):
                 raise WireError("bad_request", f"answer field {name!r} is text")
             value = str(value)
-            if len(value) > limit:
-                raise WireError("bad_request", f"answer field {name!r} is at most {limit} "
-                                               "characters")
+            if len(value) > LIMITS["answer_chars"]:
+                raise WireError("bad_request", f"answer field {name!r} is at most "
+                                               f"{LIMITS['answer_chars']} characters")
             return value
-        verdict = text("verdict", 20)
+
+        def name(field_name: str) -> str:
+            value = data.get(field_name)
+            if not isinstance(value, str) or not ANSWER_ID.fullmatch(value):
+                raise WireError("bad_request", f"answer field {field_name!r} is the "
+                                               f"{field_name}'s id: 1 to 64 letters, digits"
+                                               " and . _ - (got "
+                                               f"{str(value)[:70]!r})")
+            return value
+
+        lesson, question = name("lesson"), name("question")
+        verdict = text("verdict")
         if verdict not in ("right", "wrong", "invalid"):
             raise WireError("bad_request", "verdict is 'right', 'wrong' or 'invalid'")
-        row = AnswerRow(lesson=text("lesson", 80), question=text("question", 80),
-                        student=student,
-                        answer=text("answer"), verdict=verdict,
-                        mistake=text("mistake", 200), at=time.time())
-        if not row.lesson or not row.question:
-            raise WireError("bad_request", "an answer names its lesson and question")
+        row = AnswerRow(lesson=lesson, question=question, student=student,
+                        answer=text("answer"), verdict=verdict, mistake=text("mistake"),
+                        at=time.time())
         self.storage.add_answer(row)
-        for conn in list(self.teachers):
-            conn.send({"type": "answer", "answer": row.__dict__})
+        self._answers_sent.add(student)
+        kind = _answer_kind(row)
+        self._answer_kinds[kind] = self._answer_kinds.get(kind, 0) + 1
+        if self._answer_kinds[kind] == 1:          # a student's repeat is not news
+            for conn in list(self.teachers):
+                conn.send({"type": "answer", "answer": {**row.__dict__, "tries": 1}})
         return row
+
+    def answers(self, lesson: str | None = None, every: bool = False
+                ) -> list[dict[str, Any]]:
+        """The class's checks (of one lesson) for the teacher's tally: one row per
+        student, question, verdict and mistake, the first sent, with ``tries``: how
+        many such checks the student sent. A mistake counted over these rows counts
+        students, not clicks. ``every``: every check as sent (``tries`` 1 each).
+
+        >>> from janus_widgets.table.storage import SQLiteStorage
+        >>> hall = Hall(SQLiteStorage(":memory:"), "token-of-the-doctest")
+        >>> for _ in range(3):
+        ...     _ = hall.add_answer("3b/ada", {"lesson": "l", "question": "q1", "answer":
+        ...                         "1/36", "verdict": "wrong", "mistake": "one order"})
+        >>> [(a["student"], a["mistake"], a["tries"]) for a in hall.answers()]
+        [('3b/ada', 'one order', 3)]
+        >>> len(hall.answers(every=True))
+        3
+        """
+        rows = self.storage.answers(lesson)
+        if every:
+            return [{**row.__dict__, "tries": 1} for row in rows]
+        first: dict[tuple[str, ...], dict[str, Any]] = {}
+        for row in rows:
+            kind = _answer_kind(row)
+            if kind in first:
+                first[kind]["tries"] += 1
+            else:
+                first[kind] = {**row.__dict__, "tries": 1}
+        return list(first.values())
+
+
+def _error_text(exc: BaseException) -> str:
+    """An exception in a few words: ``"ValueError: no such move"``."""
+    return f"{type(exc).__name__}: {exc}"[:300]
+
+
+def _answer_kind(row: AnswerRow) -> tuple[str, ...]:
+    """What makes two checks the same for the tally: the student, the question, the
+    verdict and the mistake matched."""
+    return (row.lesson, row.question, row.student, row.verdict, row.mistake)
 
 
 # ---------------------------------------------------------------------- HTTP
@@ -710,7 +1008,7 @@ class StatusChangeHandler(_Handler):
 
 class JoinHandler(_Handler):
     def post(self) -> None:
-        served, seat, credential = self.hall.join(self.code())
+        served, seat, credential = self.hall.join(self.code(), self.request.remote_ip or "")
         self.reply({"table": served.id, "seat": seat_name(seat), "credential": credential,
                     "game": served.row.game})
 
@@ -719,7 +1017,11 @@ class AnswersHandler(_Handler):
     def get(self) -> None:
         self.teacher()
         lesson = self.get_query_argument("lesson", None)
-        self.reply({"answers": [a.__dict__ for a in self.hall.storage.answers(lesson)]})
+        if lesson is not None and not ANSWER_ID.fullmatch(lesson):
+            raise WireError("bad_request", "?lesson= is a lesson's id: 1 to 64 letters, "
+                                           "digits and . _ -")
+        every = self.get_query_argument("every", "") in ("1", "true", "yes")
+        self.reply({"answers": self.hall.answers(lesson, every)})
 
     def post(self) -> None:
         secret = self.credential()
@@ -745,7 +1047,8 @@ class ClassesHandler(_Handler):
 
 class JoinClassHandler(_Handler):
     def post(self) -> None:
-        class_name, student, credential = self.hall.join_class(self.code())
+        class_name, student, credential = self.hall.join_class(self.code(),
+                                                               self.request.remote_ip or "")
         self.reply({"class": class_name, "student": student, "credential": credential})
 
 
@@ -861,14 +1164,24 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
 
     def _hello(self, data: dict) -> None:
         hall, conn = self.hall, self.conn
+        if conn.greeted:
+            raise WireError("signed_in", "this connection has sent hello already: hello "
+                                         "is sent once, first (for another seat, open "
+                                         "another connection)")
+        conn.greeted = True
         secret = data.get("credential", data.get("token"))
         role, served, seat = hall.who(secret)
-        if conn.role:
-            same = (role, getattr(served, "id", ""), seat) == (conn.role, conn.table_id,
-                                                                conn.seat)
-            if not same:
-                raise WireError("wrong_seat", "this connection is already signed in as "
-                                              "someone else; open another connection")
+        if role != "teacher":
+            digest = Storage.hash_credential(secret)
+            mine = hall.sockets.setdefault(digest, set())
+            if len(mine) >= LIMITS["sockets_per_credential"]:
+                text = (f"at most {LIMITS['sockets_per_credential']} connections per "
+                        "credential: close another page of this seat, then reload")
+                self._send(WireError("limit", text).message())
+                self.close(1008, text)
+                return
+            mine.add(conn)
+            conn.credential = digest
         conn.role = role
         if role == "student":
             self._send({"type": "welcome", "role": "student"})
@@ -884,11 +1197,7 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
             since = 0
         conn.sent = since
-        row = served.row
-        self._send({"type": "welcome", "role": "seat", "table": served.id,
-                    "seat": seat_name(seat), "game": row.game, "variant": row.variant,
-                    "ruleset": row.ruleset, "players": len(row.seats),
-                    "seats": list(row.seats)})
+        self._send(hall.seat_welcome(served, seat))
         hall.attach(conn, served, seat)
 
     def on_close(self) -> None:

@@ -10,8 +10,13 @@ not yet committed is not there at all (a move and the chance that follows it are
 transaction). ``docs/classroom-server.md`` says how a school-wide server would put
 PostgreSQL under the same interface.
 
-Codes and credentials are kept only as SHA-256 hashes (salted with a secret of the
-database for the short join codes): a copy of the file lets nobody join a seat.
+Codes and credentials are kept only as SHA-256 hashes. A credential is long and
+random: its hash in a copied file gives nobody a seat. A join code is short: its hash is
+salted with a random salt kept in the same file (the ``settings`` table), which stops a
+table of hashes made once from serving every database, but not someone who holds the
+file from trying every code against it (minutes, with the right program). Keep the file
+as private as the teacher's token; new codes, or ending the table, make its codes join
+nothing.
 
 >>> store = SQLiteStorage(":memory:")
 >>> store.create_table(TableRow("t1", "jactus", {"players": 2}, "rulebook", 42,
@@ -107,8 +112,11 @@ class Storage(ABC):
         :class:`StorageError` if the table does not have exactly ``first_ply`` moves."""
 
     @abstractmethod
-    def set_status(self, table_id: str, status: str) -> None:
-        """Change a table's status."""
+    def set_status(self, table_id: str, status: str, note: str = "") -> None:
+        """Change a table's status and say why (``note``, kept in the row's
+        ``meta["note"]``; ``""`` when the teacher did it); ending it (``"ended"``) also
+        deletes its join codes, in the same transaction (its credentials stay: its
+        pages show the ended game)."""
 
     @abstractmethod
     def find_code(self, code_hash: str) -> tuple[str, int] | None:
@@ -166,9 +174,10 @@ class Storage(ABC):
         """Store a setting."""
 
     def hash_code(self, code: str) -> str:
-        """The stored form of a join code: SHA-256 of the database's salt and the code
-        (codes are short; the salt keeps a stolen file from being searched with a table
-        made for every database)."""
+        """The stored form of a join code: SHA-256 of the database's salt and the code,
+        in capitals. The salt is drawn once and stored in the database itself: it makes
+        one precomputed table useless against every database, not the file's own codes
+        safe from someone who holds it (see the module's docstring)."""
         salt = self.setting("code_salt")
         if salt is None:
             salt = secrets.token_hex(16)
@@ -290,8 +299,13 @@ class SQLiteStorage(Storage):
                     check=("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,),
                            first_ply))
 
-    def set_status(self, table_id: str, status: str) -> None:
-        self._write([("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))])
+    def set_status(self, table_id: str, status: str, note: str = "") -> None:
+        statements: list[tuple[str, tuple]] = [
+            ("UPDATE tables SET status = ?, meta = json_set(COALESCE(meta, '{}'), "
+             "'$.note', ?) WHERE id = ?", (status, note, table_id))]
+        if status == "ended":
+            statements.append(("DELETE FROM codes WHERE table_id = ?", (table_id,)))
+        self._write(statements)
 
     def find_code(self, code_hash: str) -> tuple[str, int] | None:
         rows = self._read("SELECT table_id, seat FROM codes WHERE hash = ?", (code_hash,))

@@ -17,7 +17,10 @@ JupyterLab) shows:
 * **every full record** to download, as one zip file.
 
 Downloads are links holding their file (``data:`` addresses): nothing is written where a
-web server could serve it.
+web server could serve it. What students send (a question's name, a mistake) is shown as
+text, never as markup or math: escaped, kept from MathJax, and cut to a sane length
+(:func:`shown`); the plot draws it literally, and a plot that cannot be drawn leaves a
+short note, never a dashboard that stops refreshing.
 """
 
 from __future__ import annotations
@@ -40,7 +43,47 @@ from ..core.bots import bot_names
 from ..table.client import ClassroomError, TeacherClient, TeacherWatch
 from ..table.local import Table, kernel_loop
 
-__all__ = ["Dashboard", "join_slips", "tally", "split_class"]
+__all__ = ["Dashboard", "TablesNotAllMade", "join_slips", "tally", "split_class", "shown"]
+
+#: The most characters of a student-sent text the dashboard shows (the rest: "…").
+SHOWN_CHARS = 80
+#: The most characters of a cut text's tooltip.
+TOOLTIP_CHARS = 500
+#: The most characters of a question's label on the plot.
+PLOT_LABEL_CHARS = 40
+
+
+def _cut(text: object, limit: int) -> str:
+    """``text`` as a string of at most ``limit`` characters (cut ones end in "…")."""
+    s = str(text)
+    return s if len(s) <= limit else s[:max(limit - 1, 0)] + "\u2026"
+
+
+def shown(text: object, limit: int = SHOWN_CHARS) -> str:
+    """Text a student sent, as HTML that shows it literally: escaped, kept from math
+    typesetting (``$x$`` stays ``$x$``), cut to ``limit`` characters with an ellipsis
+    (the tooltip then holds more of it, up to :data:`TOOLTIP_CHARS`).
+
+    >>> shown("<b>$x$</b>")
+    "<span class='tex2jax_ignore mathjax_ignore'>&lt;b&gt;$x$&lt;/b&gt;</span>"
+    >>> shown("abcdef", limit=4)
+    "<span class='tex2jax_ignore mathjax_ignore' title='abcdef'>abc…</span>"
+    """
+    full = str(text)
+    cut = _cut(full, limit)
+    title = "" if cut == full else \
+        f" title='{html.escape(_cut(full, TOOLTIP_CHARS), quote=True)}'"
+    return f"<span class='tex2jax_ignore mathjax_ignore'{title}>{html.escape(cut)}</span>"
+
+
+class TablesNotAllMade(ClassroomError):
+    """Some of the class's tables were made, then the server refused one: ``made`` lists
+    the ids of those made (their codes and slips are kept); the cause is the server's
+    error."""
+
+    def __init__(self, text: str, made: list[str]) -> None:
+        super().__init__(text, "tables_not_all_made")
+        self.made = made
 
 
 def split_class(students: int, seats: int) -> list[int]:
@@ -93,28 +136,32 @@ h1 {{ font-size: 14pt; }}
 
 def tally(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The class's checks per question: how many students tried, how many got it right
-    (at any try), how many checks were made, and the commonest mistakes with counts.
+    (at any try), how many checks were made, and the commonest mistakes with how many
+    students made each. A row is one student's verdict and mistake; its ``tries`` (1 if
+    absent) says how many such checks that student sent.
 
     >>> rows = tally([{"lesson": "l", "question": "q1", "student": "a", "verdict": "wrong",
     ...                "mistake": "forgot order"},
     ...               {"lesson": "l", "question": "q1", "student": "a", "verdict": "right",
     ...                "mistake": ""},
     ...               {"lesson": "l", "question": "q1", "student": "b", "verdict": "wrong",
-    ...                "mistake": "forgot order"}])
-    >>> rows[0]["tried"], rows[0]["right"], rows[0]["mistakes"]
-    (2, 1, [('forgot order', 2)])
+    ...                "mistake": "forgot order", "tries": 3}])
+    >>> rows[0]["tried"], rows[0]["right"], rows[0]["checks"], rows[0]["mistakes"]
+    (2, 1, 5, [('forgot order', 2)])
     """
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for a in answers:
         groups[(a["lesson"], a["question"])].append(a)
     out = []
     for (lesson, question), rows in sorted(groups.items()):
-        mistakes = Counter(r["mistake"] or "(no known mistake)" for r in rows
-                           if r["verdict"] == "wrong")
+        mistakes = Counter(mistake for _, mistake in {    # a student counts once
+            (r["student"], r["mistake"] or "(no known mistake)") for r in rows
+            if r["verdict"] == "wrong"})
         out.append({"lesson": lesson, "question": question,
                     "tried": len({r["student"] for r in rows}),
                     "right": len({r["student"] for r in rows if r["verdict"] == "right"}),
-                    "checks": len(rows), "mistakes": mistakes.most_common(3)})
+                    "checks": sum(int(r.get("tries", 1)) for r in rows),
+                    "mistakes": mistakes.most_common(3)})
     return out
 
 
@@ -141,7 +188,7 @@ class Dashboard(W.VBox):
         self.lesson_codes: dict[str, dict[str, str]] = {}
         self.answers: list[dict[str, Any]] = self.client.answers()
         self.opened: tuple[str, Table] | None = None
-        self._due = False
+        self._pending: set[Callable[[], None]] = set()   # refreshes waiting on the loop
         self.updates = 0                                  # overview refreshes so far
         self._build()
         self.watch.on(self._on_news)
@@ -220,7 +267,8 @@ class Dashboard(W.VBox):
         self.answers_html = W.HTML()
         self.answers_html.add_class("janus-dashboard-answers")
         self.answers_plot = W.Image(format="png", layout=W.Layout(max_width="720px"))
-        answers_tab = W.VBox([self.answers_html, self.answers_plot])
+        self.plot_note = W.HTML()
+        answers_tab = W.VBox([self.answers_html, self.plot_note, self.answers_plot])
 
         self.tabs = W.Tab(children=[tables_tab, new_tab, lesson_tab, answers_tab],
                           titles=["Tables", "New tables", "Lesson codes", "Answers"])
@@ -267,17 +315,19 @@ class Dashboard(W.VBox):
             self._soon(self._refresh_answers)
 
     def _soon(self, fn: Callable[[], None]) -> None:
-        """Refresh at most every 0.1 s (eight tables of bots send many summaries)."""
+        """Run the refresh ``fn`` in 0.1 s, once however often it is asked for meanwhile
+        (eight tables of bots send many summaries); each refresh waits on its own, so
+        one never swallows another."""
         loop = kernel_loop()
         if loop is None:
             fn()
             return
-        if self._due:
+        if fn in self._pending:
             return
-        self._due = True
+        self._pending.add(fn)
 
         def run() -> None:
-            self._due = False
+            self._pending.discard(fn)
             fn()
         loop.call_later(0.1, run)
 
@@ -287,16 +337,21 @@ class Dashboard(W.VBox):
         rows = []
         for t in tables:
             seats = " ".join(
-                f"<span title='{html.escape(s['who'])}'>{s['seat']}"
+                f"<span title='{html.escape(s['who'])}'>{html.escape(s['seat'])}"
                 f"{'&#9679;' if s['connected'] else '&#9675;'}"
                 f"{'' if s['who'] == 'human' else ' ' + html.escape(s['who'])}</span>"
                 for s in t["seats"])
-            scores = " · ".join(f"{s['seat']} {v:g}" for s, v in zip(t["seats"], t["scores"]))
-            turn = "over: " + html.escape(t["outcome"]) if t["turn"] == "over" else t["turn"]
+            scores = " · ".join(f"{html.escape(s['seat'])} {v:g}"
+                                for s, v in zip(t["seats"], t["scores"]))
+            turn = html.escape(("over: " + t["outcome"]) if t["turn"] == "over"
+                               else t["turn"])
             cells = [f"<b>{html.escape(t['id'])}</b>", html.escape(t["title"]),
-                     html.escape(t["ruleset"]), html.escape(t["status"]), turn,
-                     str(t["moves"]), scores, seats]
-            rows.append(f"<tr data-table='{html.escape(t['id'])}' data-moves='{t['moves']}'>"
+                     html.escape(t["ruleset"]),
+                     html.escape(t["status"]) + (f"<br><small>{html.escape(t['note'])}</small>"
+                                                 if t.get("note") else ""), turn,
+                     html.escape(str(t["moves"])), scores, seats]
+            rows.append(f"<tr data-table='{html.escape(t['id'])}' "
+                        f"data-moves='{html.escape(str(t['moves']))}'>"
                         + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
         live = "live" if self.watch.connected else "reconnecting…"
         self.overview.value = (
@@ -314,8 +369,8 @@ class Dashboard(W.VBox):
 
     # ------------------------------------------------------------------ a table
     def open_table(self, table_id: str) -> Any:
-        """Show a table in the teacher's view, following it live (step back through it,
-        branch off to explore: the class's game itself is played from the seats)."""
+        """Show a table in the teacher's view, following it live: step back through it
+        and see every seat's cards; its moves are played from the seats' pages."""
         from .shell import GameWidget
         record = self.client.record(table_id)
         table = Table(record.game, record=record, bot_delay=0)
@@ -357,18 +412,48 @@ class Dashboard(W.VBox):
                       ruleset: str | None = None, **options: Any) -> list[str]:
         """Tables for the whole class: the students split into tables of ``seats``
         (:func:`split_class`), ``bot`` in every empty seat; returns the tables' ids and
-        shows the join slips."""
-        made = {}
-        for people in split_class(students, seats):
-            bots = {seat: bot for seat in range(people, seats)}
-            t = self.client.create_table(game, seats, bots=bots, ruleset=ruleset, **options)
-            made[t.id] = t.codes
-        self.codes.update(made)
-        self._show_slips(made, self.slips_link, "join-slips")
-        self._refresh_overview()
+        shows the join slips.
+
+        If the server refuses a table part way (it is full, it went away), the tables
+        made so far keep their codes and get their slips all the same, and
+        :class:`TablesNotAllMade` says how many were made and why the next one was not
+        (nothing made: the server's own error)."""
+        sizes = split_class(students, seats)
+        made: dict[str, dict[str, str]] = {}
+        failure: Exception | None = None
+        try:
+            for people in sizes:
+                bots = {seat: bot for seat in range(people, seats)}
+                try:
+                    t = self.client.create_table(game, seats, bots=bots, ruleset=ruleset,
+                                                 **options)
+                except Exception as exc:  # noqa: BLE001 - reported below, with the slips
+                    failure = exc
+                    break
+                made[t.id] = t.codes
+        finally:                      # whatever happened, every table made gets its slips
+            self.codes.update(made)
+            if made:
+                self._show_slips(made, self.slips_link, "join-slips")
+            self._refresh_overview_or_say()
+        if failure is not None:
+            if not made:
+                raise failure
+            text = (f"Made {len(made)} of the {len(sizes)} tables ({', '.join(made)}): "
+                    f"their join slips are under New tables. Table {len(made) + 1} was "
+                    f"not made: {failure}")
+            self.say(text, error=True)
+            raise TablesNotAllMade(text, list(made)) from failure
         self.say(f"Made {len(made)} table(s) of {seats} for {students} students: "
                  + ", ".join(made) + ". Print the join slips (New tables).")
         return list(made)
+
+    def _refresh_overview_or_say(self) -> None:
+        """Refresh the Tables tab; if the server cannot be asked, say so (and go on)."""
+        try:
+            self._refresh_overview()
+        except ClassroomError as exc:
+            self.say(f"The tables' overview is not up to date: {exc}", error=True)
 
     def _show_slips(self, made: dict[str, dict[str, str]], target: W.HTML, name: str) -> None:
         rows = [{"where": f"table {table_id} · seat {letter}", "code": code,
@@ -412,40 +497,54 @@ class Dashboard(W.VBox):
 
     # ------------------------------------------------------------------ answers
     def _refresh_answers(self) -> None:
+        """The Answers tab: the tally as a table (every student-sent text shown as text)
+        and its plot (or a note saying why there is none)."""
         rows = tally(self.answers)
         if not rows:
             self.answers_html.value = "<i>No answers yet.</i>"
             self.answers_plot.value = b""
+            self.plot_note.value = ""
             return
         body = "".join(
-            f"<tr><td>{html.escape(r['lesson'])}</td><td>{html.escape(r['question'])}</td>"
+            f"<tr><td>{shown(r['lesson'])}</td><td>{shown(r['question'])}</td>"
             f"<td>{r['right']} of {r['tried']}</td><td>{r['checks']}</td><td>"
-            + "<br>".join(f"{html.escape(m)} ({n})" for m, n in r["mistakes"])
+            + "<br>".join(f"{shown(m)} ({n})" for m, n in r["mistakes"])
             + "</td></tr>" for r in rows)
         self.answers_html.value = (
             "<table border=1 cellpadding=4 style='border-collapse:collapse'><tr><th>lesson"
             "</th><th>question</th><th>right (of students who tried)</th><th>checks</th>"
             "<th>commonest mistakes (how many)</th></tr>" + body + "</table>")
-        self.answers_plot.value = _tally_plot(rows)
+        try:
+            picture = _tally_plot(rows)
+        except Exception as exc:  # noqa: BLE001 - a plot never stops the tally
+            self.answers_plot.value = b""
+            self.plot_note.value = ("<i>No plot this time (the table above is up to "
+                                    f"date): {html.escape(_cut(exc, 160))}</i>")
+        else:
+            self.answers_plot.value = picture
+            self.plot_note.value = ""
 
 
 def _tally_plot(rows: list[dict[str, Any]]) -> bytes:
-    """A bar per question: students right and students who tried (PNG)."""
+    """A bar per question: students right and students who tried (PNG). The labels are
+    drawn as plain text (no mathtext, no TeX), cut to :data:`PLOT_LABEL_CHARS`."""
     import matplotlib
-    matplotlib.use("Agg")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    fig = Figure(figsize=(7, 0.5 + 0.45 * len(rows)), dpi=90)
-    ax = fig.subplots()
-    labels = [f"{r['lesson']} {r['question']}" for r in rows]
-    ys = range(len(rows))
-    ax.barh(ys, [r["tried"] for r in rows], color="#d0d7de", hatch="//",
-            label="tried", edgecolor="#555")
-    ax.barh(ys, [r["right"] for r in rows], color="#2e7d32", label="right")
-    ax.set_yticks(list(ys), labels)
-    ax.invert_yaxis()
-    ax.set_xlabel("students")
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    out = io.BytesIO()
-    fig.savefig(out, format="png")
+    with matplotlib.rc_context({"text.usetex": False}):
+        fig = Figure(figsize=(7, 0.5 + 0.45 * len(rows)), dpi=90)
+        FigureCanvasAgg(fig)
+        ax = fig.subplots()
+        labels = [_cut(f"{r['lesson']} {r['question']}", PLOT_LABEL_CHARS) for r in rows]
+        ys = range(len(rows))
+        ax.barh(ys, [r["tried"] for r in rows], color="#d0d7de", hatch="//",
+                label="tried", edgecolor="#555")
+        ax.barh(ys, [r["right"] for r in rows], color="#2e7d32", label="right")
+        ax.set_yticks(list(ys), labels, parse_math=False, usetex=False)
+        ax.invert_yaxis()
+        ax.set_xlabel("students")
+        ax.legend(loc="lower right")
+        fig.tight_layout()
+        out = io.BytesIO()
+        fig.savefig(out, format="png")
     return out.getvalue()

@@ -6,8 +6,9 @@ seat's or the table's (no seed, no hidden card); see :meth:`RecordsPanel.show_sa
 
 The file boxes name files in the page's own folder, :data:`SAVE_FOLDER` beside the
 notebook (:func:`page_file`): no absolute path, no ``..``, one of the kinds the box
-writes; each view has a default name of its own (``janus-cards-seat-A.json``), so two
-seats of one folder never share a file. (``notebooks/voila.json`` keeps Voila from
+writes; each view has a default name of its own (``janus-cards-seat-A.json``; a seat of
+the table server's table t1: ``janus-cards-t1-seat-A.json``), so two seats of one folder,
+or two tables' seat A, never share a file. (``notebooks/voila.json`` keeps Voila from
 serving any file of the folder.)
 
 >>> done = []
@@ -25,10 +26,13 @@ serving any file of the folder.)
 ("Save B's record", 'jactus-seat-B.json')
 >>> panel.show_save("table"); panel.save_button.description
 "Save the table's record"
+>>> panel.show_save(0, table="t2"); panel.path_box.value
+'jactus-t2-seat-A.json'
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path, PurePosixPath
 
@@ -38,22 +42,57 @@ from ..core.protocol import TABLE, seat_name
 from .controls import Quiet
 
 __all__ = ["RecordsPanel", "SAVE_FULL", "SAVE_SEAT", "SAVE_FOLDER", "page_file",
-           "owner_tag"]
+           "owner_tag", "seat_tag", "owner_text"]
 
 #: The page's own folder for what its boxes save (beside the notebook).
 SAVE_FOLDER = "janus-saves"
 
 
-def owner_tag(whose: object) -> str:
+def owner_tag(whose: object, table: str | None = None) -> str:
     """The part of a default file name that says whose it is: ``"full"``, ``"table"``,
-    ``"seat-A"``.
+    ``"seat-A"``; a seat of the table server's ``table`` names the table too,
+    ``"t1-seat-A"``, so two tables' seat A never share a file.
 
-    >>> owner_tag(None), owner_tag(TABLE), owner_tag(1)
-    ('full', 'table', 'seat-B')
+    >>> owner_tag(None), owner_tag(TABLE), owner_tag(1), owner_tag(0, table="t1")
+    ('full', 'table', 'seat-B', 't1-seat-A')
     """
     if whose is None:
         return "full"
-    return "table" if whose == TABLE else f"seat-{seat_name(whose)}"  # type: ignore[arg-type]
+    if whose == TABLE:
+        return "table"
+    return seat_tag(seat_name(whose), table)  # type: ignore[arg-type]
+
+
+def seat_tag(seat: str, table: str | None = None) -> str:
+    """The owner tag of seat ``seat`` (its letter), of the server's ``table`` if given (an
+    id as a file name's part: letters, digits and ``_``, at most 40).
+
+    >>> seat_tag("A"), seat_tag("B", "t12"), seat_tag("A", "x/../y")
+    ('seat-A', 't12-seat-B', 'x____y-seat-A')
+    """
+    if not table:
+        return f"seat-{seat}"
+    return f"{re.sub(r'[^A-Za-z0-9_]', '_', table)[:40]}-seat-{seat}"
+
+
+def owner_text(tag: str | None) -> str:
+    """What a file holding ``tag``'s record holds, in words (None: no game record).
+
+    >>> owner_text("full"), owner_text("seat-B"), owner_text("t1-seat-A")
+    ('the full record', "B's record", "seat A's record of table t1")
+    """
+    if tag is None:
+        return "something that is not a game record"
+    if tag in ("full", "table"):
+        return {"full": "the full record", "table": "the table's record"}[tag]
+    if tag.startswith("seat-"):
+        return f"{tag[5:]}'s record"
+    table, _, seat = tag.rpartition("-seat-")
+    return f"seat {seat}'s record of table {table}"
+
+
+#: The owner tags a default file name holds (:func:`owner_tag`).
+_DEFAULT_TAG = re.compile(r"full|table|(?:[A-Za-z0-9_]{1,40}-)?seat-[A-Z]")
 
 
 def page_file(text: str, kinds: tuple[str, ...], folder: str | Path = SAVE_FOLDER) -> Path:
@@ -140,11 +179,11 @@ class RecordsPanel:
             W.HBox([self.picture_box, self.picture_button]),
             W.HBox([self.animation_box, self.fps_box, self.animation_button])])
 
-    def show_save(self, whose: object) -> None:
+    def show_save(self, whose: object, table: str | None = None) -> None:
         """Say what Save writes: ``None`` the full record, a seat's number that seat's
-        record, ``TABLE`` the table's (what every seat has seen); a box still holding a
-        default name gets this view's."""
-        tag = owner_tag(whose)
+        record (of the server's ``table``, if given), ``TABLE`` the table's (what every
+        seat has seen); a box still holding a default name gets this view's."""
+        tag = owner_tag(whose, table)
         with self._quiet:
             for box, end in ((self.path_box, ".json"), (self.picture_box, "-position.png"),
                              (self.animation_box, "-game.gif")):
@@ -162,8 +201,7 @@ class RecordsPanel:
     def _is_default(self, value: str, end: str) -> bool:
         stem = value[len(self._game_name) + 1:-len(end)] if value.startswith(
             self._game_name + "-") and value.endswith(end) else None
-        return stem in ("full", "table") or bool(stem and stem.startswith("seat-")
-                                                 and len(stem) == 6)
+        return stem is not None and _DEFAULT_TAG.fullmatch(stem) is not None
 
     def show_earlier(self, labels: Sequence[str], select: int | None = None) -> None:
         """The earlier games' labels; ``select`` one (``None``: the one chosen, if it is

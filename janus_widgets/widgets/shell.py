@@ -67,7 +67,7 @@ from .export import write_animation, write_picture
 from .game_panel import GamePanel
 from .keyboard import Keyboard
 from .moves_panel import LOG_WINDOW, MovesPanel
-from .records_panel import RecordsPanel, owner_tag, page_file
+from .records_panel import RecordsPanel, owner_tag, owner_text, page_file, seat_tag
 from .seats import SeatsPanel
 from .stage import Stage
 from .status import StatusFacts, StatusLine
@@ -122,8 +122,9 @@ def _page_path(text: str, kinds: tuple[str, ...]) -> Path:
 
 
 def _record_owner(path: Path) -> str | None:
-    """Whose record a saved file holds (``"full"``, ``"table"``, ``"seat-A"``), or None
-    if it holds no record."""
+    """Whose record a saved file holds, as its owner tag (``"full"``, ``"table"``,
+    ``"seat-A"``, ``"t1-seat-A"`` for seat A of the server's table t1), or None if it
+    holds no record."""
     import json
     try:
         if path.stat().st_size > 64 * 1024 * 1024:
@@ -136,7 +137,16 @@ def _record_owner(path: Path) -> str | None:
     seat = data.get("seat")
     if seat is None:
         return "full"
-    return "table" if seat == "table" else f"seat-{seat}"
+    if seat == "table":
+        return "table"
+    return seat_tag(str(seat), _table_of(data.get("meta")))
+
+
+def _table_of(meta: Any) -> str | None:
+    """The server's table a record's ``meta`` names (a seat's record from the server),
+    or None."""
+    table = meta.get("table") if isinstance(meta, dict) else None
+    return table if isinstance(table, str) and table else None
 
 
 def is_table(obj: Any) -> bool:
@@ -920,25 +930,31 @@ class GameWidget(W.VBox):
         user steps or plays. Anything wrong changes nothing; the status line says what
         (a :class:`RecordError` is raised)."""
         if self._lock_view:
-            self._check_own_record(source)
+            source = self._check_own_record(source)
         return self.table.load(source)
 
-    def _check_own_record(self, source: Any) -> None:
+    def _check_own_record(self, source: Any) -> SeatRecord:
         """A locked page loads only its own seat's record: never the full record (the
-        seed and every card), another seat's or the table's."""
+        seed and every card), another seat's or the table's; a seat of the server's
+        table, never the same seat's record of another table. Returns the record read,
+        which is what is loaded: a file is read once, so it cannot change between the
+        check and the load."""
         from ..core.seat_record import read_record
         try:
             record = read_record(source)
         except RecordError as exc:
             self._say(f"Could not load the record: {exc}", "error")
             raise
-        mine = isinstance(record, SeatRecord) and record.seat == self._viewpoint
-        if not mine:
-            whose = record.whose if isinstance(record, SeatRecord) else "the full record"
-            text = (f"Not loaded: this page is {self._locked_name()}'s and loads only its "
-                    f"own record; that file is {whose}'s.")
-            self._say(text, "refused")
-            raise RecordError(text)
+        mine = isinstance(record, SeatRecord) and record.seat == self._viewpoint and (
+            not self.table.remote or _table_of(record.meta) == self.table.table_id)
+        if mine:
+            return record
+        whose = record.whose if isinstance(record, SeatRecord) else "the full record"
+        where = _table_of(record.meta) if isinstance(record, SeatRecord) else None
+        text = (f"Not loaded: this page is {self._locked_name()}'s and loads only its "
+                f"own record; that file is {whose}'s" + (f" (table {where})." if where else "."))
+        self._say(text, "refused")
+        raise RecordError(text)
 
     def _save_from_box(self, text: str) -> None:
         """Save: the file box names a file in the page's own folder; a file there that
@@ -946,16 +962,13 @@ class GameWidget(W.VBox):
         overwritten."""
         target = page_file(text, (".json",))
         whose = self.table.save_target(self._viewpoint)
+        mine = owner_tag(whose, self._save_table())
         if target.exists():
             found = _record_owner(target)
-            if found != owner_tag(whose):
-                held = {"full": "the full record", "table": "the table's record"}.get(
-                    found or "", f"{found[5:]}'s record" if found and found.startswith(
-                        "seat-") else "something that is not a game record")
-                raise ValueError(f"{target} holds {held}; this page saves "
+            if found != mine:
+                raise ValueError(f"{target} holds {owner_text(found)}; this page saves "
                                  f"{self.records.save_button.description[5:]}: choose "
-                                 f"another name (e.g. {self.game.name}-"
-                                 f"{owner_tag(whose)}.json)")
+                                 f"another name (e.g. {self.game.name}-{mine}.json)")
         self.save(_page_path(text, (".json",)))
 
     def _load_from_box(self, text: str) -> None:
@@ -1086,8 +1099,19 @@ class GameWidget(W.VBox):
         if self.heading.value != heading:
             self.heading.value = heading
         self.game_panel.show_seed(None if secret else table.state.seed)
-        self.records.show_save(table.save_target(self._viewpoint))
+        self.records.show_save(table.save_target(self._viewpoint), self._save_table())
         self._show_earlier()
+
+    def _save_table(self) -> str | None:
+        """The server's table whose seat's record this page saves (a seat of the server,
+        or a seat's record from the server loaded here), else None: its default file
+        names and the files it may overwrite name that table."""
+        table = self.table
+        if table.remote:
+            return table.table_id
+        if table.seat_mode:
+            return _table_of(table.replay.seat_record.meta)
+        return None
 
     def _show_moves(self) -> None:
         table = self.table

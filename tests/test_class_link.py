@@ -1,0 +1,136 @@
+"""A lesson page's checks reach the class server in the background: a check shows its
+verdict at once whatever the server does (silent, refusing, away)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from fractions import Fraction
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from janus_widgets.analysis import class_link
+from janus_widgets.analysis.checking import Exercise, check_answer
+from janus_widgets.table.client import ClassLink
+
+HALF = Exercise("q1", "Heads with one coin?", lambda: Fraction(1, 2), lesson="coins")
+
+
+@pytest.fixture(autouse=True)
+def fresh_link(monkeypatch):
+    """Each test starts with no link and nothing kept, and leaves it so."""
+    monkeypatch.setattr(class_link, "SEND_TIMEOUT", 0.5)
+    class_link.use(None)
+    class_link._unsent.clear()
+    yield
+    class_link.use(None)
+    class_link.flush(5)
+    class_link._unsent.clear()
+
+
+@pytest.fixture
+def silent_server():
+    """A socket that accepts connections and never answers."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                continue
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    thread.join(5)
+    for conn in held:
+        conn.close()
+    listener.close()
+
+
+class Answers:
+    """A small HTTP server standing in for the class server: answers every POST with
+    ``status`` and keeps the bodies it was sent."""
+
+    def __init__(self) -> None:
+        self.status = 201
+        self.bodies: list[dict] = []
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                owner.bodies.append(body)
+                reply = (json.dumps({"type": "ok"}) if owner.status < 400 else json.dumps(
+                    {"type": "error", "code": "x", "error": "refused"})).encode()
+                self.send_response(owner.status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(reply)))
+                self.end_headers()
+                self.wfile.write(reply)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.http.server_address[1]}"
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.http.shutdown()
+        self.http.server_close()
+
+
+@pytest.fixture
+def answers():
+    server = Answers()
+    yield server
+    server.close()
+
+
+def test_a_check_against_a_server_that_never_answers_returns_at_once(silent_server):
+    class_link.use(ClassLink(silent_server, "credential", "3b", "ada"))
+    start = time.monotonic()
+    verdicts = [check_answer(HALF, answer) for answer in ("1/2", "1/3", "2/4")]
+    assert time.monotonic() - start < 0.3                 # the verdicts do not wait
+    assert [v.correct for v in verdicts] == [True, False, True]
+    assert class_link.flush(5) is False                   # not sent: kept for later
+    assert len(class_link._unsent) == 3
+
+
+def test_refused_checks_are_dropped_quietly_and_unsent_ones_kept_in_order(answers, caplog):
+    link = ClassLink(answers.url, "credential", "3b", "ada")
+    class_link.use(link)
+    answers.status = 401                                  # an unknown credential
+    with caplog.at_level("DEBUG", logger="janus_widgets.class_link"):
+        assert class_link.report("coins", "q1", "1/3", "wrong")
+        assert class_link.flush(5)                        # dropped: nothing kept
+    assert "refused a check" in caplog.text and not class_link._unsent
+    answers.status = 503                                  # busy: kept, in order
+    class_link.report("coins", "q1", "1/4", "wrong")
+    class_link.report("coins", "q2", "2", "right")
+    assert class_link.flush(5) is False and len(class_link._unsent) == 2
+    answers.status = 201
+    class_link.report("coins", "q3", "3", "right")        # the next check sends them all
+    assert class_link.flush(5)
+    assert [(b["question"], b["answer"]) for b in answers.bodies[-3:]] == [
+        ("q1", "1/4"), ("q2", "2"), ("q3", "3")]
+    assert link.sent == 3
+
+
+def test_a_link_that_fails_in_any_way_leaves_the_verdict_shown():
+    class Broken:
+        def send(self, *args: object, **kwargs: object) -> None:
+            raise RuntimeError("a bug in the link")
+    class_link.use(Broken())
+    assert check_answer(HALF, "1/2").correct
+    assert class_link.flush(5)                            # dropped, logged, nothing raised

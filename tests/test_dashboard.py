@@ -1,0 +1,252 @@
+"""The teacher's dashboard on its own: a stand-in server (no process, no socket), so
+each test says exactly what the server sends, fails or is slow to answer. The dashboard
+with a real server: test_table_server.py; in a browser: test_browser_many_screens.py."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from janus_widgets.table.client import ClassroomError
+from janus_widgets.widgets import dashboard as dashboard_module
+from janus_widgets.widgets.dashboard import Dashboard, _tally_plot
+
+
+class FakeTable:
+    def __init__(self, table_id: str, humans: int) -> None:
+        self.id = table_id
+        self.codes = {"ABCDEF"[k]: f"CODE{table_id.upper()}{'ABCDEF'[k]}"
+                      for k in range(humans)}
+
+
+class FakeClient:
+    """What the dashboard asks of :class:`TeacherClient`; ``fail_at`` makes the n-th
+    table (1, 2, …) fail as a full server would."""
+
+    instances: list[FakeClient] = []
+
+    def __init__(self, url: str, token: str, **_: Any) -> None:
+        self.url = url
+        self.made: list[FakeTable] = []
+        self.fail_at: int | None = None
+        self.answer_rows: list[dict[str, Any]] = []
+        FakeClient.instances.append(self)
+
+    def info(self) -> dict[str, Any]:
+        return {"pages": "http://pages:8867", "server": self.url}
+
+    def answers(self) -> list[dict[str, Any]]:
+        return list(self.answer_rows)
+
+    def tables(self) -> list[dict[str, Any]]:
+        return [summary(t.id) for t in self.made]
+
+    def create_table(self, game: str, seats: int, *, bots: dict[int, str],
+                     ruleset: str | None = None, **options: Any) -> FakeTable:
+        if self.fail_at is not None and len(self.made) + 1 >= self.fail_at:
+            raise ClassroomError("the server keeps at most 4 tables", "too_many")
+        table = FakeTable(f"t{len(self.made) + 1}", seats - len(bots))
+        self.made.append(table)
+        return table
+
+
+class FakeWatch:
+    def __init__(self, url: str, token: str, **_: Any) -> None:
+        self.tables: dict[str, dict[str, Any]] = {}
+        self.connected = True
+        self.callbacks: list[Any] = []
+
+    def on(self, callback: Any) -> None:
+        self.callbacks.append(callback)
+
+    def watch(self, table_id: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def summary(table_id: str, **changes: Any) -> dict[str, Any]:
+    base = {"id": table_id, "game": "jactus", "title": "Jactus", "ruleset": "standard",
+            "status": "playing", "turn": "A", "moves": 0, "scores": [0.0, 0.0],
+            "outcome": "", "seats": [{"seat": "A", "who": "human", "connected": 1},
+                                     {"seat": "B", "who": "greedy", "connected": 0}]}
+    return {**base, **changes}
+
+
+def answer(question: str, mistake: str = "", verdict: str = "wrong",
+           student: str = "3b/ada", lesson: str = "jactus-odds") -> dict[str, Any]:
+    return {"lesson": lesson, "question": question, "student": student, "answer": "x",
+            "verdict": verdict, "mistake": mistake, "at": 0.0}
+
+
+@pytest.fixture
+def board(monkeypatch) -> Dashboard:
+    FakeClient.instances.clear()
+    monkeypatch.setattr(dashboard_module, "TeacherClient", FakeClient)
+    monkeypatch.setattr(dashboard_module, "TeacherWatch", FakeWatch)
+    return Dashboard("http://server:8866", "token")
+
+
+class FakeLoop:
+    """A kernel's event loop that runs its timed calls when told to."""
+
+    def __init__(self) -> None:
+        self.calls: list[Any] = []
+
+    def call_later(self, delay: float, fn: Any) -> None:
+        self.calls.append(fn)
+
+    def run_due(self) -> None:
+        calls, self.calls = self.calls, []
+        for fn in calls:
+            fn()
+
+
+def news(board: Dashboard, msg: dict[str, Any]) -> None:
+    for callback in board.watch.callbacks:
+        callback(msg)
+
+
+# --- what students send is shown as text -------------------------------------------------
+NASTY = ["$x$", "<script>alert(1)</script>", "1/2$", r"$\frac{$", "a$b$c $$ d", "é" * 500,
+         "<img src=x onerror=alert(1)>", "x" * 5000]
+
+
+def visible_text(page: str) -> str:
+    """What a browser shows of HTML made of escaped text (tags dropped, entities read)."""
+    import html
+    return html.unescape(re.sub(r"<[^>]*>", "", page))
+
+
+def test_shown_text_is_escaped_kept_from_math_and_cut():
+    for text in NASTY:
+        page = dashboard_module.shown(text)
+        assert "<script" not in page and "<img" not in page
+        assert page.startswith("<span class='tex2jax_ignore mathjax_ignore'")
+        seen = visible_text(page)
+        assert len(seen) <= dashboard_module.SHOWN_CHARS
+        assert seen == text or (seen.endswith("\u2026") and text.startswith(seen[:-1]))
+
+
+def test_answers_with_markup_and_dollars_are_tallied_and_plotted(board):
+    for k, text in enumerate(NASTY):
+        news(board, {"type": "answer", "answer": answer(text, mistake=text,
+                                                        student=f"s{k}")})
+    page = board.answers_html.value
+    assert "<script" not in page and "<img" not in page
+    assert "x" * 100 not in visible_text(page) and "x" * 600 not in page    # cut
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "1/2$" in page
+    assert page.count("mathjax_ignore") >= 2 * len(NASTY)
+    assert board.answers_plot.value[:4] == b"\x89PNG" and board.plot_note.value == ""
+
+
+def test_the_plot_draws_labels_literally_even_with_tex_switched_on():
+    import matplotlib
+    rows = [{"lesson": "l", "question": text, "tried": 2, "right": 1} for text in NASTY]
+    with matplotlib.rc_context({"text.usetex": True}):        # no TeX here: it would fail
+        assert _tally_plot(rows)[:4] == b"\x89PNG"
+
+
+def test_a_plot_that_fails_leaves_a_note_and_the_tally_goes_on(board, monkeypatch):
+    def broken(rows: Any) -> bytes:
+        raise ValueError("no fonts today")
+    monkeypatch.setattr(dashboard_module, "_tally_plot", broken)
+    news(board, {"type": "answer", "answer": answer("q1", "forgot order")})
+    assert "forgot order" in board.answers_html.value
+    assert "No plot" in board.plot_note.value and "no fonts today" in board.plot_note.value
+    assert board.answers_plot.value == b""
+    monkeypatch.undo()
+    news(board, {"type": "answer", "answer": answer("q2", "counted once")})
+    assert "counted once" in board.answers_html.value and board.plot_note.value == ""
+
+
+def test_the_tables_overview_escapes_what_the_server_sends(board):
+    board.watch.tables = {"t1": summary("t1", title="<b>J</b>", outcome="<i>A</i> $won$",
+                                        turn="over",
+                                        seats=[{"seat": "A", "who": "<script>",
+                                                "connected": 1}], scores=[1.0])}
+    news(board, {"type": "table"})
+    page = board.overview.value
+    assert "<b>J</b>" not in page and "<script>" not in page and "<i>A</i>" not in page
+    assert "&lt;script&gt;" in page and "over: &lt;i&gt;A&lt;/i&gt; $won$" in page
+
+
+# --- refreshes on the kernel's loop --------------------------------------------------------
+def test_a_pending_refresh_of_tables_never_swallows_one_of_answers(board, monkeypatch):
+    loop = FakeLoop()
+    monkeypatch.setattr(dashboard_module, "kernel_loop", lambda: loop)
+    updates = board.updates
+    news(board, {"type": "table"})                     # the tables' refresh waits ...
+    news(board, {"type": "answer", "answer": answer("q9", "off by one")})  # ... and this
+    news(board, {"type": "table"})                     # asked again: still one waiting
+    assert len(loop.calls) == 2 and "off by one" not in board.answers_html.value
+    loop.run_due()
+    assert "off by one" in board.answers_html.value    # the answers were refreshed too
+    assert board.updates == updates + 1                # the tables once
+    news(board, {"type": "answer", "answer": answer("q9", "off by two")})
+    news(board, {"type": "table"})
+    assert len(loop.calls) == 2                        # nothing left pending from before
+    loop.run_due()
+    assert "off by two" in board.answers_html.value and board.updates == updates + 2
+
+
+# --- tables for the whole class ------------------------------------------------------------
+def slip_codes(board: Dashboard) -> list[str]:
+    import base64
+    page = base64.b64decode(board.slips_link.value.split("base64,")[1].split("'")[0])
+    return re.findall(r"<div class='code'>([^<]*)</div>", page.decode())
+
+
+def test_a_table_refused_part_way_keeps_the_slips_of_those_made(board):
+    client = FakeClient.instances[-1]
+    client.fail_at = 5                                 # the 5th of 8 tables is refused
+    with pytest.raises(dashboard_module.TablesNotAllMade) as caught:
+        board.create_tables("jactus", 3, 24, bot="random")
+    assert caught.value.made == ["t1", "t2", "t3", "t4"]
+    assert isinstance(caught.value.__cause__, ClassroomError)
+    assert sorted(board.codes) == ["t1", "t2", "t3", "t4"]
+    assert slip_codes(board) == [code for t in client.made for code in t.codes.values()]
+    assert len(slip_codes(board)) == 12 and "Join slips (12" in board.slips_link.value
+    said = visible_text(board.message.value)
+    assert "Made 4 of the 8 tables (t1, t2, t3, t4)" in said
+    assert "Table 5 was not made: the server keeps at most 4 tables" in said
+    assert "data-table='t4'" in board.overview.value   # the overview shows them
+
+
+def test_the_button_says_what_failed_and_the_slips_stay(board):
+    client = FakeClient.instances[-1]
+    client.fail_at = 3
+    board.students_box.value = 12
+    board.create_button.click()                        # the guard reports, nothing raised
+    assert "Made 2 of the" in board.message.value and "#b00020" in board.message.value
+    assert len(slip_codes(board)) == 2 * board.seats_box.value
+
+
+def test_no_table_made_is_the_servers_own_error_and_changes_nothing(board):
+    client = FakeClient.instances[-1]
+    client.fail_at = 1
+    with pytest.raises(ClassroomError, match="at most 4 tables") as caught:
+        board.create_tables("jactus", 3, 6)
+    assert not isinstance(caught.value, dashboard_module.TablesNotAllMade)
+    assert board.codes == {} and board.slips_link.value == ""
+
+
+def test_checks_add_up_tries_and_a_mistake_counts_each_student_once(board):
+    board.answers = [{**answer("q1", "forgot order", student="ada"), "tries": 3},
+                     {**answer("q1", "", verdict="right", student="ada"), "tries": 1}]
+    news(board, {"type": "answer", "answer": answer("q1", "forgot order", student="ada")})
+    news(board, {"type": "answer", "answer": answer("q1", "forgot order", student="bo")})
+    row = dashboard_module.tally(board.answers)[0]
+    assert (row["tried"], row["right"], row["checks"]) == (2, 1, 6)
+    assert row["mistakes"] == [("forgot order", 2)]         # ada's three tries, once
+
+
+def test_a_table_that_does_not_play_says_why_in_the_overview(board):
+    board.watch.tables = {"t1": summary("t1", status="paused",
+                                        note="a bot failed: <oops>")}
+    news(board, {"type": "table"})
+    assert "paused" in board.overview.value
+    assert "a bot failed: &lt;oops&gt;" in board.overview.value

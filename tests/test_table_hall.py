@@ -1,0 +1,481 @@
+"""The table server's hall in this process: join codes, answers, restoring tables, bots.
+
+``tests/test_table_server.py`` runs the server as a class does (its own process, real
+sockets); these tests call :class:`~janus_widgets.table.server.Hall` directly on a
+SQLite file, so a clock, a broken bot or a corrupt stored move can be arranged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+import threading
+
+import pytest
+
+from janus_widgets.table import server as server_module
+from janus_widgets.table.server import (CODE_LENGTH, CODE_LETTERS, LIMITS, LOOK_ALIKES,
+                                        Connection, Hall, WireError)
+from janus_widgets.table.client import RemoteTable, _Link
+from janus_widgets.table.storage import SQLiteStorage
+
+TOKEN = "teacher-token-for-the-tests"
+
+
+def make_hall(path, **kwargs) -> Hall:
+    return Hall(SQLiteStorage(str(path)), TOKEN, bot_delay=0, **kwargs)
+
+
+@pytest.fixture
+def hall(tmp_path):
+    made = make_hall(tmp_path / "class.sqlite")
+    yield made
+    made.storage.close()
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# ------------------------------------------------------------------ join codes
+def test_join_codes_have_eight_letters_and_no_two_look_alike(hall):
+    for group in LOOK_ALIKES:
+        used = [c for c in group if c in CODE_LETTERS]
+        assert len(used) <= 1, f"{used} are all join-code letters: a class misreads them"
+    _, codes = hall.create_table({"game": "jactus", "players": 3})
+    assert CODE_LENGTH == 8 and len(codes) == 3
+    assert all(len(code) == 8 and set(code) <= set(CODE_LETTERS) for code in codes.values())
+    _, students = hall.create_class({"name": "3b", "students": 3})
+    assert all(len(code) == 8 for code in students.values())
+
+
+def test_wrong_codes_from_one_address_make_it_wait_and_right_ones_count_nothing(hall):
+    hall.clock = clock = Clock()
+    _, codes = hall.create_table({"game": "jactus", "players": 2})
+    for _ in range(LIMITS["join_failures"] - 1):
+        with pytest.raises(WireError) as wrong:
+            hall.join("KKKKKKKK", "10.0.0.7")
+        assert wrong.value.status == 404
+    for _ in range(30):                                   # joins that work count nothing
+        hall.join(codes["A"], "10.0.0.7")
+    with pytest.raises(WireError) as wrong:
+        hall.join("KKKKKKKK", "10.0.0.7")                 # the tenth wrong code
+    assert wrong.value.code == "unknown_code"
+    clock.now += 20
+    with pytest.raises(WireError) as limited:             # now even the right code waits
+        hall.join(codes["A"], "10.0.0.7")
+    assert limited.value.status == 429 and limited.value.code == "rate_limit"
+    assert f"wait {int(LIMITS['join_window']) - 20} s" in limited.value.text
+    with pytest.raises(WireError) as limited:             # a class code too
+        hall.join_class("KKKKKKKK", "10.0.0.7")
+    assert limited.value.status == 429
+    assert hall.join(codes["B"], "10.0.0.8")[1] == 1      # another address is not held up
+    clock.now += LIMITS["join_window"] - 19               # the first wrong codes are old
+    assert hall.join(codes["A"], "10.0.0.7")[1] == 0
+
+
+def test_an_ended_tables_codes_join_nothing_and_its_record_stays(hall, tmp_path):
+    served, codes = hall.create_table({"game": "jactus", "players": 2})
+    _, seat, credential = hall.join(codes["A"])
+    hall.play(served, seat, "r*", "m1")
+    hall.set_status(served, "ended")
+    for code in codes.values():
+        with pytest.raises(WireError, match="no seat has the join code"):
+            hall.join(code)
+    assert sqlite3.connect(tmp_path / "class.sqlite").execute(
+        "SELECT COUNT(*) FROM codes WHERE table_id = ?", (served.id,)).fetchone()[0] == 0
+    with pytest.raises(WireError, match="has ended: it gets no new join codes"):
+        hall.new_codes(served)
+    record = served.table.replay.record(table=served.id)    # what the teacher downloads
+    assert record.moves[0] == "r*"
+    assert hall.who(credential)[0] == "seat"              # its pages still show the game
+    # A table ended before codes were deleted at the end: its code is refused too.
+    other, codes = hall.create_table({"game": "jactus", "players": 2})
+    hall.storage._write([("UPDATE tables SET status = 'ended' WHERE id = ?", (other.id,))])
+    other.status = "ended"
+    with pytest.raises(WireError, match="has ended: its join codes join nothing") as gone:
+        hall.join(codes["A"])
+    assert gone.value.status == 410
+
+
+# ------------------------------------------------------------------ answers
+def answer(**fields):
+    return {"lesson": "jactus-odds", "question": "q1", "answer": "1/36", "verdict": "wrong",
+            "mistake": "one order only", **fields}
+
+
+@pytest.mark.parametrize("fields, says", [
+    (dict(lesson="jactus odds"), "'lesson' is the lesson's id"),
+    (dict(lesson=""), "'lesson' is the lesson's id"),
+    (dict(lesson="x" * 65), "1 to 64 letters"),
+    (dict(question="q1<script>"), "'question' is the question's id"),
+    (dict(question=7), "'question' is the question's id"),
+    (dict(answer="9" * (LIMITS["answer_chars"] + 1)), "at most 200 characters"),
+    (dict(mistake=["x"]), "'mistake' is text"),
+    (dict(verdict="maybe"), "verdict is 'right', 'wrong' or 'invalid'"),
+    (dict(student="3b/ben"), "unknown field 'student'"),
+])
+def test_an_answer_with_a_bad_field_is_refused_saying_what_is_allowed(hall, fields, says):
+    with pytest.raises(WireError, match=re.escape(says)) as refused:
+        hall.add_answer("3b/ada", answer(**fields))
+    assert refused.value.status == 400
+    assert hall.storage.answers() == []                   # nothing kept
+
+
+def test_answers_are_limited_per_student(hall):
+    hall.clock = clock = Clock()
+    for k in range(LIMITS["answers_per_minute"]):
+        hall.add_answer("3b/ada", answer(answer=str(k)))
+    with pytest.raises(WireError, match="too many answers: at most 30 a minute") as limited:
+        hall.add_answer("3b/ada", answer())
+    assert limited.value.status == 429 and "wait 60 s" in limited.value.text
+    hall.add_answer("3b/ben", answer())                   # another student is not held up
+    clock.now += 61
+    hall.add_answer("3b/ada", answer())
+
+
+class Teacher(Connection):
+    """A teacher's connection: what it is sent (``news``)."""
+
+    def __init__(self) -> None:
+        self.news: list[dict] = []
+        super().__init__(send=self.news.append, role="teacher")
+
+
+def test_the_tally_counts_students_not_clicks(hall, tmp_path):
+    """One student sending the same wrong answer a hundred times is one student with
+    that mistake; the commonest mistake is the one most students made."""
+    from janus_widgets.widgets.dashboard import tally
+    teacher = Teacher()
+    hall.teachers.add(teacher)
+    hall.clock = clock = Clock()
+    for k in range(100):
+        clock.now += 3                                    # within the rate limit
+        hall.add_answer("3b/ada", answer(mistake="added instead of multiplying",
+                                         answer=f"{k}/36"))
+    for student in ("3b/ben", "3b/cy"):
+        hall.add_answer(student, answer(mistake="one order only"))
+    hall.add_answer("3b/cy", answer(verdict="right", mistake="", answer="1/18"))
+    rows = {(r["lesson"], r["question"]): r for r in tally(hall.answers())}
+    q1 = rows[("jactus-odds", "q1")]
+    assert q1["mistakes"] == [("one order only", 2), ("added instead of multiplying", 1)]
+    assert (q1["tried"], q1["right"]) == (3, 1)
+    ada = [a for a in hall.answers() if a["student"] == "3b/ada"]
+    assert len(ada) == 1 and ada[0]["tries"] == 100 and ada[0]["answer"] == "0/36"
+    assert len(hall.answers(every=True)) == 103           # every check is kept
+    assert len([m for m in teacher.news if m["type"] == "answer"]) == 4   # news, once each
+    # A restarted server knows what was sent before: a repeat is still not news.
+    again = make_hall(tmp_path / "class.sqlite")
+    again.teachers.add(teacher)
+    again.add_answer("3b/ben", answer(mistake="one order only"))
+    assert len([m for m in teacher.news if m["type"] == "answer"]) == 4
+    assert [a["tries"] for a in again.answers() if a["student"] == "3b/ben"] == [2]
+
+
+# ------------------------------------------------------------------ a seat's client
+class OfflineSeat(RemoteTable):
+    """A :class:`RemoteTable` that takes its messages from the test, not a socket."""
+
+    def _open(self, url: str, context: object, timeout: float) -> None:
+        self.url, self._home, self._closed, self._ws = url, None, True, None
+        self._ready, self._fatal, self.errors = threading.Event(), "", []
+
+    def _send(self, message: dict) -> None:
+        self.sent = [*getattr(self, "sent", []), message]
+
+
+def seat_of(hall, served, seat):
+    client = OfflineSeat("http://127.0.0.1:1", "credential")
+    client._take(json.dumps(hall.seat_welcome(served, seat)))
+    return client
+
+
+@pytest.mark.parametrize("game, spoil", [
+    ("janus-cards", lambda move: move.update(view={"not": "a view"})),   # secret views
+    ("jactus", lambda move: move.update(told="no such move")),          # open game
+    ("jactus", lambda move: move.pop("by")),
+])
+def test_a_malformed_update_changes_nothing_and_is_reported(hall, game, spoil):
+    served, codes = hall.create_table({"game": game, "players": 3,
+                                       "bots": {"B": "random", "C": "random"}, "seed": 5})
+    for k in range(12):                                   # A plays; the bots answer
+        state = served.table.state
+        if state.is_over:
+            break
+        hall.play(served, 0, state.legal_moves()[0].notation, f"m{k}")
+    full = hall.seat_update(served, 0, 0)
+    n = len(full["moves"])
+    assert n >= 6
+    client = seat_of(hall, served, 0)
+    first = {**full, "moves": full["moves"][:3], "length": 3, "legal": None}
+    client._take(json.dumps(first))
+    before = (client.length, client.view, client.record().to_dict(), client._legal)
+    bad = json.loads(json.dumps({**full, "from": 3, "moves": full["moves"][3:]}))
+    spoil(bad["moves"][-1])                               # the last move is spoilt
+    client._take(json.dumps(bad))
+    assert (client.length, client.view, client.record().to_dict(), client._legal) == before
+    assert client.notice[1] == "error" and "could not be read" in client.notice[0]
+    assert client.errors                                  # the traceback is kept
+    client._take(json.dumps({**full, "from": 3, "moves": full["moves"][3:]}))
+    assert client.length == n                             # the good one goes in whole
+    assert client.view == served.table.state.view(0)
+
+
+class FakeSocket:
+    """A connection's stand-in: ``write`` and ``read`` say what each call does."""
+
+    def __init__(self, write=None, reads=()) -> None:
+        self._write, self._reads, self.written = write, list(reads), []
+
+    def write_message(self, text):
+        if self._write is not None:
+            raise self._write
+        self.written.append(text)
+        done = asyncio.get_running_loop().create_future()
+        done.set_result(None)
+        return done
+
+    async def read_message(self):
+        what = self._reads.pop(0) if self._reads else None
+        if isinstance(what, BaseException):
+            raise what
+        return what
+
+    def close(self) -> None:
+        pass
+
+
+class Probe(_Link):
+    """The link's reconnection loop on fake sockets."""
+
+    def __init__(self, sockets) -> None:
+        self.url, self._ws_url, self._context = "http://x", "ws://x/ws", None
+        self._closed, self._ws, self._fatal, self.errors = False, None, "", []
+        self._ready = threading.Event()
+        self.sockets, self.lost, self.received = list(sockets), 0, []
+
+    def _greeting(self):
+        return [{"type": "hello"}]
+
+    def _receive(self, msg):
+        self.received.append(msg)
+
+    def _lost(self):
+        self.lost += 1
+        self._closed = not self.sockets
+
+
+def test_a_dropped_connection_is_lost_and_tried_again_never_raised(monkeypatch):
+    import tornado.iostream
+    import tornado.websocket
+    sockets = [FakeSocket(write=tornado.websocket.WebSocketClosedError()),
+               FakeSocket(reads=[tornado.iostream.StreamClosedError()]),
+               FakeSocket(reads=['{"type": "pong"}', ConnectionResetError("reset")]),
+               FakeSocket(reads=['{"type": "pong"}', None])]
+    probe = Probe(sockets)
+
+    async def connect(request):
+        return probe.sockets.pop(0)
+    monkeypatch.setattr(tornado.websocket, "websocket_connect", connect)
+    asyncio.run(asyncio.wait_for(probe._run(), 10))       # returns: nothing escaped
+    assert probe.lost == 4 and probe.received == [{"type": "pong"}] * 2
+    assert probe.errors == []
+
+
+def test_a_message_sent_on_a_closed_connection_is_dropped_quietly():
+    import tornado.websocket
+    from janus_widgets.table.client import _IO
+    probe = Probe([])
+    probe._ws = FakeSocket(write=tornado.websocket.WebSocketClosedError())
+    loop = _IO.loop()
+    seen = []
+    loop.set_exception_handler(lambda loop, context: seen.append(context))
+    try:
+        probe._send({"type": "ping"})
+        asyncio.run_coroutine_threadsafe(asyncio.sleep(0.05), loop).result(5)
+    finally:
+        loop.set_exception_handler(None)
+    assert seen == []
+
+
+# ------------------------------------------------------------------ the hall's tables
+def play_until(hall, served, seat, moves, prefix="p"):
+    """Seat ``seat`` plays its first legal move while it is to move, ``moves`` times
+    at most; the number it played."""
+    played = 0
+    while played < moves and served.table.state.current_player == seat \
+            and served.status == "playing":
+        hall.play(served, seat, served.table.state.legal_moves()[0].notation,
+                  f"{prefix}{played}")
+        played += 1
+        served = hall.tables[served.id]
+    return played
+
+
+def test_one_broken_table_does_not_stop_the_others_from_coming_back(tmp_path):
+    path = tmp_path / "class.sqlite"
+    hall = make_hall(path)
+    made = []
+    for _ in range(3):
+        served, codes = hall.create_table({"game": "jactus", "players": 2})
+        play_until(hall, served, 0, 3)
+        made.append((served.id, hall.join(codes["A"])[2], len(served.table.replay.lines[0])))
+    hall.storage.close()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE moves SET notation = 'zz' WHERE table_id = ? AND ply = 1",
+                   (made[0][0],))
+        db.execute("UPDATE tables SET game = 'chess' WHERE id = ?", (made[2][0],))
+    again = make_hall(path)
+    broken, fine = again.tables[made[0][0]], again.tables[made[1][0]]
+    assert fine.status == "playing" and len(fine.table.replay.lines[0]) == made[1][2]
+    assert broken.status == "ended" and len(broken.table.replay.lines[0]) == 1
+    summary = again.summary(broken)
+    assert summary["status"] == "ended" and "stored move 2 ('zz') does not replay" in \
+        summary["note"]
+    assert again.seat_update(broken, 0, 0)["note"] == summary["note"]   # its seats see why
+    assert again.who(made[0][1])[1] is broken                # its pages still sign in
+    with pytest.raises(WireError, match="could not be restored") as gone:
+        again.table(made[2][0])                            # not even its game is known
+    assert gone.value.status == 503
+    with pytest.raises(WireError, match="could not be restored"):
+        again.who(made[2][1])
+    stored = {row.id: row.status for row in again.storage.tables()}
+    assert stored[made[0][0]] == "playing"                # kept as it was, for a fix
+    t4, _ = again.create_table({"game": "jactus", "players": 2})
+    assert t4.id not in {m[0] for m in made}
+
+
+def test_a_reloaded_table_keeps_its_status_as_stored_now(tmp_path, monkeypatch):
+    from janus_widgets.table.storage import StorageError
+    path = tmp_path / "class.sqlite"
+    hall = make_hall(path)
+    served, _ = hall.create_table({"game": "jactus", "players": 2})
+    hall.set_status(served, "paused")
+    hall.storage.close()
+    hall = make_hall(path)                                 # it comes back paused ...
+    served = hall.tables[served.id]
+    assert served.status == "paused"
+    hall.set_status(served, "playing")                     # ... and the teacher resumes
+    real = hall.storage.append_moves
+    calls = []
+
+    def fail_once(*args):
+        calls.append(args)
+        if len(calls) == 1:
+            raise StorageError("the disk is full")
+        return real(*args)
+    monkeypatch.setattr(hall.storage, "append_moves", fail_once)
+    with pytest.raises(WireError, match="could not be stored") as failed:
+        hall.play(served, 0, "r*", "m1")                   # fails: put back as stored
+    assert failed.value.status == 503
+    fresh = hall.tables[served.id]
+    assert fresh is not served and fresh.status == "playing"
+    assert hall.play(fresh, 0, "r*", "m1")["played"]      # and it plays on
+    hall.set_status(fresh, "paused")
+    hall.reload(fresh)
+    assert hall.tables[served.id].status == "paused"
+    with pytest.raises(WireError, match="paused"):
+        hall.play(hall.tables[served.id], 0, "x", "m2")
+
+
+def failing_bots(monkeypatch):
+    """Bots named "greedy" raise when asked for a move."""
+    from janus_widgets.table import local
+
+    def make(name, game, seat, seed):
+        if name != "greedy":
+            return real(name, game, seat, seed)
+
+        def policy(view):
+            raise RuntimeError("the bot's search broke")
+        return policy
+    real = local.make_bot
+    monkeypatch.setattr(local, "make_bot", make)
+
+
+def test_a_bot_that_raises_pauses_its_table_saying_why_and_the_move_is_acknowledged(
+        tmp_path, monkeypatch):
+    failing_bots(monkeypatch)
+    path = tmp_path / "class.sqlite"
+    hall = make_hall(path)
+    teacher = Teacher()
+    hall.teachers.add(teacher)
+    served, _ = hall.create_table({"game": "jactus", "players": 2, "bots": {"B": "greedy"}})
+    ack = None
+    for k in range(20):                                    # A plays until B's turn
+        ack = hall.play(served, 0, served.table.state.legal_moves()[0].notation, f"m{k}")
+        if served.status != "playing":
+            break
+    assert ack["type"] == "ack" and ack["played"]         # the move that led to it stands
+    assert hall.storage.find_client_move(served.id, ack["id"]) == ack["ply"]
+    assert served.status == "paused"
+    note = hall.summary(served)["note"]
+    assert "the bot of seat B (greedy) failed (RuntimeError: the bot's search broke)" in note
+    assert hall.seat_update(served, 0, 0)["note"] == note
+    assert teacher.news[-1]["table"]["note"] == note      # the teacher was told
+    hall.set_status(served, "playing")                     # resumed: it fails again,
+    assert served.status == "paused"                       # and nothing raised
+    hall.storage.close()
+    again = make_hall(path)                                # a restart keeps the reason
+    assert again.tables[served.id].status == "paused"
+    assert again.summary(again.tables[served.id])["note"] == note
+
+
+def test_a_bot_that_raises_on_the_loop_pauses_its_table(tmp_path, monkeypatch):
+    failing_bots(monkeypatch)
+    loop = asyncio.new_event_loop()
+    try:
+        hall = Hall(SQLiteStorage(str(tmp_path / "class.sqlite")), TOKEN, bot_delay=0.01,
+                    loop=lambda: loop)
+        served, _ = hall.create_table({"game": "jactus", "players": 2,
+                                       "bots": {"B": "greedy"}})
+        for k in range(20):
+            if served.table.state.current_player != 0:
+                break
+            hall.play(served, 0, served.table.state.legal_moves()[0].notation, f"m{k}")
+        assert served.status == "playing"                  # the bot waits its delay ...
+        loop.run_until_complete(asyncio.sleep(0.2))        # ... then fails on the loop
+        assert served.status == "paused"
+        assert "RuntimeError: the bot's search broke" in hall.summary(served)["note"]
+    finally:
+        loop.close()
+
+
+def test_a_join_code_drawn_twice_is_drawn_again(hall, monkeypatch):
+    draws = iter(["AAAAAAAA", "AAAAAAAA", "CCCCCCCC",              # table 1: A, B
+                  "AAAAAAAA", "CCCCCCCC", "DDDDDDDD", "EEEEEEEE",  # table 2: A, B
+                  "DDDDDDDD", "FFFFFFFF"])                          # a class of one
+    monkeypatch.setattr(server_module, "_new_code", lambda: next(draws))
+    _, first = hall.create_table({"game": "jactus", "players": 2})
+    _, second = hall.create_table({"game": "jactus", "players": 2})
+    assert first == {"A": "AAAAAAAA", "B": "CCCCCCCC"}
+    assert second == {"A": "DDDDDDDD", "B": "EEEEEEEE"}
+    assert hall.create_class({"name": "3b", "students": ["ada"]})[1] == {"ada": "DDDDDDDD"}
+    assert [hall.join(code)[1] for code in (*first.values(), *second.values())] == \
+        [0, 1, 0, 1]
+
+
+# ------------------------------------------------------------------ storage, as documented
+def test_the_docs_list_every_storage_method_with_its_arguments_and_no_other():
+    import inspect
+    from pathlib import Path
+
+    from janus_widgets.table.storage import Storage
+    text = (Path(__file__).resolve().parent.parent / "docs" / "classroom-server.md"
+            ).read_text(encoding="utf-8")
+    section = text.split("## A school-wide server", 1)[1].split("`hash_code` and", 1)[0]
+    listed = {name: [a.strip() for a in args.split(",") if a.strip()]
+              for name, args in re.findall(r"`([a-z_]+)\(([^)]*)\)`", section)}
+    assert set(listed) == set(Storage.__abstractmethods__)
+    for name, args in listed.items():
+        params = list(inspect.signature(getattr(Storage, name)).parameters)[1:]
+        assert args == params, f"docs/classroom-server.md: {name}({', '.join(args)})"
