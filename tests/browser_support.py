@@ -230,6 +230,29 @@ async (code) => {
 """
 
 
+#: One widget of each game, as the classroom and screen tests show them: (variable, game,
+#: the options of ``jw.widget``).
+ALL_GAMES = [("janus", "janus", "seed=5"), ("jactus", "jactus", "players=4, seed=3"),
+             ("cards", "janus-cards", "players=3, seed=2"), ("jinns", "jinns", "seed=3")]
+#: The two classroom screens: a laptop and a projector's full HD.
+SIZES = [(1366, 768), (1920, 1080)]
+
+
+def widgets_notebook(folder: Path, name: str,
+                     widgets: list[tuple[str, str, str]] = ALL_GAMES) -> str:
+    """Write ``folder/name``: a notebook that shows one widget a cell; returns ``name``."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+    cells = [new_code_cell("import janus_widgets as jw")]
+    for var, game, options in widgets:
+        cells.append(new_code_cell(f"{var} = jw.widget({game!r}, {options})\n{var}"))
+    nb = new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, folder / name)
+    return name
+
+
 def rgb(colour: str) -> tuple[int, int, int]:
     """A "#rrggbb" colour as (r, g, b) numbers 0-255."""
     return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]

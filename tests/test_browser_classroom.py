@@ -13,35 +13,25 @@ from __future__ import annotations
 import os
 import shutil
 
-import nbformat
 import pytest
-from nbformat.v4 import new_code_cell, new_notebook
 
-from browser_support import (ARTIFACTS, click_canvas, cut_labels, eventually, kernel, layout,
-                             open_lab_notebook, picture, run_all_cells, voila_page,
-                             wait_painted, wait_picture_change, widget_status)
+from browser_support import (ALL_GAMES, ARTIFACTS, click_canvas, cut_labels, eventually,
+                             kernel, layout, open_lab_notebook, picture, run_all_cells,
+                             SIZES, voila_page, wait_painted, wait_picture_change,
+                             widget_status, widgets_notebook)
 from conftest import ROOT
 
 pytestmark = pytest.mark.browser
 
 #: The four widgets, in page order: (variable, game, options).
-WIDGETS = [("janus", "janus", "seed=5"), ("jactus", "jactus", "players=4, seed=3"),
-           ("cards", "janus-cards", "players=3, seed=2"), ("jinns", "jinns", "seed=3")]
-SIZES = [(1366, 768), (1920, 1080)]
+WIDGETS = ALL_GAMES
 STEP_BUTTONS = ["Go to the start", "One move back", "One move forward, or the dice's or a "
                 "bot's move", "Go to the last move", "Step forward on a timer: replay, dice "
                 "and bots"]
 
 
 def classroom_notebook(folder) -> str:
-    cells = [new_code_cell("import janus_widgets as jw")]
-    for var, game, options in WIDGETS:
-        cells.append(new_code_cell(f"{var} = jw.widget({game!r}, {options})\n{var}"))
-    nb = new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    nbformat.write(nb, folder / "classroom.ipynb")
-    return "classroom.ipynb"
+    return widgets_notebook(folder, "classroom.ipynb")
 
 
 def check_fits(page, index: int, label: str) -> dict:

@@ -21,22 +21,19 @@ very picture a whole repaint gives.
 
 from __future__ import annotations
 
-import nbformat
 import pytest
-from nbformat.v4 import new_code_cell, new_notebook
 
 from janus_widgets import games
 from janus_widgets.widgets.stage import BIG, RESERVE_BIG
 
-from browser_support import (click_canvas, kernel, open_lab_notebook, picture,
-                             run_all_cells, voila_page, wait_painted, wait_picture_change)
+from browser_support import (ALL_GAMES, click_canvas, kernel, open_lab_notebook, picture,
+                             run_all_cells, SIZES, voila_page, wait_painted,
+                             wait_picture_change, widgets_notebook)
 
 pytestmark = pytest.mark.browser
 
 #: The widgets of the page, in order: (variable, game, options).
-WIDGETS = [("janus", "janus", "seed=5"), ("jactus", "jactus", "players=4, seed=3"),
-           ("cards", "janus-cards", "players=3, seed=2"), ("jinns", "jinns", "seed=3")]
-SIZES = [(1366, 768), (1920, 1080)]
+WIDGETS = ALL_GAMES
 #: The smallest text on screen, in CSS pixels: without Big, and with Big.
 SMALLEST = {False: 10.0, True: 14.0}
 
@@ -99,14 +96,7 @@ DIFFERENT_JS = """
 
 
 def screen_notebook(folder) -> str:
-    cells = [new_code_cell("import janus_widgets as jw")]
-    for var, game, options in WIDGETS:
-        cells.append(new_code_cell(f"{var} = jw.widget({game!r}, {options})\n{var}"))
-    nb = new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    nbformat.write(nb, folder / "screen.ipynb")
-    return "screen.ipynb"
+    return widgets_notebook(folder, "screen.ipynb")
 
 
 def set_big(page, on: bool) -> None:

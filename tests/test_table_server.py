@@ -57,6 +57,25 @@ def signed_in(server, secret, **hello):
     return sock
 
 
+def credentials(server, t) -> dict[str, str]:
+    """Join every human seat of table ``t`` with its code: {seat letter: credential}."""
+    joined = {}
+    for letter, code in t.codes.items():
+        _, answer = http(server, "POST", "/api/join", body={"code": code})
+        joined[letter] = answer["credential"]
+    return joined
+
+
+def two_seats_in(server, teacher):
+    """A new two-seat Jactus table, both seats signed in and told the start:
+    (table, credentials, A's socket, B's socket)."""
+    t = teacher.create_table("jactus", players=2)
+    creds = credentials(server, t)
+    a, b = signed_in(server, creds["A"]), signed_in(server, creds["B"])
+    a.receive("update"), b.receive("update")
+    return t, creds, a, b
+
+
 def truth(teacher, table_id):
     return teacher.record(table_id).final_state()
 
@@ -155,10 +174,8 @@ def test_a_seat_receives_only_its_view_never_the_seed(server, teacher):
     position after each move, nothing else, and the seed never appears."""
     t = teacher.create_table("janus-cards", players=3, bots={2: "greedy"}, stall_rounds=6)
     seed = str(teacher.record(t.id).seed)
-    socks = {}
-    for letter in "AB":
-        _, answer = http(server, "POST", "/api/join", body={"code": t.codes[letter]})
-        socks[letter] = signed_in(server, answer["credential"])
+    socks = {letter: signed_in(server, secret)
+             for letter, secret in credentials(server, t).items()}
     for sock in socks.values():
         sock.receive("update")
     played = 0
@@ -289,13 +306,7 @@ def test_a_resent_move_is_played_once(server, teacher):
 
 # ------------------------------------------------------------------ bad input
 def test_bad_messages_get_an_error_and_touch_nothing(server, teacher):
-    t = teacher.create_table("jactus", players=2)
-    creds = {}
-    for letter in "AB":
-        _, answer = http(server, "POST", "/api/join", body={"code": t.codes[letter]})
-        creds[letter] = answer["credential"]
-    a, b = signed_in(server, creds["A"]), signed_in(server, creds["B"])
-    a.receive("update"), b.receive("update")
+    t, creds, a, b = two_seats_in(server, teacher)
     before = teacher.record(t.id).moves
     cases = [
         ("{not json", "bad_json"),
@@ -334,13 +345,7 @@ def test_bad_messages_get_an_error_and_touch_nothing(server, teacher):
 
 
 def test_a_flood_is_limited_per_connection_and_the_others_play_on(server, teacher):
-    t = teacher.create_table("jactus", players=2)
-    creds = {}
-    for letter in "AB":
-        _, answer = http(server, "POST", "/api/join", body={"code": t.codes[letter]})
-        creds[letter] = answer["credential"]
-    a, b = signed_in(server, creds["A"]), signed_in(server, creds["B"])
-    a.receive("update"), b.receive("update")
+    t, creds, a, b = two_seats_in(server, teacher)
     for _ in range(200):
         b.send({"type": "ping"})
     limited = b.receive("error", where=lambda f: f["code"] == "rate_limit")
