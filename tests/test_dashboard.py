@@ -237,11 +237,13 @@ def test_no_table_made_is_the_servers_own_error_and_changes_nothing(board):
 def test_checks_add_up_tries_and_a_mistake_counts_each_student_once(board):
     board.answers = [{**answer("q1", "forgot order", student="ada"), "tries": 3},
                      {**answer("q1", "", verdict="right", student="ada"), "tries": 1}]
-    news(board, {"type": "answer", "answer": answer("q1", "forgot order", student="ada")})
+    news(board, {"type": "answer",                           # ada's fourth such check
+                 "answer": {**answer("q1", "forgot order", student="ada"), "tries": 4}})
     news(board, {"type": "answer", "answer": answer("q1", "forgot order", student="bo")})
     row = dashboard_module.tally(board.answers)[0]
     assert (row["tried"], row["right"], row["checks"]) == (2, 1, 6)
-    assert row["mistakes"] == [("forgot order", 2)]         # ada's three tries, once
+    assert len(board.answers) == 3                          # ada's row counted on
+    assert row["mistakes"] == [("forgot order", 2)]         # ada's four tries, once
 
 
 def test_a_table_that_does_not_play_says_why_in_the_overview(board):

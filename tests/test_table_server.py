@@ -344,6 +344,21 @@ def test_bad_messages_get_an_error_and_touch_nothing(server, teacher):
     a.close(), b.close()
 
 
+def test_a_frame_over_the_limit_closes_only_its_own_socket(server, teacher):
+    """A frame over 1 MiB is not read: tornado closes that socket (1009, as the docs
+    say); the seat signs in again on a new one, the table and the other seat go on."""
+    t, creds, a, b = two_seats_in(server, teacher)
+    b.send_text("x" * (LIMITS["frame_bytes"] + 1))
+    wait_until(lambda: b.closed)
+    assert b.close_code == 1009
+    mark = a.mark()
+    a.send({"type": "play", "move": "r*", "id": "after-big"})
+    assert a.receive("ack", after=mark)["played"]
+    again = signed_in(server, creds["B"])
+    assert again.receive("update")["length"] >= 1
+    a.close(), again.close()
+
+
 def test_a_flood_is_limited_per_connection_and_the_others_play_on(server, teacher):
     t, creds, a, b = two_seats_in(server, teacher)
     for _ in range(200):
@@ -523,10 +538,13 @@ def test_kill_9_mid_game_keeps_every_acknowledged_move(tmp_path):
             lobby = classroom.connect(server.url, server.token)
             for t in tables:
                 record = lobby.record(t.id)                # loads: every move legal
-                assert not record.final_state().is_chance  # no move without its chance
                 kept = [r[3] for r in rows if r[0] == t.id]
                 # exactly what was stored comes back (the bots may have moved on since)
                 assert list(record.moves[:len(kept)]) == kept
+                # and what was stored waits on no chance: a move and the chance after it
+                # were committed together (read before the restart could roll one)
+                stored_at = record.states()[len(kept)]
+                assert not stored_at.is_chance, (t.id, len(kept))
         assert sum(len(m) for m in acked.values()) > 8 and server.starts == 9
         # A move the client never heard about, sent again after a restart: once only.
         t = tables[0]
@@ -648,6 +666,18 @@ def test_the_serve_command_says_where_it_is_and_binds_loopback(tmp_path):
         proc.terminate()
         out = proc.communicate(timeout=15)[0]
     assert "stopped; every table is in the database" in out
+    # The token is kept beside the database (owner only): a restart keeps it.
+    kept = tmp_path / "c.sqlite.token"
+    assert kept.read_text().strip() == token and kept.stat().st_mode & 0o077 == 0
+    proc = subprocess.Popen([sys.executable, "-m", "janus_widgets", "serve", "--port",
+                             str(port), "--db", str(tmp_path / "c.sqlite")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        again = proc.stdout.readline() + proc.stdout.readline()
+        assert f"Teacher's token: {token}" in again
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=15)
     bad = subprocess.run([sys.executable, "-m", "janus_widgets", "serve", "--certfile",
                           "x.pem"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--keyfile" in bad.stderr

@@ -801,8 +801,8 @@ class Hall:
         """Keep one exercise check a student's lesson page sent; ``student`` is who
         sent it, as the server knows them (a class list's name, or a seat: "t1/A").
         A student sends at most ``answers_per_minute`` (then 429). Every check is
-        stored; the teachers are sent the first of each kind only (see
-        :meth:`answers`)."""
+        stored; the teachers are sent each, with ``tries``: how many checks of its kind
+        (student, question, verdict, mistake) there are now (see :meth:`answers`)."""
         wait = self._answers_sent.wait(student)
         if wait:
             raise WireError("rate_limit", f"too many answers: at most "
@@ -846,9 +846,9 @@ class Hall:
         self._answers_sent.add(student)
         kind = _answer_kind(row)
         self._answer_kinds[kind] = self._answer_kinds.get(kind, 0) + 1
-        if self._answer_kinds[kind] == 1:          # a student's repeat is not news
-            for conn in list(self.teachers):
-                conn.send({"type": "answer", "answer": {**row.__dict__, "tries": 1}})
+        tries = self._answer_kinds[kind]           # a repeat is news of its count only
+        for conn in list(self.teachers):
+            conn.send({"type": "answer", "answer": {**row.__dict__, "tries": tries}})
         return row
 
     def answers(self, lesson: str | None = None, every: bool = False
@@ -1251,14 +1251,26 @@ def teacher_token(path: str | None) -> str:
     return secrets.token_urlsafe(24)
 
 
+def default_token_file(db: str) -> str | None:
+    """Where the teacher's token is kept when no file is named: beside the database
+    (``classroom.sqlite.token``), so a restart keeps the token an open dashboard holds.
+    None for a database in memory.
+
+    >>> default_token_file("class/3b.sqlite"), default_token_file(":memory:")
+    ('class/3b.sqlite.token', None)
+    """
+    return None if db == ":memory:" else db + ".token"
+
+
 async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.sqlite",
                 token_file: str | None = None, certfile: str | None = None,
                 keyfile: str | None = None, bot_delay: float = 0.4,
                 pages: str = "", ready: Callable[[str, str], None] | None = None,
                 stop: asyncio.Event | None = None) -> None:
     """Run the table server until ``stop`` is set (or forever). ``ready(url, token)`` is
-    called once it listens."""
-    token = teacher_token(token_file)
+    called once it listens. With no ``token_file`` the token is kept beside the
+    database (:func:`default_token_file`)."""
+    token = teacher_token(token_file or default_token_file(db))
     storage = SQLiteStorage(db)
     loop = asyncio.get_running_loop()
     hall = Hall(storage, token, bot_delay=bot_delay, loop=lambda: loop)

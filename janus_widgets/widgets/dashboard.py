@@ -134,6 +134,31 @@ h1 {{ font-size: 14pt; }}
 </style></head><body><h1>{html.escape(title)}</h1>{slips}</body></html>"""
 
 
+def _answer_kind(row: dict[str, Any]) -> tuple[str, ...]:
+    """What makes two of a class's checks one row of the tally (as the server counts)."""
+    return tuple(str(row.get(k, "")) for k in ("lesson", "question", "student", "verdict",
+                                               "mistake"))
+
+
+def add_check(answers: list[dict[str, Any]], row: dict[str, Any]) -> None:
+    """Add a check the server sent to ``answers``: a new row, or the new count of a row's
+    ``tries`` (the same student, question, verdict and mistake sent again).
+
+    >>> rows = []
+    >>> for tries in (1, 2):
+    ...     add_check(rows, {"lesson": "l", "question": "q1", "student": "a",
+    ...                      "verdict": "wrong", "mistake": "m", "tries": tries})
+    >>> len(rows), rows[0]["tries"]
+    (1, 2)
+    """
+    kind = _answer_kind(row)
+    for kept in answers:
+        if _answer_kind(kept) == kind:
+            kept["tries"] = max(int(kept.get("tries", 1)), int(row.get("tries", 1)))
+            return
+    answers.append(dict(row))
+
+
 def tally(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The class's checks per question: how many students tried, how many got it right
     (at any try), how many checks were made, and the commonest mistakes with how many
@@ -311,8 +336,10 @@ class Dashboard(W.VBox):
         elif kind == "moves" and self.opened is not None and msg["table"] == self.opened[0]:
             self._follow(msg)
         elif kind == "answer":
-            self.answers.append(msg["answer"])
+            add_check(self.answers, msg["answer"])
             self._soon(self._refresh_answers)
+
+
 
     def _soon(self, fn: Callable[[], None]) -> None:
         """Run the refresh ``fn`` in 0.1 s, once however often it is asked for meanwhile
