@@ -19,8 +19,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from browser_support import (ARTIFACTS, click_canvas, free_port, wait_http, wait_painted,
-                             widget_errors)
+from browser_support import (ARTIFACTS, click_canvas, eventually, free_port, wait_http,
+                             wait_painted, widget_errors)
 from janus_widgets import classroom, games
 from janus_widgets.core.protocol import TERMINAL
 
@@ -134,7 +134,8 @@ def test_a_card_game_at_three_screens_and_the_dashboard(room, browser):
     frames = {"A": [], "B": []}
     pages = {letter: open_page(browser, room.seat_url(t.codes[letter]), frames[letter])
              for letter in "AB"}
-    dash = open_page(browser, room.dashboard_url())
+    dash_frames: list[str] = []
+    dash = open_page(browser, room.dashboard_url(), dash_frames)
     for letter, page in pages.items():
         wait_seat(page, letter)
     dash.wait_for_selector(f".janus-dashboard-tables tr[data-table='{t.id}']")
@@ -191,6 +192,18 @@ def test_a_card_game_at_three_screens_and_the_dashboard(room, browser):
             context = before_end[max(0, where - 300):where + 100]
         assert not leaked, (f"seat {letter}'s page received hidden sides: {leaked[:3]} "
                             f"in {context if leaked else ''!r}")
+    # The check can fire: the teacher's view of the same table, captured the same way,
+    # holds sides hidden from A (in the teacher's move log), and the seed is not needed.
+    dash.locator(".widget-dropdown select").first.select_option(t.id)
+    dash.get_by_role("button", name="Open").click()
+    dash.wait_for_selector(".janus-widget canvas", timeout=60_000)
+    hidden_from_a = hidden_pairs(final, 0)
+
+    def teacher_sees_a_hidden_side() -> None:
+        shown = "\n".join(dash_frames)
+        assert any(pair in shown for pair in hidden_from_a), \
+            "the teacher's page shows no side hidden from A: the check would be blind"
+    eventually(teacher_sees_a_hidden_side, timeout=20)
     ARTIFACTS.mkdir(exist_ok=True)
     pages["A"].screenshot(path=str(ARTIFACTS / "seat-page-A.png"))
     dash.screenshot(path=str(ARTIFACTS / "dashboard.png"), full_page=True)
