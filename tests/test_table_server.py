@@ -407,14 +407,22 @@ def test_every_endpoint_with_every_kind_of_credential(server, teacher):
     def credential(table, letter):
         return http(server, "POST", "/api/join", body={"code": table.codes[letter]})[1][
             "credential"]
+    _, made = http(server, "POST", "/api/classes", server.token,
+                   {"name": "3b", "students": ["ada", "ben"]})
+    _, student = http(server, "POST", "/api/join_class", "", {"code": made["codes"]["ada"]})
+    ended = teacher.create_table("jactus", players=2)
     kinds = {"none": "", "made-up": "x" * 32, "seat": credential(t, "A"),
-             "other seat": credential(other, "A"), "teacher": server.token}
+             "other seat": credential(other, "A"), "student": student["credential"],
+             "teacher": server.token}
     teacher_only = [("GET", "/api/tables", None), ("POST", "/api/tables", {"game": "jactus"}),
                     ("GET", f"/api/tables/{t.id}", None),
                     ("GET", f"/api/tables/{t.id}/record", None),
                     ("POST", f"/api/tables/{other.id}/pause", None),
                     ("POST", f"/api/tables/{other.id}/resume", None),
-                    ("GET", "/api/answers", None)]
+                    ("POST", f"/api/tables/{other.id}/codes", None),
+                    ("POST", "/api/classes", {"name": "4c", "students": 2}),
+                    ("GET", "/api/answers", None),
+                    ("POST", f"/api/tables/{ended.id}/end", None)]      # last: it ends it
     for method, path, body in teacher_only:
         for kind, secret in kinds.items():
             status, answer = http(server, method, path, secret, body)
@@ -423,12 +431,18 @@ def test_every_endpoint_with_every_kind_of_credential(server, teacher):
             else:
                 assert status in (401, 403) and answer["type"] == "error", (path, kind)
                 assert "seed" not in json.dumps(answer)
-    for kind, secret in kinds.items():                       # open to all: status, join
+    for kind, secret in kinds.items():            # open to all: the server's page, status
         assert http(server, "GET", "/api/status", secret)[0] == 200
+        status, page = http(server, "GET", "/", secret)
+        assert status == 200 and "seed" not in json.dumps(page) and "codes" not in page
         status, answer = http(server, "POST", "/api/answers", secret,
                               {"lesson": "x", "question": "1", "answer": "2",
                                "verdict": "right"})
-        assert (status == 201) == (kind in ("seat", "other seat")), (kind, answer)
+        assert (status == 201) == (kind in ("seat", "other seat", "student")), (kind, answer)
+    # A credential is no join code (two tries only: wrong codes are limited per address)
+    for path, kind in (("/api/join", "seat"), ("/api/join_class", "student")):
+        status, answer = http(server, "POST", path, kinds[kind], {"code": kinds[kind]})
+        assert status in (400, 404) and "credential" not in answer, (path, answer)
     assert http(server, "POST", "/api/join", "", {"code": "??"})[0] == 404
     assert http(server, "GET", "/api/nothing-here", server.token)[0] == 404
     assert http(server, "POST", "/api/tables", server.token, b"{oops")[1]["code"] == \
@@ -439,6 +453,8 @@ def test_every_endpoint_with_every_kind_of_credential(server, teacher):
               "made-up": {"hello": "bad_credential"},
               "seat": {"watch": "teacher_only", "unwatch": "teacher_only"},
               "other seat": {"watch": "teacher_only", "unwatch": "teacher_only"},
+              "student": {"sync": "seat_only", "play": "seat_only", "watch": "seat_only",
+                          "unwatch": "seat_only"},
               "teacher": {"sync": "seat_only", "play": "seat_only"}}
     messages = {"sync": {"type": "sync", "since": 0},
                 "play": {"type": "play", "move": "r*", "id": "w"},
