@@ -236,6 +236,29 @@ def test_a_malformed_update_changes_nothing_and_is_reported(hall, game, spoil):
     assert client.view == served.table.state.view(0)
 
 
+def test_a_move_whose_answer_comes_after_play_gave_up_is_told_to_the_page(hall):
+    """play() waits so long; an answer after that is not kept for nobody: the page's
+    status line says whether the move was played after all."""
+    from janus_widgets.table.client import ClassroomError
+    served, codes = hall.create_table({"game": "jactus", "players": 2, "seed": 5})
+    client = seat_of(hall, served, 0)
+    with pytest.raises(ClassroomError, match="No answer from the server"):
+        client.play("r*", timeout=0.05)
+    sent = client.sent[-1]
+    assert sent["type"] == "play" and client._pending      # sent again on reconnect
+    ack = {"type": "ack", "id": sent["id"], "played": True, "ply": 0}
+    client._take(json.dumps(ack))
+    assert client.notice == ("Your move 'r*' was played after all (the server's answer "
+                             "came late).", "info")
+    assert not client._answers and not client._pending and not client._late
+    with pytest.raises(ClassroomError):
+        client.play("r1", timeout=0.05)
+    client._take(json.dumps({"type": "error", "id": client.sent[-1]["id"],
+                             "code": "refused", "error": "JA-6: throw all five first"}))
+    assert client.notice[1] == "refused" and "JA-6" in client.notice[0]
+    assert "'r1' was not played" in client.notice[0] and not client._answers
+
+
 class FakeSocket:
     """A connection's stand-in: ``write`` and ``read`` say what each call does."""
 

@@ -376,6 +376,7 @@ class RemoteTable(_Link):
         self._welcome: dict[str, Any] | None = None
         self._answers: dict[str, dict[str, Any]] = {}     # client move id → answer
         self._pending: dict[str, dict[str, Any]] = {}     # sent, not answered yet
+        self._late: dict[str, str] = {}       # move id → move text whose play() gave up
         self._index = 0
         self._open(url, context, timeout)
 
@@ -422,8 +423,17 @@ class RemoteTable(_Link):
         elif kind in ("ack", "error") and isinstance(msg.get("id"), str):
             with self._lock:
                 self._pending.pop(msg["id"], None)
-                self._answers[msg["id"]] = msg
+                late = self._late.pop(msg["id"], None)
+                if late is None:
+                    self._answers[msg["id"]] = msg
                 self._news.notify_all()
+            if late is not None:              # nobody waits for it: the page is told
+                if kind == "ack":
+                    self._say(f"Your move {late!r} was played after all (the server's "
+                              "answer came late).", "info")
+                else:
+                    self._say(f"Your move {late!r} was not played: "
+                              f"{msg.get('error', 'refused')}", "refused")
         elif kind == "error":
             text = msg.get("error", "the server refused a message")
             if msg.get("code") in ("bad_credential", "no_credential", "limit") and \
@@ -721,6 +731,8 @@ class RemoteTable(_Link):
         with self._lock:
             answered = self._news.wait_for(lambda: move_id in self._answers, timeout)
             answer = self._answers.pop(move_id, None)
+            if answer is None:
+                self._late[move_id] = text    # its answer, if it comes, goes to the page
         if not answered or answer is None:
             text_ = (f"No answer from the server within {timeout:g} s; the move {text!r} "
                      "is sent again when the connection is back, and played at most once.")
