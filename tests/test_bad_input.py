@@ -457,3 +457,13 @@ def test_a_side_revealed_against_what_a_no_trio_fact_said_is_refused():
     with pytest.raises(ValueError, match="do not all show one symbol, and now sees moon "
                                          r"on all three \(JC-13\)"):
         check_step(before.view(0), text, forged_view)
+
+
+def test_more_bots_than_seats_is_refused_saying_how_many_seats():
+    from janus_widgets.analysis.tournament import run_tournament
+    with pytest.raises(ArgumentError, match="3 bots for 2 seats; give at most 2"):
+        run_tournament("jactus", bots=["greedy"] * 3, games=2, processes=1)
+    out = subprocess.run([sys.executable, "-m", "janus_widgets", "simulate", "jinns",
+                          "--bots", "greedy,greedy,greedy,greedy,greedy", "--games", "1"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and "5 bots for 2 seats" in out.stderr

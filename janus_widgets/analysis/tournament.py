@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import games as registry
 from ..core.bots import make_bot
+from ..core.errors import ArgumentError
 from ..core.protocol import Game, seat_name
 from ..core.simulate import play_game
 from .metrics import (FAMILY_ERROR, METRICS, GameColumns, format_metrics, holm,
@@ -321,6 +322,13 @@ def run_tournament(game: str | Game, variant: Any = None, *, bots: Sequence[BotS
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name}={value!r} is not allowed: use {allowed}")
     specs = list(bots) or [None]
+    seats = game_obj.engine(variant_obj).num_players
+    if len(specs) > seats:
+        raise ArgumentError("bots", [_bot_label(s) for s in specs],
+                            f"at most {seats} bots, one a seat",
+                            message=f"bots: {len(specs)} bots for {seats} seats; give at "
+                                    f"most {seats}, one a seat (fewer are repeated round "
+                                    "the table)")
     for spec in specs:
         if isinstance(spec, str):
             make_bot(spec, game_obj, 0, 0)  # a bad name fails here, not in a worker
