@@ -16,6 +16,7 @@ Run:  python benchmarks/interval_coverage.py [--studies 4000] [--engine]
 7. The ◆: identical rules with re-seeded bots, synthetic pairs and real Jinns and Jactus
    tournaments (600 deals, each played three times), Holm against one mark per interval
    that excludes 0.
+8. The intervals under Ludii's own definitions (``definition="ludii"``), simulated.
 
 With ``--engine`` it also plays 4,400 games of Jactus without spoiling through the engine
 with the optimal bot (about two minutes) and measures advantage and balance on disjoint
@@ -34,9 +35,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from coverage_support import (OptimalWalker, Scenario, any_mark, bank_comparisons,  # noqa: E402
-                              coverage, optimal_studies, paired, paired_coverage,
-                              reseeded_bank)
+from coverage_support import (LUDII_KEYS, OptimalWalker, Scenario, any_mark,  # noqa: E402
+                              bank_comparisons, coverage, ludii_coverage, ludii_truths,
+                              optimal_studies, paired, paired_coverage, reseeded_bank)
 from test_interval_coverage import AHEAD, FAIR, NO_DRAWS, exact_coverage  # noqa: E402
 
 from janus_widgets.analysis.metrics import (Z95, GameColumns, _metric,  # noqa: E402
@@ -206,6 +207,18 @@ def engine_part() -> None:
     assert isinstance(columns, GameColumns) and math.isfinite(v)
 
 
+def ludii_part(studies: int) -> None:
+    print(f"\n8. Ludii's own definitions, {studies:,} simulated studies per size")
+    for scenario in (FAIR, AHEAD, NO_DRAWS):
+        print(f" {scenario.name}")
+        print(header(LUDII_KEYS))
+        for n in (20, 50, 200):
+            rng = np.random.default_rng([2028, n])
+            measured = ludii_coverage(scenario.studies(rng, studies, n),
+                                      ludii_truths(scenario), LUDII_KEYS, Z95)
+            print(row(f"n = {n}", {k: v[0] for k, v in measured.items()}, LUDII_KEYS))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--studies", type=int, default=4000)
@@ -221,6 +234,7 @@ def main() -> None:
     seats_part(min(args.studies, 2000))
     paired_part(args.studies)
     marks_part(1000)
+    ludii_part(args.studies)
     if args.engine:
         engine_part()
     print(f"\n{time.perf_counter() - began:.0f} s in all")

@@ -102,6 +102,31 @@ class Scenario:
 
 QUANTITIES = ("outcome", "turns", "lead", "gap", "decided", "branching")
 
+#: The metrics whose Ludii definitions :func:`ludii_truths` knows for two seats.
+LUDII_KEYS = ["advantage_p1", "balance", "completion", "drawishness", "duration",
+              "duration_plies", "lead_change"]
+
+
+def ludii_truths(scenario: Scenario) -> dict[str, float]:
+    """The true values of two seats' metrics under Ludii's definitions
+    (``summarize(..., definition="ludii")``): results over all games, a game without a
+    single winner half a win, completion the share with a winner, durations in moves
+    without chance."""
+    assert scenario.players == 2
+    decisive = (1 - scenario.cap) * (1 - scenario.draw)
+    a, b = (decisive * share for share in scenario.shares)
+    turns = 40 + 2 * scenario.turn_scale
+    return {"advantage_p1": a + 0.5 * (1 - decisive), "balance": 1 - abs(a - b),
+            "completion": decisive, "drawishness": (1 - scenario.cap) * scenario.draw,
+            "duration": turns, "duration_plies": turns, "lead_change": 0.7 * 2 / 22}
+
+
+def ludii_coverage(studies: Studies, truths: dict[str, float], keys: list[str], z: float
+                   ) -> dict[str, tuple[float, int]]:
+    """:func:`coverage` of the intervals under Ludii's definitions."""
+    from janus_widgets.analysis.metrics import LUDII_METRICS
+    return _coverage_of({key: LUDII_METRICS[key] for key in keys}, studies, truths, z)
+
 
 def paired(rng: np.random.Generator, a: Scenario, b: Scenario, studies: int, games: int,
            link: float = 0.6) -> tuple[Studies, Studies]:
@@ -122,9 +147,15 @@ def coverage(studies: Studies, truths: dict[str, float], keys: list[str], z: flo
     """Per metric: the share of studies whose interval covers the truth, and the number
     of studies that give one (a study without a decisive game has no advantage; two
     decisive games alike give a decisiveness but no interval)."""
+    return _coverage_of({key: _metric(key, studies.players) for key in keys}, studies,
+                        truths, z)
+
+
+def _coverage_of(metrics: dict[str, Any], studies: Studies, truths: dict[str, float],
+                 z: float) -> dict[str, tuple[float, int]]:
     out = {}
-    for key in keys:
-        estimate = _metric(key, studies.players).measure(studies)
+    for key, metric in metrics.items():
+        estimate = metric.measure(studies)
         low, high = estimate.limits(z)
         defined = np.isfinite(estimate.value) & np.isfinite(low) & np.isfinite(high)
         truth = truths[key]
