@@ -823,11 +823,15 @@ class Table:
         return self.state
 
     # ------------------------------------------------------------------ what is told
-    def _told_window(self, viewpoint: Viewpoint, lo: int, hi: int) -> list[Told]:
+    def _told_window(self, viewpoint: Viewpoint, lo: int, hi: int, *,
+                     sentences: bool = False) -> list[Told]:
         """Moves ``lo`` … ``hi - 1`` of the current line as ``viewpoint`` may know them:
         rolled forward from one replay checkpoint (a long game costs no more than a
         short one). A screen passed round tells what every seat knows (the table's
-        account); a seat's record what the seat was told, as saved."""
+        account); a seat's record what the seat was told, as saved, read by the same
+        engine methods whatever the game (``told_words``, ``told_sentence``), so it reads
+        as the game did for that seat. ``sentences``: say what each move did as well (the
+        last move needs it; the log does not)."""
         if hi <= lo:
             return []
         by = self.by
@@ -840,7 +844,8 @@ class Table:
             for i in range(lo, hi):
                 before = rec.replay_view(i)
                 out.append(Told(before.current_player, by[i],
-                                engine.told_words(before, told[i])))
+                                engine.told_words(before, told[i]),
+                                engine.told_sentence(before, told[i]) if sentences else ""))
             return out
         seat = TABLE if viewpoint == "current" else viewpoint
         line = replay.current_line
@@ -849,7 +854,7 @@ class Table:
         for i, raw in zip(range(lo, hi), line.raws(lo, hi)):
             action = line.actions[i]
             out.append(Told(engine.current(raw), by[i], engine.log_entry(raw, action, seat),
-                            sentence(engine, raw, action)))
+                            sentence(engine, raw, action, seat) if sentences else ""))
         return out
 
     def log(self, viewpoint: Viewpoint, lo: int, hi: int) -> list[tuple[str, int]]:
@@ -860,7 +865,7 @@ class Table:
         """The move that led to the position shown, as ``viewpoint`` may know it."""
         i = self.replay.index
         lo = max(0, i - 5)                       # a decision and up to four chances
-        return last_move(self._told_window(viewpoint, lo, i), i, lo)
+        return last_move(self._told_window(viewpoint, lo, i, sentences=True), i, lo)
 
     def facts(self, viewpoint: Viewpoint) -> Facts:
         """What the status line states for ``viewpoint``, from the record alone."""
