@@ -51,9 +51,11 @@ def sentence(engine: Any, raw: Any, action: int, viewer: Any = TABLE) -> str:
     >>> sentence(state.engine, state.raw, state.legal_moves()[-1].action)
     'Throw all five dice to open the round.'
     >>> cards = games.get("janus-cards").new(players=3, seed=4)
-    >>> deal = cards.sample_chance().action
-    >>> sentence(cards.engine, cards.raw, deal, 1), sentence(cards.engine, cards.raw, deal)
-    ('Chance dealt A a card, wave on its back.', 'Chance dealt A a card.')
+    >>> deal = cards.sample_chance().action      # A looks at both sides (JC-5)
+    >>> sentence(cards.engine, cards.raw, deal, 0)
+    'Chance dealt A a card, bell towards A and wave on its back.'
+    >>> sentence(cards.engine, cards.raw, deal, 1)
+    'Chance dealt A a card, wave on its back.'
     """
     if not engine.has_secrets:
         return engine.describe(raw, action)
