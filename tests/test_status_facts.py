@@ -216,6 +216,37 @@ def test_the_confirm_box_uses_the_options_labels_and_the_same_move_count():
     assert [label for label, _ in w.previous_box.options][0].endswith(f"{2} moves")
 
 
+#: One rule option per game, the value to change it to, and how its label says it.
+CHANGES = {"janus": ("toll_fields", "entered", "toll fields: tolls on every field"),
+           "jactus": ("steal", "centre-empty", "steal: once the centre is empty"),
+           "janus-cards": ("deal_peek", "none", "deal peek: only the side facing you"),
+           "jinns": ("distance", "height", "distance: pawns moving (height)")}
+#: A second option per game, changed once the first is in force.
+SECOND = {"janus": ("stuck", "step", "stuck: step one field"),
+          "jactus": ("after_decline", "next", "after decline: the next player opens"),
+          "janus-cards": ("trio_backs", "shown", "trio backs: open, both sides"),
+          "jinns": ("shared_towers", "zero", "shared towers: scores zero")}
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_confirm_box_lists_only_the_changed_options_by_their_labels(name):
+    w = GameWidget(name, seed=3, bot_delay=0)
+    for option, value, said in (CHANGES[name], SECOND[name]):
+        if w.state.is_chance:
+            w.step()
+        else:
+            w.play(w.state.legal_moves()[0])
+        w.variant_controls[option].value = value
+        text = plain(w.confirm_text.value)
+        assert text.startswith(f"Start a new game with {said}? Its rules: "), text
+        assert "=" not in text and "_" not in text and "squares" not in text, text
+        w.confirm_yes.click()
+        assert getattr(w.state.variant, option) == value
+    heading = plain(w.heading.value)
+    assert f"custom ({CHANGES[name][2]}; {SECOND[name][2]})" in heading and "=" not in heading
+    assert SECOND[name][2] in plain(w.ruleset_control.about.value)
+
+
 # --- item 7: random sessions, checked against the record -----------------------------------
 def facts_from_record(w: GameWidget) -> dict:
     """What the status line must say, worked out from the record alone (not from the

@@ -1039,22 +1039,20 @@ class Game(Generic[VariantT]):
         return CUSTOM
 
     def describe_variant(self, variant: VariantT) -> str:
-        """A short text naming the ruleset and the set-up (or the changed options).
+        """A short text naming the ruleset and the set-up (or the changed options), each
+        option named by its label and its value's label (what the menus say).
 
         >>> from janus_widgets import games
         >>> jactus = games.get("jactus")
         >>> jactus.describe_variant(jactus.variant(ruleset="points", players=3))
-        'points ruleset, players=3'
+        'points ruleset, players: 3'
         >>> jactus.describe_variant(jactus.variant(supply="full"))
-        'custom: supply=full'
+        'custom (supply: all pieces)'
         """
         name = self.ruleset_of(variant)
         if name == CUSTOM:
-            return f"{CUSTOM}: {variant.describe()}"
-        default = self.Variant()
-        setup = [f"{s.name}={getattr(variant, s.name)}" for s in variant.options()
-                 if s.setup and getattr(variant, s.name) != getattr(default, s.name)]
-        return ", ".join([f"{name} ruleset"] + setup)
+            return f"{CUSTOM} ({'; '.join(variant.labelled_changes())})"
+        return ", ".join([f"{name} ruleset"] + variant.labelled_changes(setup=True))
 
     def variant(self, variant: VariantT | dict | None = None, *, ruleset: str | None = None,
                 **options: Any) -> VariantT:

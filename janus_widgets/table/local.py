@@ -745,8 +745,8 @@ class Table:
         main = len(self.replay.lines[0])
         others = self.moves_played - main
         side = f", and {moves_text(others)} on other lines" if others else ""
-        return (f"Start a new game with {changed_options(self.state.variant, variant)} "
-                f"({self.game.describe_variant(variant)})? This game "
+        return (f"Start a new game with {changed_options(self.state.variant, variant)}? "
+                f"Its rules: {self.game.describe_variant(variant)}. This game "
                 f"({moves_text(main)}{side}) is kept under Save / load → earlier.")
 
     def confirm_variant(self, yes: bool) -> None:
@@ -885,12 +885,15 @@ class Table:
 
 
 def changed_options(old: Any, new: Any) -> str:
-    """The options that differ between two variants, as their labels say them
-    (``"players: 4"``), for a confirm box."""
-    now = old.to_dict()
-    parts = []
-    for spec in new.options():
-        value = getattr(new, spec.name)
-        if now.get(spec.name) != value:
-            parts.append(f"{spec.label}: {spec.value_label(value)}")
-    return ", ".join(parts) or "the same options"
+    """The options that differ between two variants, as their labels say them, for a
+    confirm box (the values themselves are compared: a table of tuples is not its JSON
+    form of lists).
+
+    >>> from janus_widgets import games
+    >>> janus = games.get("janus").Variant
+    >>> changed_options(janus(), janus(toll_fields="entered"))
+    'toll fields: tolls on every field'
+    >>> changed_options(janus(), janus())
+    'the same options'
+    """
+    return ", ".join(new.labelled_changes(old)) or "the same options"
