@@ -116,6 +116,7 @@ def test_every_last_move_names_who_and_what(name):
         last = w.table.facts(0).last
         assert re.match(r"^(Chance: |[A-F]( \(bot\))? played )", last), last
         assert "=?" not in last or "dealt" in last or "turned up" in last, last
+        assert " played " not in last or ": " in last, last        # and what it did
 
 
 @pytest.mark.parametrize("name", games.names())
