@@ -116,7 +116,7 @@ def test_jinns_canvas_in_jupyterlab(lab, page):
     assert kernel(page, "v = game.state.variant; print(v.placement, v.shared_towers, "
                         "v.players, game.index)").split() == ["random", "zero", "4", "0"]
     eventually(lambda: _is(selected(placement), "random (newer edition)"))
-    assert "newer edition ruleset, players=4" in widget.locator("h3").first.inner_text()
+    assert "newer edition ruleset, players: 4" in widget.locator("h3").first.inner_text()
     option_select(page, widget, "distance").select_option(
         label="pawns moving (height)")
     eventually(lambda: _is(selected(menu), "custom"))

@@ -58,7 +58,8 @@ def test_an_option_changed_from_a_ruleset_makes_it_custom():
     variant = jactus.variant(ruleset="points", supply="full")
     assert variant.scoring == "points" and variant.supply == "full"
     assert jactus.ruleset_of(variant) == CUSTOM
-    assert jactus.describe_variant(variant) == "custom: supply=full, scoring=points"
+    assert jactus.describe_variant(variant) == ("custom (supply: all pieces; "
+                                                "scoring: points (6, 2, 5))")
     # ... and options that happen to equal a ruleset are that ruleset.
     assert jactus.ruleset_of(jactus.variant(dog_throws="other", players=5)) == "other edition"
 

@@ -116,15 +116,76 @@ def test_every_last_move_names_who_and_what(name):
         last = w.table.facts(0).last
         assert re.match(r"^(Chance: |[A-F]( \(bot\))? played )", last), last
         assert "=?" not in last or "dealt" in last or "turned up" in last, last
+        assert " played " not in last or ": " in last, last        # and what it did
 
 
-def test_a_seats_record_reads_as_the_game_did():
-    w = GameWidget("janus-cards", players=3, seed=4, bot_delay=0, viewpoint=0)
-    deal_all(w)
-    live = [label for label, _ in w.move_log.options][1:]
-    w.load(w.state.seat_record(0))
-    shown = [label for label, _ in w.move_log.options][1:]
-    assert shown == live and not any(re.search(r"\d+\. chance =", s) for s in shown)
+@pytest.mark.parametrize("name", games.names())
+def test_a_seats_record_reads_as_the_game_did(name, tmp_path):
+    """A seat's record, saved and loaded, reads every move as the live game read it for
+    that seat: the log, and the last move (with its sentence) at every position."""
+    options = {"players": 3} if name == "janus-cards" else {}
+    for seat in (0, 1, "current"):
+        w = GameWidget(name, seed=5, bot_delay=0, viewpoint=seat, bots={1: "greedy"},
+                       **options)
+        rng = random.Random(5)
+        for _ in range(30):
+            if w.state.is_over:
+                break
+            if w.state.is_chance or w.state.current_player in w.bots:
+                w.step()
+            else:
+                w.play(rng.choice(w.state.legal_moves()))
+        live = [label for label, _ in w.move_log.options][1:]
+        w.set_bot(1, None)                         # stepping back plays nothing
+        lasts = []
+        for i in range(w.index + 1):
+            w.goto(i)
+            lasts.append(w.table.last_move(seat))
+        loaded = GameWidget(name, bot_delay=0, **options)
+        loaded.load(w.save(tmp_path / f"{seat}.json"))
+        assert loaded.seat_mode
+        shown = [label for label, _ in loaded.move_log.options][1:]
+        assert shown == live and not any(re.search(r"\d+\. chance =", s) for s in shown)
+        for i, want in enumerate(lasts):
+            loaded.goto(i)
+            assert loaded.table.facts(loaded._viewpoint).last == want, (seat, i)
+        loaded.last()
+        assert plain(loaded.status_line.value).count(lasts[-1].rstrip(".")) == 1
+        assert all(": " in last for last in lasts if " played " in last)  # a sentence
+
+
+@pytest.mark.parametrize("viewer", [0, 1, TABLE, None])
+def test_every_card_move_has_a_sentence_in_the_viewers_terms(viewer):
+    """Every kind of card move (a draw of one or two, from a hand or the pile, a discard of
+    one or two, agreeing, a trio laid, the end) says what it did, in words, for every
+    viewer, and names no side that viewer has not seen (the words come from its view)."""
+    from janus_widgets.table.narrate import sentence
+    cards = games.get("janus-cards")
+    said: dict[str, str] = {}
+    for seed in range(6):
+        state = cards.new(players=3 + seed % 2, seed=seed, two_from_pile=True)
+        rng = random.Random(seed)
+        while not state.is_over:
+            move = state.sample_chance() if state.is_chance else \
+                rng.choice(state.legal_moves())
+            words = sentence(state.engine, state.raw, move.action, viewer)
+            told = state.engine.observed(state.raw, move.action, viewer)
+            kind = ("=" if move.chance else move.notation[0] + str(len(move.notation))
+                    + "+" * ("+" in move.notation) + "T" * ("trio" in told))
+            said.setdefault(kind, words)
+            mover = "Chance " if move.chance else seat_name(state.current_player) + " "
+            assert words.startswith(mover) and words.endswith(".") and "?" not in words
+            assert re.search(r"\b(dealt|turned up|drew|discarded|agreed)\b", words), words
+            before = state.view(viewer)
+            seen = {c.front for c in before.cards()} | {c.back for c in before.cards()}
+            state = state.play(move)
+            after = state.view(viewer)
+            seen |= {c.front for c in after.cards()} | {c.back for c in after.cards()}
+            assert all(symbol in seen for symbol in re.findall(
+                r"(\w+) (?:face up|face down|towards|on its back)", words)), (told, words)
+    assert {"=", "d3", "d2", "d5+", "d4+", "x2", "x3", "a5"} <= set(said), sorted(said)
+    assert any(k.endswith("T") for k in said) and said["a5"].endswith(
+        "agreed that no more trios can be formed.")
 
 
 # --- item 6: small truths -------------------------------------------------------------------
@@ -154,6 +215,37 @@ def test_the_confirm_box_uses_the_options_labels_and_the_same_move_count():
     assert f"({w.index} moves)" in text
     w.confirm_yes.click()
     assert [label for label, _ in w.previous_box.options][0].endswith(f"{2} moves")
+
+
+#: One rule option per game, the value to change it to, and how its label says it.
+CHANGES = {"janus": ("toll_fields", "entered", "toll fields: tolls on every field"),
+           "jactus": ("steal", "centre-empty", "steal: once the centre is empty"),
+           "janus-cards": ("deal_peek", "none", "deal peek: only the side facing you"),
+           "jinns": ("distance", "height", "distance: pawns moving (height)")}
+#: A second option per game, changed once the first is in force.
+SECOND = {"janus": ("stuck", "step", "stuck: step one field"),
+          "jactus": ("after_decline", "next", "after decline: the next player opens"),
+          "janus-cards": ("trio_backs", "shown", "trio backs: open, both sides"),
+          "jinns": ("shared_towers", "zero", "shared towers: scores zero")}
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_confirm_box_lists_only_the_changed_options_by_their_labels(name):
+    w = GameWidget(name, seed=3, bot_delay=0)
+    for option, value, said in (CHANGES[name], SECOND[name]):
+        if w.state.is_chance:
+            w.step()
+        else:
+            w.play(w.state.legal_moves()[0])
+        w.variant_controls[option].value = value
+        text = plain(w.confirm_text.value)
+        assert text.startswith(f"Start a new game with {said}? Its rules: "), text
+        assert "=" not in text and "_" not in text and "squares" not in text, text
+        w.confirm_yes.click()
+        assert getattr(w.state.variant, option) == value
+    heading = plain(w.heading.value)
+    assert f"custom ({CHANGES[name][2]}; {SECOND[name][2]})" in heading and "=" not in heading
+    assert SECOND[name][2] in plain(w.ruleset_control.about.value)
 
 
 # --- item 7: random sessions, checked against the record -----------------------------------

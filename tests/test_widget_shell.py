@@ -124,17 +124,17 @@ def test_the_ruleset_menu_sits_above_the_options_and_starts_a_ruleset(widget):
     menu.value = "points"                                 # no move yet: at once
     assert widget.state.variant.scoring == "points" and widget.state.num_players == 3
     assert widget.variant_controls["scoring"].value == "points"
-    assert "points ruleset, players=3" in widget.heading.value
+    assert "points ruleset, players: 3" in widget.heading.value
     assert "Venus 6, dog 2, coin 5" in widget.ruleset_control.about.value
-    assert "New game: points ruleset, players=3." in status(widget)
+    assert "New game: points ruleset, players: 3." in status(widget)
 
 
 def test_an_option_changed_by_hand_shows_custom(widget):
     menu = widget.ruleset_control.menu
     widget.variant_controls["supply"].value = "full"
     assert menu.value == "custom" and widget.state.variant.supply == "full"
-    assert "supply=full" in widget.ruleset_control.about.value
-    assert "custom: supply=full" in widget.heading.value
+    assert "supply: all pieces" in widget.ruleset_control.about.value
+    assert "custom (supply: all pieces)" in widget.heading.value
     widget.variant_controls["supply"].value = "by-players"   # back to a ruleset's options
     assert menu.value == "rulebook"
     widget.variant_controls["dog_throws"].value = "other"

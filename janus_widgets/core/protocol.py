@@ -446,9 +446,38 @@ class Engine(ABC, Generic[VariantT]):
     def told_words(self, view: Any, observed: str) -> str:
         """The log's words (:meth:`log_entry`) for a move a seat was told of as
         ``observed`` in the position it saw as ``view``: what a seat's record shows,
-        which keeps no truth. Default: the observed text itself (as :meth:`log_entry`
-        gives by default); a game whose log reads otherwise says it the same way here."""
-        return observed
+        which keeps no truth. A game without secrets needs nothing here: its view is
+        the state itself and ``observed`` the notation, so this is :meth:`log_entry`
+        of the move read back. A game with secrets whose log reads otherwise than
+        :meth:`observed` says it the same way here (by default: ``observed`` itself).
+
+        >>> from janus_widgets import games
+        >>> state = games.get("jactus").new(seed=1).play("r*")
+        >>> state.engine.told_words(state, "=12346")
+        'threw 1 2 3 4 6'
+        """
+        if self.has_secrets:
+            return observed
+        raw = view.raw
+        return self.log_entry(raw, self.parse(raw, observed), TABLE)
+
+    def told_sentence(self, view: Any, observed: str) -> str:
+        """The sentence that says what a move did, in the terms of the seat that saw
+        the position as ``view`` and was told of the move as ``observed`` (the status
+        line's last move says it). It must read nothing but those two, so a seat's record
+        (which keeps no truth) says it as the game did. A game without secrets:
+        :meth:`describe` of the move read back. A game with secrets words every move
+        from what the seat was told; by default it has no sentence (``""``).
+
+        >>> from janus_widgets import games
+        >>> state = games.get("jactus").new(seed=1)
+        >>> state.engine.told_sentence(state, "r*")
+        'Throw all five dice to open the round.'
+        """
+        if self.has_secrets:
+            return ""
+        raw = view.raw
+        return self.describe(raw, self.parse(raw, observed))
 
     def outcome(self, raw: Raw) -> str:
         """Who won and why, citing the rule, once the game is over ("A wins: all tiles
@@ -1010,22 +1039,20 @@ class Game(Generic[VariantT]):
         return CUSTOM
 
     def describe_variant(self, variant: VariantT) -> str:
-        """A short text naming the ruleset and the set-up (or the changed options).
+        """A short text naming the ruleset and the set-up (or the changed options), each
+        option named by its label and its value's label (what the menus say).
 
         >>> from janus_widgets import games
         >>> jactus = games.get("jactus")
         >>> jactus.describe_variant(jactus.variant(ruleset="points", players=3))
-        'points ruleset, players=3'
+        'points ruleset, players: 3'
         >>> jactus.describe_variant(jactus.variant(supply="full"))
-        'custom: supply=full'
+        'custom (supply: all pieces)'
         """
         name = self.ruleset_of(variant)
         if name == CUSTOM:
-            return f"{CUSTOM}: {variant.describe()}"
-        default = self.Variant()
-        setup = [f"{s.name}={getattr(variant, s.name)}" for s in variant.options()
-                 if s.setup and getattr(variant, s.name) != getattr(default, s.name)]
-        return ", ".join([f"{name} ruleset"] + setup)
+            return f"{CUSTOM} ({'; '.join(variant.labelled_changes())})"
+        return ", ".join([f"{name} ruleset"] + variant.labelled_changes(setup=True))
 
     def variant(self, variant: VariantT | dict | None = None, *, ruleset: str | None = None,
                 **options: Any) -> VariantT:

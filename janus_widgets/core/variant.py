@@ -105,6 +105,9 @@ class OptionSpec:
         """
         if isinstance(value, bool):
             return "yes" if value else "no"
+        if value is None or isinstance(value, (tuple, list, dict)):
+            # a table only code sets (Janus's squares and tiles): too long to read out
+            return "the default" if value == self.default else "set by hand"
         return self.labels.get(value, str(value))
 
     def allowed(self) -> str:
@@ -206,11 +209,32 @@ class Variant:
         return {k: v for k, v in self.to_dict().items() if default.to_dict()[k] != v}
 
     def describe(self) -> str:
-        """A short text: the default variant or the options changed from it."""
+        """A short text: the default variant or the options changed from it, as code
+        names them (``supply=full``); :meth:`labelled_changes` says it for people."""
         changed = self.changes()
         if not changed:
             return "rulebook defaults"
         return ", ".join(f"{k}={v}" for k, v in changed.items())
+
+    def labelled_changes(self, base: Variant | None = None, *,
+                         setup: bool | None = None) -> list[str]:
+        """The options that differ from ``base`` (default: the defaults) as their labels
+        say them, for people (a confirm box, a heading): ``"toll fields: tolls on every
+        field"``, never ``toll_fields=entered``. ``setup``: only the set-up options (True)
+        or only the others (False); both when None.
+
+        >>> from janus_widgets import games
+        >>> janus = games.get("janus").Variant
+        >>> janus(toll_fields="entered", players=3).labelled_changes()
+        ['players: 3', 'toll fields: tolls on every field']
+        >>> janus(players=3).labelled_changes(janus(players=4), setup=False)
+        []
+        """
+        base = type(self)() if base is None else base
+        return [f"{spec.label}: {spec.value_label(getattr(self, spec.name))}"
+                for spec in self.options()
+                if (setup is None or spec.setup == setup)
+                and getattr(self, spec.name) != getattr(base, spec.name)]
 
 
 def _unknown_error(cls: type[Variant], key: str) -> VariantError:

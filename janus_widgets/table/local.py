@@ -745,8 +745,8 @@ class Table:
         main = len(self.replay.lines[0])
         others = self.moves_played - main
         side = f", and {moves_text(others)} on other lines" if others else ""
-        return (f"Start a new game with {changed_options(self.state.variant, variant)} "
-                f"({self.game.describe_variant(variant)})? This game "
+        return (f"Start a new game with {changed_options(self.state.variant, variant)}? "
+                f"Its rules: {self.game.describe_variant(variant)}. This game "
                 f"({moves_text(main)}{side}) is kept under Save / load → earlier.")
 
     def confirm_variant(self, yes: bool) -> None:
@@ -823,11 +823,15 @@ class Table:
         return self.state
 
     # ------------------------------------------------------------------ what is told
-    def _told_window(self, viewpoint: Viewpoint, lo: int, hi: int) -> list[Told]:
+    def _told_window(self, viewpoint: Viewpoint, lo: int, hi: int, *,
+                     sentences: bool = False) -> list[Told]:
         """Moves ``lo`` … ``hi - 1`` of the current line as ``viewpoint`` may know them:
         rolled forward from one replay checkpoint (a long game costs no more than a
         short one). A screen passed round tells what every seat knows (the table's
-        account); a seat's record what the seat was told, as saved."""
+        account); a seat's record what the seat was told, as saved, read by the same
+        engine methods whatever the game (``told_words``, ``told_sentence``), so it reads
+        as the game did for that seat. ``sentences``: say what each move did as well (the
+        last move needs it; the log does not)."""
         if hi <= lo:
             return []
         by = self.by
@@ -840,7 +844,8 @@ class Table:
             for i in range(lo, hi):
                 before = rec.replay_view(i)
                 out.append(Told(before.current_player, by[i],
-                                engine.told_words(before, told[i])))
+                                engine.told_words(before, told[i]),
+                                engine.told_sentence(before, told[i]) if sentences else ""))
             return out
         seat = TABLE if viewpoint == "current" else viewpoint
         line = replay.current_line
@@ -849,7 +854,7 @@ class Table:
         for i, raw in zip(range(lo, hi), line.raws(lo, hi)):
             action = line.actions[i]
             out.append(Told(engine.current(raw), by[i], engine.log_entry(raw, action, seat),
-                            sentence(engine, raw, action)))
+                            sentence(engine, raw, action, seat) if sentences else ""))
         return out
 
     def log(self, viewpoint: Viewpoint, lo: int, hi: int) -> list[tuple[str, int]]:
@@ -860,7 +865,7 @@ class Table:
         """The move that led to the position shown, as ``viewpoint`` may know it."""
         i = self.replay.index
         lo = max(0, i - 5)                       # a decision and up to four chances
-        return last_move(self._told_window(viewpoint, lo, i), i, lo)
+        return last_move(self._told_window(viewpoint, lo, i, sentences=True), i, lo)
 
     def facts(self, viewpoint: Viewpoint) -> Facts:
         """What the status line states for ``viewpoint``, from the record alone."""
@@ -880,12 +885,15 @@ class Table:
 
 
 def changed_options(old: Any, new: Any) -> str:
-    """The options that differ between two variants, as their labels say them
-    (``"players: 4"``), for a confirm box."""
-    now = old.to_dict()
-    parts = []
-    for spec in new.options():
-        value = getattr(new, spec.name)
-        if now.get(spec.name) != value:
-            parts.append(f"{spec.label}: {spec.value_label(value)}")
-    return ", ".join(parts) or "the same options"
+    """The options that differ between two variants, as their labels say them, for a
+    confirm box (the values themselves are compared: a table of tuples is not its JSON
+    form of lists).
+
+    >>> from janus_widgets import games
+    >>> janus = games.get("janus").Variant
+    >>> changed_options(janus(), janus(toll_fields="entered"))
+    'toll fields: tolls on every field'
+    >>> changed_options(janus(), janus())
+    'the same options'
+    """
+    return ", ".join(new.labelled_changes(old)) or "the same options"

@@ -39,20 +39,28 @@ class Told:
     sentence: str = ""
 
 
-def sentence(engine: Any, raw: Any, action: int) -> str:
-    """The sentence that says what a move did (``Engine.describe``), for a move every
-    seat learns whole (what the whole table is told of it is its notation); ``""`` for a
-    move with something hidden in it (a card dealt). Whether a move has a sentence never
-    depends on a secret: the table's account is what every seat knows.
+def sentence(engine: Any, raw: Any, action: int, viewer: Any = TABLE) -> str:
+    """The sentence that says what a move did, as ``viewer`` may know it (the seat, the
+    table or ``None``, the teacher): ``Engine.describe`` in a game without secrets; in a
+    game with secrets ``Engine.told_sentence`` of the viewer's view before the move and
+    what it was told of it, so that a seat's record, which keeps only those, says the
+    same. Every move has one, chance included.
 
     >>> from janus_widgets import games
     >>> state = games.get("jactus").new(seed=1)
     >>> sentence(state.engine, state.raw, state.legal_moves()[-1].action)
     'Throw all five dice to open the round.'
+    >>> cards = games.get("janus-cards").new(players=3, seed=4)
+    >>> deal = cards.sample_chance().action      # A looks at both sides (JC-5)
+    >>> sentence(cards.engine, cards.raw, deal, 0)
+    'Chance dealt A a card, bell towards A and wave on its back.'
+    >>> sentence(cards.engine, cards.raw, deal, 1)
+    'Chance dealt A a card, wave on its back.'
     """
-    if engine.observed(raw, action, TABLE) != engine.notation(raw, action):
-        return ""
-    return engine.describe(raw, action)
+    if not engine.has_secrets:
+        return engine.describe(raw, action)
+    before = engine.view(engine.game.State(engine, raw, seed=0), viewer)
+    return engine.told_sentence(before, engine.observed(raw, action, viewer))
 
 
 def is_bot(by: str) -> bool:

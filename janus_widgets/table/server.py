@@ -8,8 +8,8 @@ dashboard) on tornado.
 
 Everything a seat learns of its game is made by one method, :meth:`Hall.seat_update`
 (the ``update`` messages): the seat's view (``state.view(seat)``, as the game's JSON
-form), what the seat was told of each move (``Engine.observed`` and ``log_entry`` for
-that seat), its legal moves when it is to move, the public result. Never the seed, the
+form), what the seat was told of each move (``Engine.observed``, ``log_entry`` and the
+sentence of :func:`.narrate.sentence` for that seat), its legal moves when it is to move, the public result. Never the seed, the
 full record, another seat's view, or anything of the teacher's. The other messages a
 seat is sent hold nothing of the game's state: :meth:`Hall.seat_welcome` (the table's
 public settings: game, rules, who plays each seat), ``ack`` (the ply its move got),
@@ -695,16 +695,21 @@ class Hall:
         since = max(0, min(since, len(line)))
         secret = engine.has_secrets
         moves = []
+        before = None                  # the seat's view before the move (with secrets)
         for i, raw in zip(range(since, len(line)), line.raws(since, len(line))):
             action = line.actions[i]
-            after = engine.apply(raw, action)
+            told = engine.observed(raw, action, seat)
             entry = {"ply": i, "seat": engine.current(raw), "by": line.by[i],
-                     "told": engine.observed(raw, action, seat),
-                     "log": engine.log_entry(raw, action, seat),
-                     "sentence": sentence(engine, raw, action)}
+                     "told": told, "log": engine.log_entry(raw, action, seat)}
             if secret:
-                entry["view"] = engine.view_to_data(
-                    engine.view(type(state)(engine, after, seed=0), seat))
+                if before is None:
+                    before = engine.view(type(state)(engine, raw, seed=0), seat)
+                entry["sentence"] = engine.told_sentence(before, told)   # as sentence()
+                before = engine.view(type(state)(engine, engine.apply(raw, action), seed=0),
+                                     seat)
+                entry["view"] = engine.view_to_data(before)
+            else:
+                entry["sentence"] = sentence(engine, raw, action, seat)
             moves.append(entry)
         view = state.view(seat)
         out: dict[str, Any] = {

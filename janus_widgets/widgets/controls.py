@@ -132,8 +132,8 @@ class RulesetControl(W.VBox):
         finally:
             self._showing = False
         if name == CUSTOM:
-            text = (f"Options changed by hand: {variant.describe()}. Choose a ruleset to "
-                    "start from one.")
+            text = (f"Options changed by hand: {', '.join(variant.labelled_changes())}. "
+                    "Choose a ruleset to start from one.")
         else:
             ruleset = self.game.ruleset(name)
             text = f"{ruleset.note} Source: {ruleset.source}."

@@ -54,7 +54,7 @@ from ...core.numbers import shared_denominator
 from ...core.protocol import CHANCE, TERMINAL, seat_name, viewer_name
 from ...core.protocol import TABLE as WHOLE_TABLE   # (TABLE here is the felt's colour)
 from ...drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
-from .tables import HAND_LIMIT, SYMBOL_CODES, SYMBOL_NAMES
+from .tables import HAND_LIMIT, SYMBOL_CODES, SYMBOL_NAMES, plural
 from .views import BACK, FRONT, CardsView, LaidTrio, SeenCard
 
 __all__ = ["draw", "click", "highlight", "fresh_selection", "covers", "screen_view",
@@ -650,11 +650,6 @@ def _trio_row(d: Drawing, trio: LaidTrio, x: float, y: float) -> None:
     _owner(d, trio, x + TRIO_CARD + 17, y + TRIO_CARD / 2)
     d.text(x + TRIO_CARD + 33, y + TRIO_CARD / 2, plural(trio.symbol), size=TEXT_MIN,
            align="left", fill=INK if trio.owner is not None else MUTED)
-
-
-def plural(symbol: str) -> str:
-    """``'suns'``, ``'fish'``, ``'leaves'``."""
-    return {"fish": "fish", "leaf": "leaves"}.get(symbol, symbol + "s")
 
 
 def _buttons(d: Drawing, view: CardsView, pick: Pick) -> None:

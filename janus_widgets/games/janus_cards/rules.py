@@ -36,6 +36,7 @@ from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, D
                      SYMBOL_NAMES, action_notation, action_slots, action_sources,
                      card_text, deck_size, end_text, discard_action, draw_action, public_actions,
                      symbol_index)
+from .told import told_sentence
 from .views import (CardsView, build_view, determinize, informative, knowledge, view_from_data,
                     view_to_data)
 
@@ -842,6 +843,12 @@ class CardsEngine(Engine[JanusCardsVariant]):
         if view.phase == "deal":
             return f"dealt {seat_name(view.turn)} a card {observed[1:]}"
         return f"turned up a card {observed[1:]}"
+
+    def told_sentence(self, view: Any, observed: str) -> str:
+        """Who did what, where the cards went and what the seat sees on them there,
+        from the seat's view before the move and what it was told (see :mod:`.told`):
+        "C drew A's card 1, now C's card 4 (wave on its back)."."""
+        return told_sentence(view, observed)
 
     def text(self, raw: tuple) -> str:
         head = (f"Janus (1993) card game, {self.num_players} players, "

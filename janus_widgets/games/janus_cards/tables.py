@@ -28,7 +28,7 @@ __all__ = [
     "AGREE", "CHANCE_BASE", "NUM_ACTIONS", "DEAL", "REVEAL", "PLAY", "OVER",
     "PHASE_NAMES", "END_REASONS", "end_text", "draw_action", "discard_action", "chance_action",
     "action_sources", "action_slots", "action_notation", "public_actions",
-    "symbol_index", "card_text",
+    "symbol_index", "card_text", "plural",
 ]
 
 #: The eleven symbols, in the order the smaller decks use them (option ``symbols``).
@@ -73,6 +73,15 @@ def symbol_index(text: str) -> int:
 def card_text(side: int) -> str:
     """``'sun/moon'``: the side ``side`` first, then the other side."""
     return f"{SYMBOL_NAMES[SIDE_SYMBOL[side]]}/{SYMBOL_NAMES[SIDE_SYMBOL[side ^ 1]]}"
+
+
+def plural(symbol: str) -> str:
+    """A symbol's name for more than one: ``'suns'``, ``'fish'``, ``'leaves'``.
+
+    >>> plural("sun"), plural("fish"), plural("leaf")
+    ('suns', 'fish', 'leaves')
+    """
+    return {"fish": "fish", "leaf": "leaves"}.get(symbol, symbol + "s")
 
 
 # --- seats, hands and the pile ------------------------------------------------
