@@ -86,6 +86,32 @@ def test_a_locked_page_refuses_another_view_from_the_browser():
         w.set_viewpoint(None)
 
 
+@pytest.mark.parametrize("lock", [True, False])
+def test_a_view_or_seat_menu_sent_no_value_shows_the_view_and_seats_kept(lock, monkeypatch):
+    """A menu the browser empties (``index`` None, or ``value`` None set in the kernel)
+    is put back at once, in the browser too: it never stands blank while the page shows
+    seat A."""
+    state = random_play(cards.new(players=3, seed=41), 20, 41)
+    w = GameWidget("janus-cards", state.variant, viewpoint=0, lock_view=lock, bot_delay=0,
+                   record=state.record(), bots={1: "random", 2: "random"})
+    shown = w.viewpoint_box.label
+    told = []
+    original_send = W.Widget._send
+    monkeypatch.setattr(W.Widget, "_send", lambda self, msg, buffers=None: (
+        told.append(msg) if self is w.viewpoint_box else None,
+        original_send(self, msg, buffers))[1])
+    browser_sets(w.viewpoint_box, index=None)
+    assert w.viewpoint == 0 and w.viewpoint_box.value == 0 and w.viewpoint_box.label == shown
+    assert told[-1]["state"] == {"index": w.viewpoint_box.index}    # the browser's menu too
+    w.viewpoint_box.value = None
+    assert w.viewpoint == 0 and w.viewpoint_box.value == 0
+    for seat, box in enumerate(w.seat_boxes):
+        label = box.label
+        browser_sets(box, index=None)
+        assert box.label == label and box.value == w.table.bot_labels.get(seat, "human")
+    assert w.table.bot_labels == {1: "random", 2: "random"}
+
+
 def test_a_locked_page_keeps_its_seats():
     w = seat_page(bots={1: "random", 2: "random"})
     for box in w.seat_boxes:
