@@ -325,6 +325,47 @@ def test_files_stay_in_the_pages_folder_and_never_overwrite_another_seats(tmp_pa
     assert not (tmp_path / "pos.png").exists()
 
 
+@pytest.mark.parametrize("kind, end", [("picture", "-position.png"), ("picture", "-position.svg"),
+                                       ("animation", "-game.svg")])
+def test_a_locked_page_writes_over_no_picture_or_animation_of_another_view(kind, end,
+                                                                           tmp_path,
+                                                                           monkeypatch):
+    """The picture and animation boxes hold to the page's view as Save does: a name
+    tagged for another view is refused, and so is a file there another view wrote."""
+    from janus_widgets.widgets.export import file_owner
+    monkeypatch.chdir(tmp_path)
+    a = seat_page(random_play(cards.new(players=3, seed=41), 8, 41))
+    b = GameWidget("janus-cards", a.state.variant, viewpoint=1, lock_view=True,
+                   bot_delay=0, record=a.table.record())
+    box, button = f"{kind}_box", f"{kind}_button"
+
+    def write(w, name):
+        browser_sets(getattr(w.records, box), value=name)
+        getattr(w.records, button).click()
+    folder = tmp_path / "janus-saves"
+    for name in (f"janus-cards-seat-B{end}", f"slide{end}"):     # B's default, B's own
+        write(b, name)
+        assert "Saved" in b.message and file_owner(folder / name) == "seat-B"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    write(a, f"janus-cards-seat-B{end}")                        # named for B's view
+    assert "named for seat B's view" in a.message
+    assert f"e.g. janus-cards-seat-A{end[:-4]}" in a.message    # what is allowed
+    write(a, f"slide{end}")                                     # B wrote it
+    assert f"holds a {kind} of seat B's view" in a.message
+    for name in (f"janus-cards-full{end}", f"table-seat-C{end}", f"x/seat-C{end}"):
+        write(a, name)
+        assert "is named for" in a.message, name
+    (folder / f"other{end}").write_bytes(b"not a page's")     # no view's mark
+    write(a, f"other{end}")
+    assert "carries no view's mark" in a.message
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.name != f"other{end}"
+            } == before
+    for _ in range(2):                                          # A's own file: written,
+        write(a, f"janus-cards-seat-A{end}")                    # and written again
+        assert "Saved" in a.message
+        assert file_owner(folder / f"janus-cards-seat-A{end}") == "seat-A"
+
+
 def test_a_servers_seat_record_loaded_here_keeps_its_tables_name(tmp_path, monkeypatch):
     from janus_widgets.core.seat_record import SeatRecord
     monkeypatch.chdir(tmp_path)
