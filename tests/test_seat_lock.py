@@ -391,12 +391,66 @@ def test_voila_serves_no_saved_file():
     assert config["VoilaConfiguration"]["file_allowlist"] == []
 
 
+def _seeded_new_games(cells: list, secret: list[str]) -> list[str]:
+    """The ``.new(`` calls with ``seed=`` on a game with secrets in ``cells``' code
+    (``jw.new("janus-cards", …)``, ``games.get("janus-cards").new(…)``, ``cards.new(…)``
+    after ``cards = games.get("janus-cards")``), outside the cells only the teacher sees
+    (tagged ``teacher`` or ``answer``): each as its source text. A call whose game is
+    not written out (``jw.new(name, …)``) counts if the cell names a secret game."""
+    import ast
+
+    from janus_widgets.analysis.lessons import HIDDEN_TAGS
+
+    def game_of(node):            # the game a `games.get("x")` or `jw.new("x", …)` names
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            return node.args[0].value
+        return None
+    trees = [(cell, ast.parse("\n".join(line for line in cell.source.splitlines()
+                                        if not line.lstrip().startswith(("%", "!")))))
+             for cell in cells if cell.cell_type == "code"]
+    aliases = {}                  # name = games.get("x")
+    for _, tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                    isinstance(node.value.func, ast.Attribute) and \
+                    node.value.func.attr == "get" and game_of(node.value):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        aliases[target.id] = game_of(node.value)
+    found = []
+    for cell, tree in trees:
+        if HIDDEN_TAGS & set(cell.metadata.get("tags", [])):
+            continue
+        for node in ast.walk(tree):
+            func = getattr(node, "func", None)
+            if not isinstance(node, ast.Call) or not (
+                    isinstance(func, ast.Attribute) and func.attr == "new"
+                    or isinstance(func, ast.Name) and func.id == "new"):
+                continue
+            seed = next((k.value for k in node.keywords if k.arg == "seed"), None)
+            if seed is None or isinstance(seed, ast.Constant) and seed.value is None:
+                continue
+            receiver = func.value if isinstance(func, ast.Attribute) else None
+            if isinstance(receiver, ast.Name) and receiver.id in aliases:
+                game = aliases[receiver.id]
+            elif isinstance(receiver, ast.Call):
+                game = game_of(receiver)           # games.get("x").new(…)
+            else:
+                game = game_of(node)               # jw.new("x", …)
+            if game in secret or game is None and any(f'"{name}"' in cell.source
+                                                      for name in secret):
+                found.append(ast.get_source_segment(cell.source, node) or ast.dump(node))
+    return found
+
+
 def test_no_shipped_notebook_gives_a_secret_game_a_seed_unless_the_teacher_looks():
     import nbformat
     secret = [g.name for g in games.all_games() if g.has_secrets]
     call = re.compile(r"(?:jw\.widget|GameWidget|janus_cards_widget)\(([^)]*)\)", re.S)
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
-        for cell in nbformat.read(path, 4).cells:
+        cells = nbformat.read(path, 4).cells
+        for cell in cells:
             if cell.cell_type != "code":
                 continue
             for args in call.findall(cell.source):
@@ -405,6 +459,25 @@ def test_no_shipped_notebook_gives_a_secret_game_a_seed_unless_the_teacher_looks
                     continue
                 if "seed=" in args:
                     assert "viewpoint=None" in args, f"{path.name}: {args}"
+        assert _seeded_new_games(cells, secret) == [], path.name
+
+
+def test_the_notebook_check_finds_a_seeded_secret_game_outside_the_teachers_cells():
+    """The check above can fail: the lesson of issue 24 dealt seat A's game from seed 2024."""
+    import nbformat
+    secret = [g.name for g in games.all_games() if g.has_secrets]
+    code = nbformat.v4.new_code_cell
+    cells = [code('cards = games.get("janus-cards")\nx = cards.new(players=3, seed=1)'),
+             code('t = jw.new("janus-cards", players=3, seed=2024)'),
+             code('s = games.get("janus-cards").new(JanusCardsVariant(players=3), seed=4)'),
+             code('for name in ("janus-cards",):\n    jw.new(name, seed=3)'),
+             code('jw.new("janus-cards", seed=5)', metadata={"tags": ["teacher"]}),
+             code('jw.new("janus-cards", players=3)\njw.new("jactus", seed=1)\n'
+                  'jw.new("janus-cards", seed=None)')]
+    assert _seeded_new_games(cells, secret) == [
+        "cards.new(players=3, seed=1)", 'jw.new("janus-cards", players=3, seed=2024)',
+        'games.get("janus-cards").new(JanusCardsVariant(players=3), seed=4)',
+        "jw.new(name, seed=3)"]
 
 
 # --- whatever the browser sends -----------------------------------------------------------
