@@ -164,3 +164,25 @@ def test_answers_in_the_forms_of_either_lesson():
     assert read_answer("1 in 1,296") == (Fraction(1, 1296), True)
     assert read_answer("7,776") == (Fraction(7776), True)
     assert "odds" in DOUBLE.check(6).message
+
+
+# --- the lesson's real game (what-can-i-know.ipynb, "In a real game") ---------------------
+def test_the_real_game_is_seat_As_record_and_fits_the_lessons_question():
+    """The lesson's real deal is seat A's record, with no seed and no side A has not seen
+    (issue 24: a seed in the notebook rebuilt B1's hidden side); what the lesson asks about
+    it is true: B1 shows A a heart, both of C's cards a bell, and a heart behind B1's heart
+    is more likely than any other symbol, a bell less likely than any."""
+    import json
+
+    from janus_widgets.core.seat_record import SeatRecord
+    data = json.loads(cx.REAL_DEAL.read_text(encoding="utf-8"))
+    assert data["seat"] == "A" and "seed" not in data and data["game"] == "janus-cards"
+    record = SeatRecord.load(cx.REAL_DEAL)
+    view = cx.real_deal_view()
+    assert view == record.replay_view(len(record)) and view.viewer == 0
+    assert view.players == 3 and view.phase == "play" and view.unturned == 59
+    assert [view.card(ref).back for ref in ("B1", "C1", "C2")] == ["heart", "bell", "bell"]
+    assert all(view.card(ref).front is None for ref in ("B1", "B2", "C1", "C2"))
+    odds = view.other_side_odds("B1")
+    others = {s: p for s, p in odds.items() if s not in ("heart", "bell")}
+    assert odds["heart"] > max(others.values()) and odds["bell"] < min(others.values())

@@ -39,6 +39,12 @@ def test_notebook_runs_top_to_bottom(path: Path, tmp_path: Path):
         for output in cell.get("outputs", []):
             assert output.output_type != "error", (
                 f"{path.name} cell {index}: {output.get('ename')}: {output.get('evalue')}")
+    # A message says only what is true now: no cell leaves a refusal on a widget's status
+    # line (a move tried in a later cell, perhaps one the page hides, is tried on a state).
+    refused = [state["value"] for state in client.widget_state.values()
+               if "janus-status" in state.get("_dom_classes", ())
+               and "Refused" in state.get("value", "")]
+    assert not refused, f"{path.name}: a status line still says {refused}"
     printed = "".join(output.get("text", "") for cell in nb.cells
                       for output in cell.get("outputs", []) if output.output_type == "stream")
     for text in PRINTS.get(path.stem, []):

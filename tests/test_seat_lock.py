@@ -86,6 +86,32 @@ def test_a_locked_page_refuses_another_view_from_the_browser():
         w.set_viewpoint(None)
 
 
+@pytest.mark.parametrize("lock", [True, False])
+def test_a_view_or_seat_menu_sent_no_value_shows_the_view_and_seats_kept(lock, monkeypatch):
+    """A menu the browser empties (``index`` None, or ``value`` None set in the kernel)
+    is put back at once, in the browser too: it never stands blank while the page shows
+    seat A."""
+    state = random_play(cards.new(players=3, seed=41), 20, 41)
+    w = GameWidget("janus-cards", state.variant, viewpoint=0, lock_view=lock, bot_delay=0,
+                   record=state.record(), bots={1: "random", 2: "random"})
+    shown = w.viewpoint_box.label
+    told = []
+    original_send = W.Widget._send
+    monkeypatch.setattr(W.Widget, "_send", lambda self, msg, buffers=None: (
+        told.append(msg) if self is w.viewpoint_box else None,
+        original_send(self, msg, buffers))[1])
+    browser_sets(w.viewpoint_box, index=None)
+    assert w.viewpoint == 0 and w.viewpoint_box.value == 0 and w.viewpoint_box.label == shown
+    assert told[-1]["state"] == {"index": w.viewpoint_box.index}    # the browser's menu too
+    w.viewpoint_box.value = None
+    assert w.viewpoint == 0 and w.viewpoint_box.value == 0
+    for seat, box in enumerate(w.seat_boxes):
+        label = box.label
+        browser_sets(box, index=None)
+        assert box.label == label and box.value == w.table.bot_labels.get(seat, "human")
+    assert w.table.bot_labels == {1: "random", 2: "random"}
+
+
 def test_a_locked_page_keeps_its_seats():
     w = seat_page(bots={1: "random", 2: "random"})
     for box in w.seat_boxes:
@@ -299,6 +325,47 @@ def test_files_stay_in_the_pages_folder_and_never_overwrite_another_seats(tmp_pa
     assert not (tmp_path / "pos.png").exists()
 
 
+@pytest.mark.parametrize("kind, end", [("picture", "-position.png"), ("picture", "-position.svg"),
+                                       ("animation", "-game.svg")])
+def test_a_locked_page_writes_over_no_picture_or_animation_of_another_view(kind, end,
+                                                                           tmp_path,
+                                                                           monkeypatch):
+    """The picture and animation boxes hold to the page's view as Save does: a name
+    tagged for another view is refused, and so is a file there another view wrote."""
+    from janus_widgets.widgets.export import file_owner
+    monkeypatch.chdir(tmp_path)
+    a = seat_page(random_play(cards.new(players=3, seed=41), 8, 41))
+    b = GameWidget("janus-cards", a.state.variant, viewpoint=1, lock_view=True,
+                   bot_delay=0, record=a.table.record())
+    box, button = f"{kind}_box", f"{kind}_button"
+
+    def write(w, name):
+        browser_sets(getattr(w.records, box), value=name)
+        getattr(w.records, button).click()
+    folder = tmp_path / "janus-saves"
+    for name in (f"janus-cards-seat-B{end}", f"slide{end}"):     # B's default, B's own
+        write(b, name)
+        assert "Saved" in b.message and file_owner(folder / name) == "seat-B"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    write(a, f"janus-cards-seat-B{end}")                        # named for B's view
+    assert "named for seat B's view" in a.message
+    assert f"e.g. janus-cards-seat-A{end[:-4]}" in a.message    # what is allowed
+    write(a, f"slide{end}")                                     # B wrote it
+    assert f"holds a {kind} of seat B's view" in a.message
+    for name in (f"janus-cards-full{end}", f"table-seat-C{end}", f"x/seat-C{end}"):
+        write(a, name)
+        assert "is named for" in a.message, name
+    (folder / f"other{end}").write_bytes(b"not a page's")     # no view's mark
+    write(a, f"other{end}")
+    assert "carries no view's mark" in a.message
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.name != f"other{end}"
+            } == before
+    for _ in range(2):                                          # A's own file: written,
+        write(a, f"janus-cards-seat-A{end}")                    # and written again
+        assert "Saved" in a.message
+        assert file_owner(folder / f"janus-cards-seat-A{end}") == "seat-A"
+
+
 def test_a_servers_seat_record_loaded_here_keeps_its_tables_name(tmp_path, monkeypatch):
     from janus_widgets.core.seat_record import SeatRecord
     monkeypatch.chdir(tmp_path)
@@ -324,12 +391,66 @@ def test_voila_serves_no_saved_file():
     assert config["VoilaConfiguration"]["file_allowlist"] == []
 
 
+def _seeded_new_games(cells: list, secret: list[str]) -> list[str]:
+    """The ``.new(`` calls with ``seed=`` on a game with secrets in ``cells``' code
+    (``jw.new("janus-cards", …)``, ``games.get("janus-cards").new(…)``, ``cards.new(…)``
+    after ``cards = games.get("janus-cards")``), outside the cells only the teacher sees
+    (tagged ``teacher`` or ``answer``): each as its source text. A call whose game is
+    not written out (``jw.new(name, …)``) counts if the cell names a secret game."""
+    import ast
+
+    from janus_widgets.analysis.lessons import HIDDEN_TAGS
+
+    def game_of(node):            # the game a `games.get("x")` or `jw.new("x", …)` names
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            return node.args[0].value
+        return None
+    trees = [(cell, ast.parse("\n".join(line for line in cell.source.splitlines()
+                                        if not line.lstrip().startswith(("%", "!")))))
+             for cell in cells if cell.cell_type == "code"]
+    aliases = {}                  # name = games.get("x")
+    for _, tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                    isinstance(node.value.func, ast.Attribute) and \
+                    node.value.func.attr == "get" and game_of(node.value):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        aliases[target.id] = game_of(node.value)
+    found = []
+    for cell, tree in trees:
+        if HIDDEN_TAGS & set(cell.metadata.get("tags", [])):
+            continue
+        for node in ast.walk(tree):
+            func = getattr(node, "func", None)
+            if not isinstance(node, ast.Call) or not (
+                    isinstance(func, ast.Attribute) and func.attr == "new"
+                    or isinstance(func, ast.Name) and func.id == "new"):
+                continue
+            seed = next((k.value for k in node.keywords if k.arg == "seed"), None)
+            if seed is None or isinstance(seed, ast.Constant) and seed.value is None:
+                continue
+            receiver = func.value if isinstance(func, ast.Attribute) else None
+            if isinstance(receiver, ast.Name) and receiver.id in aliases:
+                game = aliases[receiver.id]
+            elif isinstance(receiver, ast.Call):
+                game = game_of(receiver)           # games.get("x").new(…)
+            else:
+                game = game_of(node)               # jw.new("x", …)
+            if game in secret or game is None and any(f'"{name}"' in cell.source
+                                                      for name in secret):
+                found.append(ast.get_source_segment(cell.source, node) or ast.dump(node))
+    return found
+
+
 def test_no_shipped_notebook_gives_a_secret_game_a_seed_unless_the_teacher_looks():
     import nbformat
     secret = [g.name for g in games.all_games() if g.has_secrets]
     call = re.compile(r"(?:jw\.widget|GameWidget|janus_cards_widget)\(([^)]*)\)", re.S)
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
-        for cell in nbformat.read(path, 4).cells:
+        cells = nbformat.read(path, 4).cells
+        for cell in cells:
             if cell.cell_type != "code":
                 continue
             for args in call.findall(cell.source):
@@ -338,6 +459,25 @@ def test_no_shipped_notebook_gives_a_secret_game_a_seed_unless_the_teacher_looks
                     continue
                 if "seed=" in args:
                     assert "viewpoint=None" in args, f"{path.name}: {args}"
+        assert _seeded_new_games(cells, secret) == [], path.name
+
+
+def test_the_notebook_check_finds_a_seeded_secret_game_outside_the_teachers_cells():
+    """The check above can fail: the lesson of issue 24 dealt seat A's game from seed 2024."""
+    import nbformat
+    secret = [g.name for g in games.all_games() if g.has_secrets]
+    code = nbformat.v4.new_code_cell
+    cells = [code('cards = games.get("janus-cards")\nx = cards.new(players=3, seed=1)'),
+             code('t = jw.new("janus-cards", players=3, seed=2024)'),
+             code('s = games.get("janus-cards").new(JanusCardsVariant(players=3), seed=4)'),
+             code('for name in ("janus-cards",):\n    jw.new(name, seed=3)'),
+             code('jw.new("janus-cards", seed=5)', metadata={"tags": ["teacher"]}),
+             code('jw.new("janus-cards", players=3)\njw.new("jactus", seed=1)\n'
+                  'jw.new("janus-cards", seed=None)')]
+    assert _seeded_new_games(cells, secret) == [
+        "cards.new(players=3, seed=1)", 'jw.new("janus-cards", players=3, seed=2024)',
+        'games.get("janus-cards").new(JanusCardsVariant(players=3), seed=4)',
+        "jw.new(name, seed=3)"]
 
 
 # --- whatever the browser sends -----------------------------------------------------------

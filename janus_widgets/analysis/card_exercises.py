@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from ..games.janus_cards.tables import SIDE_SYMBOL, SYMBOL_NAMES, deck_size
@@ -37,7 +38,8 @@ import numpy as np
 from .checking import Exercise, ExerciseSet, Mistake, Verdict, Within, read_answer
 
 __all__ = ["Exercise", "Verdict", "read_answer", "EXERCISES", "CARD_LESSON", "SIDES", "DOUBLE", "MOON",
-           "FACE_UP", "TRIO_SEEN", "TWO_SUNS", "trio_seen_position", "two_suns_position"]
+           "FACE_UP", "TRIO_SEEN", "TWO_SUNS", "trio_seen_position", "two_suns_position",
+           "REAL_DEAL", "real_deal_view"]
 
 _SUN, _MOON = SYMBOL_NAMES.index("sun"), SYMBOL_NAMES.index("moon")
 #: How far a decimal answer may be from the exact one and still count (absolute).
@@ -132,6 +134,21 @@ def two_suns_position(symbols: int = 11) -> Any:
     from ..games.janus_cards.rules import JanusCardsVariant, position
     return position(JanusCardsVariant(players=3, symbols=symbols),
                     hands=[[], ["c/s"], ["h/s"]], pile=["k/f"], remembered={0: ["P1"]})
+
+
+#: Seat A's record (no seed, no hidden card) of a three-player game on the box's deck just
+#: after the deal: the lesson's real game. It was dealt from a fresh secret seed
+#: (``rng.fresh_seed``), dealt again until B's first card showed A a heart and both of C's
+#: cards a bell, and only A's record was kept: nobody can rebuild the other sides.
+REAL_DEAL = Path(__file__).with_name("data") / "real-deal-seat-A.json"
+
+
+def real_deal_view() -> Any:
+    """Seat A's view of the lesson's real game (:data:`REAL_DEAL`), read and proven as
+    any seat's record is: everything A may know of it, and nothing more."""
+    from ..core.seat_record import SeatRecord
+    record = SeatRecord.load(REAL_DEAL)
+    return record.replay_view(len(record))
 
 
 def _deck_exercises(n: int) -> list[Exercise]:

@@ -42,7 +42,7 @@ from ..core.protocol import TABLE, seat_name
 from .controls import Quiet
 
 __all__ = ["RecordsPanel", "SAVE_FULL", "SAVE_SEAT", "SAVE_FOLDER", "page_file",
-           "owner_tag", "seat_tag", "owner_text"]
+           "owner_tag", "seat_tag", "owner_text", "view_text", "other_owner_named"]
 
 #: The page's own folder for what its boxes save (beside the notebook).
 SAVE_FOLDER = "janus-saves"
@@ -89,6 +89,63 @@ def owner_text(tag: str | None) -> str:
         return f"{tag[5:]}'s record"
     table, _, seat = tag.rpartition("-seat-")
     return f"seat {seat}'s record of table {table}"
+
+
+def view_text(tag: str) -> str:
+    """The view a picture of owner ``tag`` shows, in words.
+
+    >>> view_text("full"), view_text("seat-B"), view_text("t1-seat-A")
+    ("the teacher's view", "seat B's view", "seat A's view of table t1")
+    """
+    if tag in ("full", "table"):
+        return {"full": "the teacher's view",
+                "table": "the table's view (one screen passed round)"}[tag]
+    table, seat = _seat_of(tag)
+    return f"seat {seat}'s view" + (f" of table {table}" if table else "")
+
+
+def _seat_of(tag: str) -> tuple[str, str]:
+    """A seat's owner tag as (its table, "" if none; its seat letter)."""
+    if tag.startswith("seat-"):
+        return "", tag[5:]
+    table, _, seat = tag.rpartition("-seat-")
+    return table, seat
+
+
+#: An owner tag inside a file name: a seat's (of a server's table, if a table id stands
+#: before it) or the words ``full`` and ``table``, each a whole word of the name.
+_NAMED_TAG = re.compile(r"(?<![A-Za-z0-9_])(?:(?:(?P<table>[A-Za-z0-9_]{1,40})-)?seat-"
+                        r"(?P<seat>[A-Z])|(?P<word>full|table))(?![A-Za-z0-9_])")
+
+
+def other_owner_named(text: str, mine: str, game_name: str) -> str | None:
+    """The owner tag of a view other than ``mine`` that the file name ``text`` is named
+    for, or None: a page of seat A does not write ``janus-cards-seat-B-position.png``.
+    A table id counts only on a page of the server's table (it is a word of the name
+    otherwise).
+
+    >>> other_owner_named("janus-cards-seat-B-position.png", "seat-A", "janus-cards")
+    'seat-B'
+    >>> other_owner_named("janus-cards-full-game.gif", "seat-A", "janus-cards")
+    'full'
+    >>> other_owner_named("my-seat-A.svg", "seat-A", "janus-cards") is None
+    True
+    >>> other_owner_named("jactus-t2-seat-A-game.gif", "t1-seat-A", "jactus")
+    't2-seat-A'
+    """
+    name = text.strip()
+    if name.startswith(game_name + "-"):
+        name = name[len(game_name) + 1:]
+    table, seat = ("", "") if mine in ("full", "table") else _seat_of(mine)
+    for found in _NAMED_TAG.finditer(name):
+        if found["word"]:
+            if found["word"] != mine:
+                return found["word"]
+            continue
+        found_table = (found["table"] or "") if table else ""
+        if found["seat"] != seat or found_table != table:
+            return seat_tag(found["seat"], found_table or None)
+    return None
 
 
 #: The owner tags a default file name holds (:func:`owner_tag`).

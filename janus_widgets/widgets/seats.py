@@ -1,7 +1,8 @@
 """Seats & view: whose view the canvas shows, and who plays each seat (a person or a bot).
 
 The view menu always shows its choice: the teacher's view of everything is a named
-entry (``"everything (teacher)"``), not an empty menu.
+entry (``"everything (teacher)"``), not an empty menu; a menu the browser empties (its
+``index`` sent as None) is put back to what it showed.
 
 >>> views, seats = [], []
 >>> panel = SeatsPanel(on_viewpoint=views.append,
@@ -49,6 +50,8 @@ class SeatsPanel:
         self.viewpoint_box.observe(
             self._quiet.unless(lambda c: on_viewpoint(None if c["new"] == TEACHER
                                                       else c["new"])), names="value")
+        self.viewpoint_box.observe(self._put_back, names="value")
+        self._shown: dict[W.Dropdown, Any] = {self.viewpoint_box: TEACHER}   # by menu
         self.seat_boxes: list[W.Dropdown] = []
         self.widget = W.VBox([self.viewpoint_box])
 
@@ -67,6 +70,7 @@ class SeatsPanel:
             if list(self.viewpoint_box.options) != views:
                 self.viewpoint_box.options = views
             self.viewpoint_box.value = TEACHER if viewpoint is None else viewpoint
+            self._shown = {self.viewpoint_box: self.viewpoint_box.value}
             self.viewpoint_box.disabled = locked
             if len(self.seat_boxes) != players:
                 self.seat_boxes = [self._seat_box(p) for p in range(players)]
@@ -80,6 +84,15 @@ class SeatsPanel:
                 if list(box.options) != options:
                     box.options = options
                 box.value = label
+                self._shown[box] = label
+
+    def _put_back(self, change: dict) -> None:
+        """A menu emptied by the browser shows again what it showed (the view and the
+        seats are unchanged: an empty menu is no choice)."""
+        box = change["owner"]
+        if change["new"] is None and not self._quiet.on and box in self._shown:
+            with self._quiet:
+                box.value = self._shown[box]
 
     def _seat_box(self, seat: int) -> W.Dropdown:
         box = W.Dropdown(options=[("human", "human")], value="human",
@@ -87,4 +100,5 @@ class SeatsPanel:
                          layout=W.Layout(width="320px"))
         box.observe(self._quiet.unless(lambda c: None if c["new"].startswith("custom:")
                                        else self._on_seat(seat, c["new"])), names="value")
+        box.observe(self._put_back, names="value")
         return box

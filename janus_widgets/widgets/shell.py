@@ -63,11 +63,12 @@ from ..core.seat_record import SeatRecord
 from ..table.local import Table, kernel_loop, moves_text
 from ..table.narrate import Facts
 from ..drawing import Click, Drawing
-from .export import write_animation, write_picture
+from .export import file_owner, write_animation, write_picture
 from .game_panel import GamePanel
 from .keyboard import Keyboard
 from .moves_panel import LOG_WINDOW, MovesPanel
-from .records_panel import RecordsPanel, owner_tag, owner_text, page_file, seat_tag
+from .records_panel import (RecordsPanel, other_owner_named, owner_tag, owner_text,
+                            page_file, seat_tag, view_text)
 from .seats import SeatsPanel
 from .stage import Stage
 from .status import StatusFacts, StatusLine
@@ -238,11 +239,13 @@ class GameWidget(W.VBox):
                                     on_upload=guard(self._on_upload),
                                     on_restore=guard(self._restore_from_box),
                                     on_picture=guard(lambda path: self.save_picture(
-                                        _page_path(path, (".png", ".svg")))),
+                                        self._export_target(path, (".png", ".svg"),
+                                                            "picture"))),
                                     on_animation=guard(lambda path, fps:
-                                                       self.save_animation(_page_path(
-                                                           path, (".gif", ".svg")),
-                                                           fps=fps)))
+                                                       self.save_animation(
+                                                           self._export_target(
+                                                               path, (".gif", ".svg"),
+                                                               "animation"), fps=fps)))
         self.keyboard = Keyboard(label=self.game.title)
         self.keyboard.on_key(guard(self.press))
 
@@ -961,8 +964,7 @@ class GameWidget(W.VBox):
         holds another view's record (another seat's, the full one) is never
         overwritten."""
         target = page_file(text, (".json",))
-        whose = self.table.save_target(self._viewpoint)
-        mine = owner_tag(whose, self._save_table())
+        mine = self._owner()
         if target.exists():
             found = _record_owner(target)
             if found != mine:
@@ -970,6 +972,35 @@ class GameWidget(W.VBox):
                                  f"{self.records.save_button.description[5:]}: choose "
                                  f"another name (e.g. {self.game.name}-{mine}.json)")
         self.save(_page_path(text, (".json",)))
+
+    def _owner(self) -> str:
+        """The owner tag of what this page saves: its view's (``"seat-A"``, ``"full"``;
+        of the server's table, ``"t1-seat-A"``)."""
+        return owner_tag(self.table.save_target(self._viewpoint), self._save_table())
+
+    def _export_target(self, text: str, kinds: tuple[str, ...], what: str) -> Path:
+        """The file a picture or animation box names, if this page may write it there:
+        not a name tagged with another view's owner, not a file there that another view
+        wrote (each file carries its view: ``export.file_owner``), as Save does for
+        records."""
+        target = page_file(text, kinds)
+        mine = self._owner()
+        end = {"picture": "-position.png", "animation": "-game.gif"}[what]
+        example = f"{self.game.name}-{mine}{end}"
+        other = other_owner_named(text, mine, self.game.name)
+        if other is not None:
+            raise ValueError(f"{text.strip()!r} is named for {view_text(other)}; this page "
+                             f"saves {what}s of {view_text(mine)}: a name with no other "
+                             f"view's tag (full, table, seat-…), e.g. {example}")
+        if target.exists():
+            found = file_owner(target)
+            if found != mine:
+                held = (f"holds a {what} of {view_text(found)}" if found else
+                        "was not written from this page's view (it carries no view's mark)")
+                raise ValueError(f"{target} {held}; this page saves {what}s of "
+                                 f"{view_text(mine)} and writes over none of another's: "
+                                 f"choose another name (e.g. {example})")
+        return _page_path(text, kinds)
 
     def _load_from_box(self, text: str) -> None:
         path = page_file(text, (".json",))
@@ -994,8 +1025,9 @@ class GameWidget(W.VBox):
     # ------------------------------------------------------------------ export
     def save_picture(self, path: str | Path, *, scale: float = 1.0) -> Path:
         """Write the position as shown (the view, the selection and the highlights) as
-        ``.svg`` or ``.png``; ``scale`` pixels per drawing unit for a PNG."""
-        written = write_picture(self.drawing, path, scale=scale)
+        ``.svg`` or ``.png``; ``scale`` pixels per drawing unit for a PNG. The file
+        carries the view it shows (``export.file_owner``)."""
+        written = write_picture(self.drawing, path, scale=scale, owner=self._owner())
         self._say(f"Saved the picture {written}.")
         return written
 
@@ -1005,7 +1037,8 @@ class GameWidget(W.VBox):
         ``stop`` (default: from its start to its last move), as an animated ``.gif`` or
         ``.svg`` (``fps`` frames a second). Every frame is drawn from the view shown; for
         a screen passed round, as the whole table saw it (whatever the screen shows
-        now). A GIF's frames are drawn with matplotlib: about a second each."""
+        now). A GIF's frames are drawn with matplotlib: about a second each. The file
+        carries the view it shows (``export.file_owner``)."""
         length = self.table.length
         stop = length if stop is None else stop
         if not 0 <= start <= stop <= length:
@@ -1013,7 +1046,7 @@ class GameWidget(W.VBox):
                              "(the moves of the line shown)")
         views = self.table.views_of_line(self._viewpoint, start, stop)
         frames = [self.game.draw(view) for view in views]
-        written = write_animation(frames, path, fps=fps, scale=scale)
+        written = write_animation(frames, path, fps=fps, scale=scale, owner=self._owner())
         self._say(f"Saved {len(frames)} frames to {written}.")
         return written
 
