@@ -307,12 +307,18 @@ def test_files_stay_in_the_pages_folder_and_never_overwrite_another_seats(tmp_pa
                    bot_delay=0, record=a.table.record())
     assert a.path_box.value == "janus-cards-seat-A.json"
     assert b.path_box.value == "janus-cards-seat-B.json"
-    b.save_button.click()
     saved_b = tmp_path / "janus-saves" / "janus-cards-seat-B.json"
-    assert saved_b.exists() and json.loads(saved_b.read_text())["seat"] == "B"
-    browser_sets(a.path_box, value="janus-cards-seat-B.json")   # A aims at B's file
+    browser_sets(a.path_box, value="janus-cards-seat-B.json")   # B's name, before B saves
     a.save_button.click()
-    assert "holds B's record" in a.message and json.loads(saved_b.read_text())["seat"] == "B"
+    assert "is named for" in a.message and not saved_b.exists()
+    b.save_button.click()                                        # so B's own save works
+    assert saved_b.exists() and json.loads(saved_b.read_text())["seat"] == "B"
+    browser_sets(a.path_box, value="my-game.json")               # A names B's file ...
+    (tmp_path / "janus-saves" / "my-game.json").write_bytes(saved_b.read_bytes())
+    a.save_button.click()                                        # ... another way
+    assert "holds B's record" in a.message
+    assert json.loads((tmp_path / "janus-saves" / "my-game.json").read_text())["seat"] == "B"
+    browser_sets(a.path_box, value="janus-cards-seat-B.json")
     a.load_button.click()                                        # and cannot load it
     assert "loads only its own record" in a.message and a.viewpoint == 0
     for bad in ("/etc/passwd.json", "../up.json", "..\\up.json", "C:x.json", "~/x.json"):
@@ -383,7 +389,7 @@ def test_a_servers_seat_record_loaded_here_keeps_its_tables_name(tmp_path, monke
     plain.write_text(SeatRecord.from_state(state, 0).to_json())   # seat A, no server's
     browser_sets(w.path_box, value=plain.name)
     w.save_button.click()
-    assert "holds A's record" in w.message and "meta" not in json.loads(plain.read_text())
+    assert "is named for" in w.message and "meta" not in json.loads(plain.read_text())
 
 
 def test_voila_serves_no_saved_file():

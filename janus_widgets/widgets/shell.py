@@ -960,11 +960,17 @@ class GameWidget(W.VBox):
         raise RecordError(text)
 
     def _save_from_box(self, text: str) -> None:
-        """Save: the file box names a file in the page's own folder; a file there that
-        holds another view's record (another seat's, the full one) is never
-        overwritten."""
+        """Save: the file box names a file in the page's own folder, not one named for
+        another view (``…-seat-B.json`` on A's page); a file there that holds another
+        view's record (another seat's, the full one) is never overwritten."""
         target = page_file(text, (".json",))
         mine = self._owner()
+        other = other_owner_named(text, mine, self.game.name)
+        if other is not None:                 # another view's default name, kept for it
+            raise ValueError(f"{text.strip()!r} is named for {view_text(other)}; this page "
+                             f"saves {self.records.save_button.description[5:]}: a name "
+                             f"with no other view's tag (full, table, seat-…), e.g. "
+                             f"{self.game.name}-{mine}.json")
         if target.exists():
             found = _record_owner(target)
             if found != mine:
