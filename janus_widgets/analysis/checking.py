@@ -43,7 +43,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["Verdict", "Mistake", "Tolerance", "SignificantFigures", "Within", "Exercise",
+__all__ = ["Verdict", "Mistake", "Tolerance", "SignificantFigures", "Within", "WithinShown",
+           "Exercise",
            "ExerciseSet", "read_answer", "significant_figures", "check_answer", "grade",
            "show_value", "unique_mistakes"]
 
@@ -174,6 +175,38 @@ class Within:
 
     def __str__(self) -> str:
         return f"to within ±{float(self.margin):g}"
+
+
+@dataclass(frozen=True)
+class WithinShown:
+    """A decimal counts when it is at most ``margin`` away from the value, or from the
+    value as the page shows it (``show`` writes it the way the page does): a student who
+    rounds the figure on the screen is right, even when that figure was itself rounded
+    from the value (a table shows 8.845 as ``+8.85``; 8.9 and 8.8 are both honest
+    roundings of it to one decimal).
+
+    >>> rule = WithinShown(Fraction(1, 20), lambda v: f"{v:+.3g}", "the lab shows")
+    >>> rule.allows(Fraction("8.9"), Fraction("8.845")), rule.allows(Fraction("8.8"), Fraction("8.845"))
+    (True, True)
+    >>> rule.allows(Fraction("8.95"), Fraction("8.845")), str(rule)
+    (False, 'to within ±0.05 of the value or of the figure the lab shows')
+    """
+
+    margin: Fraction
+    show: Callable[[float], str] = field(compare=False)
+    where: str = "the page shows"
+
+    def shown(self, target: Fraction) -> Fraction:
+        """The value as the page shows it, read back as a number."""
+        text = self.show(float(target)).replace("−", "-").replace(",", "").strip()
+        return Fraction(text.lstrip("+"))
+
+    def allows(self, given: Fraction, target: Fraction) -> bool:
+        return abs(given - target) <= self.margin or \
+            abs(given - self.shown(target)) <= self.margin
+
+    def __str__(self) -> str:
+        return f"to within ±{float(self.margin):g} of the value or of the figure {self.where}"
 
 
 # --- reading answers --------------------------------------------------------------------
