@@ -560,13 +560,15 @@ def _answer_functions(exercises) -> set:
 def _imported(nb) -> set:
     """Every package function a notebook's code cells import or reach as module.name."""
     out = set()
+    modules = {}             # one map for the notebook: a module imported in one cell is
+    trees = []               # used in the cells after it (``rd.tali(...)``)
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
         source = "\n".join(line for line in cell.source.splitlines()
                            if not line.lstrip().startswith(("%", "!")))
         tree = ast.parse(source)
-        modules = {}
+        trees.append(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("janus"):
                 module = importlib.import_module(node.module)
@@ -583,6 +585,7 @@ def _imported(nb) -> set:
                     if alias.name.startswith("janus"):
                         modules[alias.asname or alias.name] = importlib.import_module(
                             alias.name)
+    for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and node.value.id in modules:
@@ -609,6 +612,17 @@ def test_the_check_finds_an_imported_answer_function():
         "from janus_widgets.analysis.janus_lesson import expected_moves, moves_by_tile")])
     answers = _answer_functions(exercise_sets()["janus-tolls"])
     assert {f.__name__ for f in _imported(nb) & answers} == {"expected_moves"}
+
+
+def test_the_check_follows_a_module_from_cell_to_cell():
+    """A module imported in one cell and used in a later one (``rd.tali(...)``) is seen:
+    the module map is the notebook's, not each cell's."""
+    from janus_widgets.analysis import roman_dice
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("from janus_widgets.analysis import roman_dice as rd"),
+        nbformat.v4.new_code_cell("x = 1"),
+        nbformat.v4.new_code_cell('rd.tali(weights=(2, 3, 3, 2)).odds()["venus"]')])
+    assert roman_dice.tali in _imported(nb)
 
 
 # --- no student's answer stands in the lesson's text ---------------------------------------

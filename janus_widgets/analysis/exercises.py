@@ -602,7 +602,12 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
         lambda: roman.tali(weights=weights).odds()["venus"],
         explanation="Each order of 1, 3, 4, 6 has chance {}/10 × {}/10 × {}/10 × {}/10, "
                     "and there are 24 orders.".format(*tenths),
-        hint="Work out the chance of one order of the four faces, then count the orders.",
+        hint="Work out the chance of one order of the four faces, then count the orders "
+             "(the tali panel gives the same chance once its weights are these tenths).",
+        # the tali panel of "Where 1 : 4 : 4 : 1 comes from" shows the Venus for any
+        # weights, these included: the question says so rather than pretend it is paper only
+        computer="the tali panel of 'Where 1 : 4 : 4 : 1 comes from', its weights set to "
+                 "these tenths (or on paper: one order's chance times the orders)",
         params={"tenths": tenths},
         mistakes=(
             Mistake(Fraction(3, 32), "3/32 is for fair tali; with these chances the "
