@@ -625,6 +625,37 @@ def test_the_check_follows_a_module_from_cell_to_cell():
     assert roman_dice.tali in _imported(nb)
 
 
+# --- the panels on the page answer no paper question ---------------------------------------
+def _chain_panel_values() -> set:
+    """What the chain panel of jactus-odds (section 2) shows from the opening throw for
+    every target and policy: the chance within n throws for n = 2 … 40 (one throw is
+    section 1's counting, which the page asks to do before looking anything up) and the
+    expected number of throws."""
+    from janus_widgets.analysis import jactus_odds as jo
+    values = set()
+    for target in jo.TARGETS:
+        for policy in jo.POLICIES:
+            chain = jo.chain(target, policy)
+            values |= {chain.within(n) for n in range(2, 41)}
+            expected = chain.expected()
+            if isinstance(expected, Fraction):
+                values.add(expected)
+    return values
+
+
+def test_no_paper_question_of_jactus_odds_is_read_off_the_chain_panel():
+    """A question whose answer the chain panel shows (a chance within several throws, an
+    expected wait) is marked as the panel's: a student's exercise 3 (the Venus within
+    several throws, keeping the sixes) is, the class's (one throw) is counting."""
+    shown = _chain_panel_values()
+    for student in STUDENTS:
+        for ex in exercise_sets(student)["jactus-odds"]:
+            if not ex.computer:
+                assert ex.answer not in shown, (student, ex.key, ex.question)
+    assert not exercise_sets()["jactus-odds"].q3.computer          # one throw: counting
+    assert "chain panel" in exercise_sets("k1")["jactus-odds"].q3.computer
+
+
 # --- no student's answer stands in the lesson's text ---------------------------------------
 @pytest.mark.parametrize("stem", sorted(KEYS))
 def test_no_students_answer_stands_in_the_lessons_text(stem):

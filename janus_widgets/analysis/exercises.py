@@ -231,7 +231,13 @@ def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
                "each throw every six stays on the table and you throw the other dice "
                f"again. What is the chance of Venus within the {words[rounds]} throws? "
                "(Give at least 3 significant figures.)"),
-        lambda: odds.probability_within(rounds, "five-sixes", "keep-target"),
+        # one throw is counted (section 1); several are the chain panel's "chance within n
+        # throws" (target the Venus, keep the target's faces), and the question says so
+        (lambda: _fair_dice(5).chance(lambda dice: all(v == 6 for v in dice))) if rounds == 1
+        else (lambda: odds.probability_within(rounds, "five-sixes", "keep-target")),
+        computer="" if rounds == 1 else
+                 f"the chain panel of section 2 (target five sixes, policy keep-target, "
+                 f"n = {rounds}), or on paper: follow one die",
         explanation=("One throw in 6^5 = 7776 shows five sixes." if rounds == 1 else
                      "Keeping the sixes, each die on its own needs a six within "
                      f"{rounds} throws: 1 − (5/6)^{rounds}; the five dice do this "
