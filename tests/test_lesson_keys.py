@@ -656,6 +656,21 @@ def test_no_paper_question_of_jactus_odds_is_read_off_the_chain_panel():
     assert "chain panel" in exercise_sets("k1")["jactus-odds"].q3.computer
 
 
+@pytest.mark.parametrize("stem", ["jactus-odds", "jactus-strategy"])
+def test_no_paper_question_is_read_off_the_pick_up_panel(stem):
+    """The pick-up panel (section 1 of both Jactus lessons) shows, for any five dice typed
+    in, each pick-up's "you miss, then the next player scores" and margin: a question about
+    such dice and a pick-up whose answer stands there is marked as the panel's."""
+    from janus_widgets.analysis import jactus_odds as jo
+    for student in STUDENTS:
+        for ex in exercise_sets(student)[stem]:
+            dice = ex.params.get("dice")
+            if ex.computer or not isinstance(dice, tuple):
+                continue
+            shown = {v for p in jo.pickups(dice) for v in (p.leaves, p.margin)}
+            assert ex.answer not in shown, (student, stem, ex.key, ex.question)
+
+
 # --- no student's answer stands in the lesson's text ---------------------------------------
 @pytest.mark.parametrize("stem", sorted(KEYS))
 def test_no_students_answer_stands_in_the_lessons_text(stem):

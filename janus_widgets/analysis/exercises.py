@@ -415,6 +415,10 @@ def _jactus_strategy(rng: np.random.Generator | None) -> list[Exercise]:
         working=lambda: _leaves_working(dice, picked),
         hint="First you must miss; then the next player's best chance from what you "
              "leave. List the ways of missing by what they leave; multiply and add.",
+        # the pick-up panel of section 1 shows every pick-up's "leaves" for any dice typed
+        # in, these included: the question says so
+        computer="the pick-up panel of section 1, these dice typed in (or on paper: list "
+                 "the ways of missing)",
         params={"dice": dice, "picked": picked},
         mistakes=tuple(m for m in q1_mistakes if m.resolve() != pickup.leaves)),
     Exercise(
