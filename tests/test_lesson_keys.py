@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import math
 from collections import Counter
 from fractions import Fraction
@@ -623,6 +624,62 @@ def test_the_check_follows_a_module_from_cell_to_cell():
         nbformat.v4.new_code_cell("x = 1"),
         nbformat.v4.new_code_cell('rd.tali(weights=(2, 3, 3, 2)).odds()["venus"]')])
     assert roman_dice.tali in _imported(nb)
+
+
+# --- the functions a page defines hand over no answer either -------------------------------
+def _page_functions(nb) -> dict:
+    """The functions a notebook's code cells define at the top level, defined for real: the
+    cells' imports and ``def``s are run (nothing else: no widget, no simulation)."""
+    namespace: dict = {}
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        source = "\n".join(line for line in cell.source.splitlines()
+                           if not line.lstrip().startswith(("%", "!")))
+        tree = ast.parse(source)
+        tree.body = [node for node in tree.body
+                     if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef))]
+        exec(compile(tree, "<lesson cell>", "exec"), namespace)
+    return {name: obj for name, obj in namespace.items()
+            if inspect.isfunction(obj) and obj.__module__ is None and name != "__builtins__"}
+
+
+@pytest.mark.parametrize("stem", sorted(KEYS))
+def test_no_function_the_student_page_defines_returns_an_answer(stem):
+    """A helper the page defines for its worked examples (an average by hand) must not be
+    the answer of a question when called with that question's numbers: the Janus lesson of
+    issue 26 defined ``average_moves(field)``, which is exercise 1's answer."""
+    nb = lesson_tools.edition(nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4),
+                              "student")
+    functions = _page_functions(nb)
+    for student in (None, "k1", "k2"):
+        for ex in exercise_sets(student)[stem]:
+            if ex.computer:
+                continue
+            for name, fn in functions.items():
+                needed = [p.name for p in inspect.signature(fn).parameters.values()
+                          if p.default is inspect.Parameter.empty
+                          and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+                if not needed or not set(needed) <= set(ex.params):
+                    continue
+                try:
+                    got = fn(**{k: ex.params[k] for k in needed})
+                except Exception:                  # noqa: BLE001 - it answers nothing
+                    continue
+                values = got if isinstance(got, tuple) else (got,)
+                assert ex.answer not in [v for v in values if isinstance(v, (int, Fraction))], \
+                    f"{stem}: {name}({', '.join(needed)}) returns {ex.key}'s answer ({student})"
+
+
+def test_the_page_function_check_finds_an_average_by_hand():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "from fractions import Fraction\n"
+        "from janus_widgets.analysis.janus_lesson import moves_by_tile\n\n\n"
+        "def average_moves(field):\n"
+        "    return Fraction(sum(moves_by_tile(field)), 100)\n\n"
+        "average_moves('a6')\n")])
+    fn = _page_functions(nb)["average_moves"]
+    assert fn("a1") == exercise_sets()["janus-tolls"].q1.answer
 
 
 # --- the panels on the page answer no paper question ---------------------------------------
