@@ -44,9 +44,8 @@ from typing import Any, Protocol
 import numpy as np
 
 __all__ = ["Verdict", "Mistake", "Tolerance", "SignificantFigures", "Within", "WithinShown",
-           "Exercise",
-           "ExerciseSet", "read_answer", "significant_figures", "check_answer", "grade",
-           "show_value", "unique_mistakes"]
+           "Exercise", "ExerciseSet", "read_answer", "significant_figures", "check_answer",
+           "grade", "grade_exercise", "show_value", "unique_mistakes"]
 
 
 @dataclass(frozen=True)
@@ -509,6 +508,21 @@ def grade(exercise: Exercise, answer: Any) -> Verdict:
     if not verdict.correct:
         raise AssertionError(verdict.message)
     return verdict
+
+
+def grade_exercise(lesson: str, key: str, answer: Any, student: str | None = None) -> Verdict:
+    """:func:`grade` for exercise ``key`` of ``lesson`` (its notebook's file stem), with
+    ``student``'s numbers: what an nbgrader notebook's hidden test runs. The exercises are
+    drawn here and kept nowhere, so the notebook holds no key a student could read.
+
+    >>> grade_exercise("roman-dice", "q3", "1/216").correct
+    True
+    >>> grade_exercise("roman-dice", "nope", 1)
+    Traceback (most recent call last):
+    ...
+    AttributeError: no exercise 'nope' in roman-dice: there are q1, q2, q3, q4, q5
+    """
+    return grade(getattr(exercise_sets(student)[lesson], key), answer)
 
 
 #: Builds a lesson's exercises: ``build(None)`` gives the numbers printed for the whole
