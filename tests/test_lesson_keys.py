@@ -739,3 +739,17 @@ def test_no_students_answer_stands_in_the_lessons_text(stem):
     for i in range(30):
         lesson = exercise_sets(f"d{i}")[stem]
         assert lesson_tools.answers_shown(text, lesson) == [], (stem, f"d{i}")
+
+
+@pytest.mark.parametrize("stem", sorted(KEYS))
+def test_an_exercise_the_lesson_names_exists(stem):
+    """Where a lesson's text names an exercise (``EXERCISES.q1.answer`` in the teacher
+    notes), the name is one of its exercises: the card lesson's keys are ``sides``,
+    ``double``, …, so ``EXERCISES.q1`` there would raise AttributeError."""
+    import re
+    nb = nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4)
+    keys = {ex.key for ex in exercise_sets()[stem]}
+    named = set()
+    for cell in nb.cells:
+        named |= set(re.findall(r"\b(?:EXERCISES|exercises)\.([A-Za-z_][\w-]*)\.", cell.source))
+    assert named <= keys, (stem, sorted(named - keys))
