@@ -536,3 +536,23 @@ def test_exercises_check_answers():
     assert BALANCE.check("0.7") and "neighbours" in BALANCE.check("0.8").message
     assert MORE_GAMES.check("4") and "√2" in MORE_GAMES.check("2").message
     assert FIVE_OF_A_KIND.answer == Fraction(1, 36)
+
+
+def test_question_5_accepts_every_rounding_of_the_difference_the_lab_shows():
+    """The lab's table writes the paired difference to two decimals (8.845 turns, seed 0,
+    shows as +8.85): a student who rounds the figure on the screen to one decimal, 8.9,
+    is right, and so is one who rounds the value, 8.8; one tenth off is not."""
+    from janus_widgets.analysis.design_exercises import HEIGHT_TURNS
+    from janus_widgets.analysis.tournament import compare_variants
+    ex = HEIGHT_TURNS
+    assert ex.params == {"seed": 0} and ex.answer == Fraction(1769, 200)      # 8.845
+    table = str(compare_variants("jinns", {"rulebook": {}, "height": {"distance": "height"}},
+                                 bots=["greedy"], n=200, seed=0, progress=False))
+    row = next(line for line in table.splitlines() if line.startswith("duration "))
+    assert " +8.85 [" in row, row                            # the figure shown ends in 5
+    for typed in ("8.9", "8.8", "+8.9", "8.85", "8.845", "8.84"):
+        verdict = ex.check(typed)
+        assert verdict.correct, (typed, verdict.message)
+    for typed in ("8.7", "9.0", "9", "8.95"):
+        assert not ex.check(typed), typed
+    assert "Close" in ex.check("8.95").message

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import math
 from collections import Counter
 from fractions import Fraction
@@ -560,13 +561,15 @@ def _answer_functions(exercises) -> set:
 def _imported(nb) -> set:
     """Every package function a notebook's code cells import or reach as module.name."""
     out = set()
+    modules = {}             # one map for the notebook: a module imported in one cell is
+    trees = []               # used in the cells after it (``rd.tali(...)``)
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
         source = "\n".join(line for line in cell.source.splitlines()
                            if not line.lstrip().startswith(("%", "!")))
         tree = ast.parse(source)
-        modules = {}
+        trees.append(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("janus"):
                 module = importlib.import_module(node.module)
@@ -583,6 +586,7 @@ def _imported(nb) -> set:
                     if alias.name.startswith("janus"):
                         modules[alias.asname or alias.name] = importlib.import_module(
                             alias.name)
+    for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and node.value.id in modules:
@@ -611,6 +615,119 @@ def test_the_check_finds_an_imported_answer_function():
     assert {f.__name__ for f in _imported(nb) & answers} == {"expected_moves"}
 
 
+def test_the_check_follows_a_module_from_cell_to_cell():
+    """A module imported in one cell and used in a later one (``rd.tali(...)``) is seen:
+    the module map is the notebook's, not each cell's."""
+    from janus_widgets.analysis import roman_dice
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("from janus_widgets.analysis import roman_dice as rd"),
+        nbformat.v4.new_code_cell("x = 1"),
+        nbformat.v4.new_code_cell('rd.tali(weights=(2, 3, 3, 2)).odds()["venus"]')])
+    assert roman_dice.tali in _imported(nb)
+
+
+# --- the functions a page defines hand over no answer either -------------------------------
+def _page_functions(nb) -> dict:
+    """The functions a notebook's code cells define at the top level, defined for real: the
+    cells' imports and ``def``s are run (nothing else: no widget, no simulation)."""
+    namespace: dict = {}
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        source = "\n".join(line for line in cell.source.splitlines()
+                           if not line.lstrip().startswith(("%", "!")))
+        tree = ast.parse(source)
+        tree.body = [node for node in tree.body
+                     if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef))]
+        exec(compile(tree, "<lesson cell>", "exec"), namespace)
+    return {name: obj for name, obj in namespace.items()
+            if inspect.isfunction(obj) and obj.__module__ is None and name != "__builtins__"}
+
+
+@pytest.mark.parametrize("stem", sorted(KEYS))
+def test_no_function_the_student_page_defines_returns_an_answer(stem):
+    """A helper the page defines for its worked examples (an average by hand) must not be
+    the answer of a question when called with that question's numbers: the Janus lesson of
+    issue 26 defined ``average_moves(field)``, which is exercise 1's answer."""
+    nb = lesson_tools.edition(nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4),
+                              "student")
+    functions = _page_functions(nb)
+    for student in (None, "k1", "k2"):
+        for ex in exercise_sets(student)[stem]:
+            if ex.computer:
+                continue
+            for name, fn in functions.items():
+                needed = [p.name for p in inspect.signature(fn).parameters.values()
+                          if p.default is inspect.Parameter.empty
+                          and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+                if not needed or not set(needed) <= set(ex.params):
+                    continue
+                try:
+                    got = fn(**{k: ex.params[k] for k in needed})
+                except Exception:                  # noqa: BLE001 - it answers nothing
+                    continue
+                values = got if isinstance(got, tuple) else (got,)
+                assert ex.answer not in [v for v in values if isinstance(v, (int, Fraction))], \
+                    f"{stem}: {name}({', '.join(needed)}) returns {ex.key}'s answer ({student})"
+
+
+def test_the_page_function_check_finds_an_average_by_hand():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "from fractions import Fraction\n"
+        "from janus_widgets.analysis.janus_lesson import moves_by_tile\n\n\n"
+        "def average_moves(field):\n"
+        "    return Fraction(sum(moves_by_tile(field)), 100)\n\n"
+        "average_moves('a6')\n")])
+    fn = _page_functions(nb)["average_moves"]
+    assert fn("a1") == exercise_sets()["janus-tolls"].q1.answer
+
+
+# --- the panels on the page answer no paper question ---------------------------------------
+def _chain_panel_values() -> set:
+    """What the chain panel of jactus-odds (section 2) shows from the opening throw for
+    every target and policy: the chance within n throws for n = 2 … 40 (one throw is
+    section 1's counting, which the page asks to do before looking anything up) and the
+    expected number of throws."""
+    from janus_widgets.analysis import jactus_odds as jo
+    values = set()
+    for target in jo.TARGETS:
+        for policy in jo.POLICIES:
+            chain = jo.chain(target, policy)
+            values |= {chain.within(n) for n in range(2, 41)}
+            expected = chain.expected()
+            if isinstance(expected, Fraction):
+                values.add(expected)
+    return values
+
+
+def test_no_paper_question_of_jactus_odds_is_read_off_the_chain_panel():
+    """A question whose answer the chain panel shows (a chance within several throws, an
+    expected wait) is marked as the panel's: a student's exercise 3 (the Venus within
+    several throws, keeping the sixes) is, the class's (one throw) is counting."""
+    shown = _chain_panel_values()
+    for student in STUDENTS:
+        for ex in exercise_sets(student)["jactus-odds"]:
+            if not ex.computer:
+                assert ex.answer not in shown, (student, ex.key, ex.question)
+    assert not exercise_sets()["jactus-odds"].q3.computer          # one throw: counting
+    assert "chain panel" in exercise_sets("k1")["jactus-odds"].q3.computer
+
+
+@pytest.mark.parametrize("stem", ["jactus-odds", "jactus-strategy"])
+def test_no_paper_question_is_read_off_the_pick_up_panel(stem):
+    """The pick-up panel (section 1 of both Jactus lessons) shows, for any five dice typed
+    in, each pick-up's "you miss, then the next player scores" and margin: a question about
+    such dice and a pick-up whose answer stands there is marked as the panel's."""
+    from janus_widgets.analysis import jactus_odds as jo
+    for student in STUDENTS:
+        for ex in exercise_sets(student)[stem]:
+            dice = ex.params.get("dice")
+            if ex.computer or not isinstance(dice, tuple):
+                continue
+            shown = {v for p in jo.pickups(dice) for v in (p.leaves, p.margin)}
+            assert ex.answer not in shown, (student, stem, ex.key, ex.question)
+
+
 # --- no student's answer stands in the lesson's text ---------------------------------------
 @pytest.mark.parametrize("stem", sorted(KEYS))
 def test_no_students_answer_stands_in_the_lessons_text(stem):
@@ -622,3 +739,17 @@ def test_no_students_answer_stands_in_the_lessons_text(stem):
     for i in range(30):
         lesson = exercise_sets(f"d{i}")[stem]
         assert lesson_tools.answers_shown(text, lesson) == [], (stem, f"d{i}")
+
+
+@pytest.mark.parametrize("stem", sorted(KEYS))
+def test_an_exercise_the_lesson_names_exists(stem):
+    """Where a lesson's text names an exercise (``EXERCISES.q1.answer`` in the teacher
+    notes), the name is one of its exercises: the card lesson's keys are ``sides``,
+    ``double``, …, so ``EXERCISES.q1`` there would raise AttributeError."""
+    import re
+    nb = nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4)
+    keys = {ex.key for ex in exercise_sets()[stem]}
+    named = set()
+    for cell in nb.cells:
+        named |= set(re.findall(r"\b(?:EXERCISES|exercises)\.([A-Za-z_][\w-]*)\.", cell.source))
+    assert named <= keys, (stem, sorted(named - keys))

@@ -320,9 +320,16 @@ def test_nbgrader_source_notebooks_carry_one_graded_check_per_exercise(tmp_path,
         assert len(ids) == len(set(ids)), name
         for ex, test, solution in zip(exercises, graded, solutions):
             assert test.metadata["nbgrader"]["points"] == ex.points
-            assert f"grade(EXERCISES.{ex.key}, answer_" in test.source
+            # the check is a hidden test: nbgrader leaves it out of the students' notebook
+            visible, _, hidden = test.source.partition("### BEGIN HIDDEN TESTS")
+            assert f"grade_exercise({name!r}, {ex.key!r}, answer_" in hidden
+            assert hidden.rstrip().endswith("### END HIDDEN TESTS")
+            assert "grade" not in visible.replace("graded", "")
             assert "### BEGIN SOLUTION" in solution.source and "### END SOLUTION" in solution.source
         assert not any(".widget()" in c.source for c in nb.cells if c.cell_type == "code")
+        # outside the hidden tests no cell loads the exercises, whose answers they hold
+        shown = "\n".join(c.source.split("### BEGIN HIDDEN TESTS")[0] for c in nb.cells)
+        assert "EXERCISES" not in shown and "exercise_sets" not in shown, name
     assert main(["lessons", "--out", str(tmp_path / "x")]) == 2
     assert "--edition student" in capsys.readouterr().err
 

@@ -1,10 +1,12 @@
 """A lesson graded by real nbgrader (issue 26, item 11).
 
 ``python -m janus_widgets lessons --format nbgrader`` writes the source notebook; nbgrader
-makes the students' version (``generate_assignment``) and grades three submissions
-(``autograde``): one with every answer right scores full marks, one with the common
-mistakes scores nothing for them (what the key says: a mistake is wrong, and the feedback
-says why), and a mixed one scores the points of the exercises it gets right.
+makes the students' version (``generate_assignment``), which holds no answer and no key
+(the checks are hidden tests), and grades four submissions (``autograde``): one with every
+answer right scores full marks, one with the common mistakes scores nothing for them (what
+the key says: a mistake is wrong, and the feedback says why), a mixed one scores the points
+of the exercises it gets right, and one that copies ``EXERCISES.q1.answer`` (what a
+notebook holding the key would allow) scores nothing.
 """
 
 from __future__ import annotations
@@ -40,8 +42,12 @@ def run(args: list[str], course: Path) -> subprocess.CompletedProcess:
     return done
 
 
+class Code(str):
+    """An answer written as code, not as a value (``EXERCISES.q1.answer``)."""
+
+
 def answer_cell(name: str, value) -> str:
-    return f"{name} = {value!r}"
+    return f"{name} = {value}" if isinstance(value, Code) else f"{name} = {value!r}"
 
 
 def submit(release: Path, course: Path, student: str, answers: dict[str, object]) -> None:
@@ -63,7 +69,8 @@ def test_nbgrader_grades_a_lesson_with_the_lessons_own_checks(tmp_path):
         "c = get_config()\n"
         "c.CourseDirectory.course_id = 'janus-lessons'\n"
         "c.CourseDirectory.db_assignments = [{'name': 'lessons'}]\n"
-        "c.CourseDirectory.db_students = [{'id': 'right'}, {'id': 'wrong'}, {'id': 'mixed'}]\n"
+        "c.CourseDirectory.db_students = [{'id': 'right'}, {'id': 'wrong'}, {'id': 'mixed'},"
+        " {'id': 'cheat'}]\n"
         "c.ExecutePreprocessor.timeout = 300\n")
     out = tmp_path / "written"
     done = subprocess.run([sys.executable, "-m", "janus_widgets", "lessons", "--format",
@@ -77,20 +84,36 @@ def test_nbgrader_grades_a_lesson_with_the_lessons_own_checks(tmp_path):
     release = course / "release" / "lessons" / f"{LESSON}.ipynb"
     released = release.read_text()
     assert "### BEGIN SOLUTION" not in released and "raise NotImplementedError" in released
-
+    # the students' notebook holds the questions with their numbers, and no key: the checks
+    # are hidden tests, left out; nothing loads the exercises, and no answer stands anywhere
+    from janus_widgets.analysis import lessons
     exercises = list(exercise_sets()[LESSON])
+    cells = nbformat.read(release, as_version=4).cells
+    text = "\n".join(c.source for c in cells)
+    for word in ("HIDDEN TESTS", "grade_exercise", "exercise_sets", "EXERCISES", ".answer"):
+        assert word not in text, word
+    assert lessons.answers_shown(text, exercise_sets()[LESSON]) == []
+    for ex in exercises:
+        assert ex.question in text
+        assert f"answer_{ex.key} = {lessons._solution_text(ex)!r}" not in text, ex.key
+    tests = [c for c in cells if c.metadata.get("nbgrader", {}).get("grade")]
+    assert len(tests) == len(exercises) and all("read_answer(answer_" in c.source for c in tests)
+
     right = {ex.key: (f"{ex.answer.numerator}/{ex.answer.denominator}"
                       if ex.answer.denominator > 1 else int(ex.answer)) for ex in exercises}
     wrong = {ex.key: str(ex.mistakes[0].resolve()) for ex in exercises}
     mixed = {ex.key: (right if i % 2 == 0 else wrong)[ex.key] for i, ex in enumerate(exercises)}
-    for student, answers in (("right", right), ("wrong", wrong), ("mixed", mixed)):
+    cheat = {ex.key: Code(f"EXERCISES.{ex.key}.answer") for ex in exercises}
+    for student, answers in (("right", right), ("wrong", wrong), ("mixed", mixed),
+                             ("cheat", cheat)):
         submit(release, course, student, answers)
     run(["autograde", "lessons", "--force"], course)
 
     from nbgrader.api import Gradebook
     points = {ex.key: ex.points for ex in exercises}
     expected = {"right": sum(points.values()), "wrong": 0,
-                "mixed": sum(points[ex.key] for i, ex in enumerate(exercises) if i % 2 == 0)}
+                "mixed": sum(points[ex.key] for i, ex in enumerate(exercises) if i % 2 == 0),
+                "cheat": 0}
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         for student, score in expected.items():
             submission = gradebook.find_submission("lessons", student)
@@ -103,3 +126,9 @@ def test_nbgrader_grades_a_lesson_with_the_lessons_own_checks(tmp_path):
                       if o.get("output_type") == "error")
     for ex in exercises:
         assert ex.mistakes[0].why in errors, ex.key
+    # the copied key does not exist when the submission is graded: the answer cells fail
+    graded = nbformat.read(course / "autograded" / "cheat" / "lessons" / f"{LESSON}.ipynb",
+                           as_version=4)
+    failures = [o for c in graded.cells for o in c.get("outputs", [])
+                if o.get("output_type") == "error"]
+    assert failures and {o["ename"] for o in failures} <= {"NameError", "AttributeError"}

@@ -43,9 +43,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["Verdict", "Mistake", "Tolerance", "SignificantFigures", "Within", "Exercise",
-           "ExerciseSet", "read_answer", "significant_figures", "check_answer", "grade",
-           "show_value", "unique_mistakes"]
+__all__ = ["Verdict", "Mistake", "Tolerance", "SignificantFigures", "Within", "WithinShown",
+           "Exercise", "ExerciseSet", "read_answer", "significant_figures", "check_answer",
+           "grade", "grade_exercise", "show_value", "unique_mistakes"]
 
 
 @dataclass(frozen=True)
@@ -174,6 +174,38 @@ class Within:
 
     def __str__(self) -> str:
         return f"to within ±{float(self.margin):g}"
+
+
+@dataclass(frozen=True)
+class WithinShown:
+    """A decimal counts when it is at most ``margin`` away from the value, or from the
+    value as the page shows it (``show`` writes it the way the page does): a student who
+    rounds the figure on the screen is right, even when that figure was itself rounded
+    from the value (a table shows 8.845 as ``+8.85``; 8.9 and 8.8 are both honest
+    roundings of it to one decimal).
+
+    >>> rule = WithinShown(Fraction(1, 20), lambda v: f"{v:+.3g}", "the lab shows")
+    >>> rule.allows(Fraction("8.9"), Fraction("8.845")), rule.allows(Fraction("8.8"), Fraction("8.845"))
+    (True, True)
+    >>> rule.allows(Fraction("8.95"), Fraction("8.845")), str(rule)
+    (False, 'to within ±0.05 of the value or of the figure the lab shows')
+    """
+
+    margin: Fraction
+    show: Callable[[float], str] = field(compare=False)
+    where: str = "the page shows"
+
+    def shown(self, target: Fraction) -> Fraction:
+        """The value as the page shows it, read back as a number."""
+        text = self.show(float(target)).replace("−", "-").replace(",", "").strip()
+        return Fraction(text.lstrip("+"))
+
+    def allows(self, given: Fraction, target: Fraction) -> bool:
+        return abs(given - target) <= self.margin or \
+            abs(given - self.shown(target)) <= self.margin
+
+    def __str__(self) -> str:
+        return f"to within ±{float(self.margin):g} of the value or of the figure {self.where}"
 
 
 # --- reading answers --------------------------------------------------------------------
@@ -476,6 +508,21 @@ def grade(exercise: Exercise, answer: Any) -> Verdict:
     if not verdict.correct:
         raise AssertionError(verdict.message)
     return verdict
+
+
+def grade_exercise(lesson: str, key: str, answer: Any, student: str | None = None) -> Verdict:
+    """:func:`grade` for exercise ``key`` of ``lesson`` (its notebook's file stem), with
+    ``student``'s numbers: what an nbgrader notebook's hidden test runs. The exercises are
+    drawn here and kept nowhere, so the notebook holds no key a student could read.
+
+    >>> grade_exercise("roman-dice", "q3", "1/216").correct
+    True
+    >>> grade_exercise("roman-dice", "nope", 1)
+    Traceback (most recent call last):
+    ...
+    AttributeError: no exercise 'nope' in roman-dice: there are q1, q2, q3, q4, q5
+    """
+    return grade(getattr(exercise_sets(student)[lesson], key), answer)
 
 
 #: Builds a lesson's exercises: ``build(None)`` gives the numbers printed for the whole

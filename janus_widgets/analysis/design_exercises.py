@@ -21,8 +21,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .checking import Exercise, ExerciseSet, Mistake, Within, unique_mistakes
-from .metrics import game_row, summarize, wilson
+from .checking import Exercise, ExerciseSet, Mistake, Within, WithinShown, unique_mistakes
+from .metrics import game_row, number, summarize, wilson
 
 __all__ = ["EXERCISES", "ADVANTAGE", "BALANCE", "MORE_GAMES", "FIVE_OF_A_KIND",
            "HEIGHT_TURNS"]
@@ -182,7 +182,11 @@ def _height(seed: int) -> Exercise:
         f"games, seed {seed}, Run. By how many turns does the height reading lengthen the "
         "average game (the paired difference, to one decimal)?",
         lambda: _height_turns(seed), title="5. Read the paired difference", probability=False,
-        tolerance=Within(Fraction(1, 20)),           # "to one decimal": half a tenth
+        # "to one decimal": half a tenth of the value, or of the figure the lab's table
+        # shows (the paired difference as ``number`` writes it: 8.845 shows as +8.85, and
+        # a student who rounds that to 8.9 is right)
+        tolerance=WithinShown(Fraction(1, 20), lambda v: number(v, signed=True),
+                              "the lab's table shows"),
         computer="the lab (game-design-lab.ipynb, Your own experiment)",
         params={"seed": seed},
         explanation="Read the row 'duration' in the column 'distance=height − rulebook'. The "

@@ -231,7 +231,13 @@ def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
                "each throw every six stays on the table and you throw the other dice "
                f"again. What is the chance of Venus within the {words[rounds]} throws? "
                "(Give at least 3 significant figures.)"),
-        lambda: odds.probability_within(rounds, "five-sixes", "keep-target"),
+        # one throw is counted (section 1); several are the chain panel's "chance within n
+        # throws" (target the Venus, keep the target's faces), and the question says so
+        (lambda: _fair_dice(5).chance(lambda dice: all(v == 6 for v in dice))) if rounds == 1
+        else (lambda: odds.probability_within(rounds, "five-sixes", "keep-target")),
+        computer="" if rounds == 1 else
+                 f"the chain panel of section 2 (target five sixes, policy keep-target, "
+                 f"n = {rounds}), or on paper: follow one die",
         explanation=("One throw in 6^5 = 7776 shows five sixes." if rounds == 1 else
                      "Keeping the sixes, each die on its own needs a six within "
                      f"{rounds} throws: 1 − (5/6)^{rounds}; the five dice do this "
@@ -409,6 +415,10 @@ def _jactus_strategy(rng: np.random.Generator | None) -> list[Exercise]:
         working=lambda: _leaves_working(dice, picked),
         hint="First you must miss; then the next player's best chance from what you "
              "leave. List the ways of missing by what they leave; multiply and add.",
+        # the pick-up panel of section 1 shows every pick-up's "leaves" for any dice typed
+        # in, these included: the question says so
+        computer="the pick-up panel of section 1, these dice typed in (or on paper: list "
+                 "the ways of missing)",
         params={"dice": dice, "picked": picked},
         mistakes=tuple(m for m in q1_mistakes if m.resolve() != pickup.leaves)),
     Exercise(
@@ -602,7 +612,12 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
         lambda: roman.tali(weights=weights).odds()["venus"],
         explanation="Each order of 1, 3, 4, 6 has chance {}/10 × {}/10 × {}/10 × {}/10, "
                     "and there are 24 orders.".format(*tenths),
-        hint="Work out the chance of one order of the four faces, then count the orders.",
+        hint="Work out the chance of one order of the four faces, then count the orders "
+             "(the tali panel gives the same chance once its weights are these tenths).",
+        # the tali panel of "Where 1 : 4 : 4 : 1 comes from" shows the Venus for any
+        # weights, these included: the question says so rather than pretend it is paper only
+        computer="the tali panel of 'Where 1 : 4 : 4 : 1 comes from', its weights set to "
+                 "these tenths (or on paper: one order's chance times the orders)",
         params={"tenths": tenths},
         mistakes=(
             Mistake(Fraction(3, 32), "3/32 is for fair tali; with these chances the "

@@ -11,7 +11,8 @@ and solutions in cells tagged ``answer``:
   cells tagged ``answer`` hold the key as their output (a static key, readable without
   running anything);
 * the **nbgrader edition** (:func:`nbgrader_notebook`) is an nbgrader source notebook: a
-  solution cell and an autograded test cell per exercise, carrying the same checks.
+  solution cell and an autograded test cell per exercise, carrying the same checks as
+  hidden tests (the students' notebook that nbgrader makes holds no key).
 
 In JupyterLab a student can ask the kernel anything (``EXERCISES.q1.answer``): the
 student edition keeps answers off the page, not out of reach. Assessed work belongs in
@@ -278,8 +279,9 @@ def build_editions(which: str, out: str | os.PathLike[str], *, student: str | No
                      "`source/<assignment>/` of an nbgrader course, then `nbgrader "
                      "generate_assignment <assignment>` makes the students' version and "
                      "`nbgrader autograde <assignment>` grades the submissions (every "
-                     "exercise's test cell runs the lesson's own check). They hold the "
-                     "solutions: never hand them out."]
+                     "exercise's test cell runs the lesson's own check, as a hidden test: "
+                     "the students' version holds no key). They hold the solutions: never "
+                     "hand them out."]
     elif which == "student":
         rows += ["", "Open a lesson in JupyterLab and run it from the top, or as an app: "
                      "`voila NAME.ipynb` in this folder. In JupyterLab a student can ask "
@@ -302,23 +304,71 @@ def _answer_name(key: str) -> str:
     return "answer_" + re.sub(r"\W", "_", key)
 
 
+#: nbgrader's markers of a test cell's hidden part: ``generate_assignment`` leaves it out
+#: of the students' notebook, ``autograde`` puts it back before it grades.
+HIDDEN_TESTS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
+#: A line of a lesson's code that loads its exercises (``EXERCISES = exercise_sets(...)``),
+#: and one that imports ``exercise_sets``: an nbgrader notebook shows neither.
+_LOADS_EXERCISES = re.compile(r"^\s*(\w+)\s*=\s*exercise_sets\(.*$")
+_IMPORTS_EXERCISE_SETS = re.compile(
+    r"^\s*from\s+janus_widgets\.analysis\.checking\s+import\s+exercise_sets\s*(#.*)?$")
+
+
+def _without_the_key(cells: list[Any]) -> None:
+    """Take the lines that load the exercises (and so every answer) out of the visible
+    code ``cells``; a cell that still uses the loaded set is an error (an nbgrader
+    notebook must not need the key outside its hidden tests)."""
+    names: set[str] = set()
+    for cell in cells:
+        if cell.cell_type != "code" or "exercise_sets" not in cell.source:
+            continue
+        kept = []
+        for line in cell.source.splitlines():
+            loads = _LOADS_EXERCISES.match(line)
+            if loads:
+                names.add(loads.group(1))
+            elif not _IMPORTS_EXERCISE_SETS.match(line):
+                kept.append(line)
+        cell.source = "\n".join(kept).strip("\n")
+    for cell in cells:
+        if cell.cell_type == "code":
+            used = sorted(n for n in names | {"exercise_sets"}
+                          if re.search(rf"\b{re.escape(n)}\b", cell.source))
+            if used:
+                raise ValueError(f"a cell of the lesson uses {', '.join(used)} for more than "
+                                 "its answer boxes; an nbgrader notebook keeps the exercises "
+                                 "(and their answers) in its hidden tests only:\n"
+                                 + cell.source)
+
+
 def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = None) -> Any:
     """Lesson notebook ``nb`` as an nbgrader source notebook: the student edition's cells
     (no teacher notes, no answers), with the answer boxes replaced by, for each exercise,
-    the question (a locked cell), a solution cell (``answer_q1 = "3/32"`` between nbgrader's
-    ``### BEGIN SOLUTION`` and ``### END SOLUTION``) and an autograded test cell worth the
-    exercise's points, which runs the lesson's own check
-    (:func:`~janus_widgets.analysis.checking.grade`): a right answer passes, a common
-    mistake fails with what the check says about it.
+    the question (a locked cell, with its numbers), a solution cell (``answer_q1 = "3/32"``
+    between nbgrader's ``### BEGIN SOLUTION`` and ``### END SOLUTION``) and an autograded
+    test cell worth the exercise's points. The test's visible part only reads the answer as
+    a number; its check, the lesson's own
+    (:func:`~janus_widgets.analysis.checking.grade_exercise`: a right answer passes, a
+    common mistake fails with what the check says about it), is a hidden test, which
+    ``nbgrader generate_assignment`` leaves out of the students' notebook and ``nbgrader
+    autograde`` puts back. The lines that load the exercises (``EXERCISES =
+    exercise_sets(...)``) are left out of the visible cells: the students' notebook holds
+    the questions and the solution cells, and no key.
 
     >>> from janus_widgets.analysis.exercises import roman_dice
     >>> source = nbgrader_notebook(_demo_notebook(), roman_dice)
-    >>> [c.metadata["nbgrader"].get("points") for c in source.cells
-    ...  if c.metadata.get("nbgrader", {}).get("grade")][:2]
+    >>> tests = [c for c in source.cells if c.metadata.get("nbgrader", {}).get("grade")]
+    >>> [c.metadata["nbgrader"]["points"] for c in tests][:2]
     [1, 1]
+    >>> print(tests[0].source.split("### BEGIN HIDDEN TESTS")[1])
+    <BLANKLINE>
+    from janus_widgets.analysis.checking import grade_exercise
+    grade_exercise('roman-dice', 'q1', answer_q1, student=None)
+    ### END HIDDEN TESTS
     """
     import nbformat
     v4 = nbformat.v4
+    student = _checked_student(student)
     out = edition(nb, "student", student=student)
     stem = exercises.name
     blocks = []
@@ -339,21 +389,21 @@ def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = 
         solution.metadata["nbgrader"] = {"grade": False, "solution": True, "locked": False,
                                          "grade_id": f"{stem}-{ex.key}-answer",
                                          "schema_version": NBGRADER_SCHEMA}
+        begin, end = HIDDEN_TESTS
         test = v4.new_code_cell(
-            f"# Exercise {index}: the lesson's own check of your answer.\n"
-            f"grade(EXERCISES.{ex.key}, {name})")
+            f"# Exercise {index}: here only whether your answer reads as a number; the "
+            "lesson's own\n# check of it runs when your work is graded.\n"
+            "from janus_widgets.analysis.checking import read_answer\n\n"
+            f"read_answer({name})\n"
+            f"{begin}\n"
+            "from janus_widgets.analysis.checking import grade_exercise\n"
+            f"grade_exercise({stem!r}, {ex.key!r}, {name}, student={student!r})\n"
+            f"{end}")
         test.metadata["nbgrader"] = {"grade": True, "solution": False, "locked": True,
                                      "points": ex.points,
                                      "grade_id": f"{stem}-{ex.key}-check",
                                      "schema_version": NBGRADER_SCHEMA}
         blocks += [question, solution, test]
-    setup = v4.new_code_cell(
-        "# The graded exercises: the same checks as the lesson's answer boxes.\n"
-        "from janus_widgets.analysis.checking import exercise_sets, grade\n\n"
-        f'EXERCISES = exercise_sets(student=STUDENT_ID)["{stem}"]')
-    setup.metadata["nbgrader"] = {"grade": False, "solution": False, "locked": True,
-                                  "grade_id": f"{stem}-setup",
-                                  "schema_version": NBGRADER_SCHEMA}
     # each exercise's graded cells go where the lesson shows its answer box: a cell that
     # shows one (``exercises.q4.widget()``) gives way to that exercise's cells, a cell that
     # shows them all keeps its other lines (a drawing the questions refer to) and is
@@ -372,16 +422,14 @@ def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = 
             cell.source = kept
             cells.append(cell)
         todo = keys or [k for k in by_key if k not in placed]
-        if not placed and todo:
-            cells.append(setup)
         for key in todo:
             if key not in placed:
                 cells.extend(by_key[key])
                 placed.add(key)
-    if not placed:
-        cells.append(setup)
     cells.extend(c for key in by_key if key not in placed for c in by_key[key])
-    out.cells = cells
+    _without_the_key([c for c in cells if "nbgrader" not in c.metadata])
+    out.cells = [c for c in cells if c.cell_type != "code" or c.source.strip()
+                 or "nbgrader" in c.metadata]
     out.metadata["janus_widgets"] = {**out.metadata.get("janus_widgets", {}),
                                      "edition": "nbgrader"}
     return out
