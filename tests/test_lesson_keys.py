@@ -558,18 +558,23 @@ def _answer_functions(exercises) -> set:
     return found
 
 
+def _code_trees(nb) -> list:
+    """The syntax tree of each code cell of a notebook, IPython's magics and shell lines
+    left out."""
+    trees = []
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            trees.append(ast.parse("\n".join(line for line in cell.source.splitlines()
+                                             if not line.lstrip().startswith(("%", "!")))))
+    return trees
+
+
 def _imported(nb) -> set:
     """Every package function a notebook's code cells import or reach as module.name."""
     out = set()
     modules = {}             # one map for the notebook: a module imported in one cell is
-    trees = []               # used in the cells after it (``rd.tali(...)``)
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        source = "\n".join(line for line in cell.source.splitlines()
-                           if not line.lstrip().startswith(("%", "!")))
-        tree = ast.parse(source)
-        trees.append(tree)
+    trees = _code_trees(nb)  # used in the cells after it (``rd.tali(...)``)
+    for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("janus"):
                 module = importlib.import_module(node.module)
@@ -631,12 +636,7 @@ def _page_functions(nb) -> dict:
     """The functions a notebook's code cells define at the top level, defined for real: the
     cells' imports and ``def``s are run (nothing else: no widget, no simulation)."""
     namespace: dict = {}
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        source = "\n".join(line for line in cell.source.splitlines()
-                           if not line.lstrip().startswith(("%", "!")))
-        tree = ast.parse(source)
+    for tree in _code_trees(nb):
         tree.body = [node for node in tree.body
                      if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef))]
         exec(compile(tree, "<lesson cell>", "exec"), namespace)
