@@ -303,6 +303,26 @@ class Probe(_Link):
         self._closed = not self.sockets
 
 
+def on_own_thread(run, *args):
+    """``run(*args)`` on a thread of its own, its exception raised here: an event loop
+    needs a thread where none runs (Playwright's sync API, which the browser tests of
+    this session share, keeps one running on the main thread)."""
+    out: dict = {}
+
+    def target():
+        try:
+            out["value"] = run(*args)
+        except BaseException as exc:               # handed to the test's thread
+            out["error"] = exc
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "the event loop did not finish in 30 s"
+    if "error" in out:
+        raise out["error"]
+    return out.get("value")
+
+
 def test_a_dropped_connection_is_lost_and_tried_again_never_raised(monkeypatch):
     import tornado.iostream
     import tornado.websocket
@@ -315,7 +335,7 @@ def test_a_dropped_connection_is_lost_and_tried_again_never_raised(monkeypatch):
     async def connect(request):
         return probe.sockets.pop(0)
     monkeypatch.setattr(tornado.websocket, "websocket_connect", connect)
-    asyncio.run(asyncio.wait_for(probe._run(), 10))       # returns: nothing escaped
+    on_own_thread(lambda: asyncio.run(asyncio.wait_for(probe._run(), 10)))  # nothing escaped
     assert probe.lost == 4 and probe.received == [{"type": "pong"}] * 2
     assert probe.errors == []
 
@@ -473,7 +493,7 @@ def test_a_bot_that_raises_on_the_loop_pauses_its_table(tmp_path, monkeypatch):
                 break
             hall.play(served, 0, served.table.state.legal_moves()[0].notation, f"m{k}")
         assert served.status == "playing"                  # the bot waits its delay ...
-        loop.run_until_complete(asyncio.sleep(0.2))        # ... then fails on the loop
+        on_own_thread(loop.run_until_complete, asyncio.sleep(0.2))  # ... then fails there
         assert served.status == "paused"
         assert "RuntimeError: the bot's search broke" in hall.summary(served)["note"]
     finally:
