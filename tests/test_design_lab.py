@@ -347,6 +347,9 @@ def test_flaw_finder_judges_a_tournament_by_who_played_it():
     assert "first-player" not in report.kinds() and "unreachable-goal" not in report.kinds()
     line = next(c for c in report.checks if c.startswith("first-player"))
     assert "not judged" in line and "A greedy, B random" in line and "the bots'" in line
+    # B never won in 60 decisive games: a finding under equal bots, here the bots' too
+    goal = next(c for c in report.checks if c.startswith("unreachable-goal: found"))
+    assert "seat B never won" in goal and "not judged" in goal and "A greedy, B random" in goal
     # The same bots rotated over the seats are equal again.
     rotated = run_tournament("jinns", bots=["greedy", "random"], games=20, seed=2,
                              progress=False, rotate_seats=True)
