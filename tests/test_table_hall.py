@@ -242,6 +242,8 @@ def test_a_move_whose_answer_comes_after_play_gave_up_is_told_to_the_page(hall):
     from janus_widgets.table.client import ClassroomError
     served, codes = hall.create_table({"game": "jactus", "players": 2, "seed": 5})
     client = seat_of(hall, served, 0)
+    # what a cell ending in seat.state (or seat.play(...)) shows
+    assert repr(client.state) == f"<seat A of table {served.id}, jactus, move 0>"
     with pytest.raises(ClassroomError, match="No answer from the server"):
         client.play("r*", timeout=0.05)
     sent = client.sent[-1]

@@ -344,6 +344,11 @@ class _RemoteFrame(SeatFrame):
 
     play = play_chance = sample_chance = parse = explain = play_action = _refuse
 
+    def __repr__(self) -> str:
+        table = self.record
+        return (f"<seat {seat_name(table.seat)} of table {table.table_id}, "
+                f"{self.game.name}, move {self.ply}>")
+
 
 class RemoteTable(_Link):
     """A seat of a table on the server: ``classroom.join(url, code)``.

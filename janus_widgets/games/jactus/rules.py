@@ -772,11 +772,11 @@ RULESETS = (
                  "Venus, two dogs and a coin wins."),
     Ruleset("other edition", {"dog_throws": "other"},
             source="another edition's rules text: a dog is five of 'any other number' "
-                   "(FACTS.md)",
+                   "(seeds/jactus.md, Rulesets)",
             note="Only five 2s, 3s, 4s or 5s allow a dog; five 1s are a coin, five 6s a "
                  "Venus."),
     Ruleset("points", {"scoring": "points"},
-            source="the published points variant (FACTS.md)",
+            source="the published points variant (seeds/jactus.md, Rulesets)",
             note="Venus 6, dog 2, coin 5 points; the first to 12 points wins."),
     Ruleset("no spoiling", {"spoil": False},
             source="a house rule (JA-19), the design experiment of the lesson "

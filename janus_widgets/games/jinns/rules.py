@@ -1279,7 +1279,7 @@ RULESETS = (
             note="The players place runs of four pawns; with 3 players a green-topped tower "
                  "scores for its completer."),
     Ruleset("newer edition", {"placement": "random", "shared_towers": "zero"},
-            source="the publisher's newer edition (FACTS.md)",
+            source="the publisher's newer edition (seeds/jinns.md, Rulesets)",
             note="The pawns are placed at random; with 3 players a tower topped by the "
                  "shared green scores nothing."),
 )
