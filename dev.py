@@ -6,8 +6,9 @@
 
 Both make a virtual environment in ``.venv`` (once) and install the package
 into it in editable mode; a later run only reinstalls when ``pyproject.toml``
-changed. Extra arguments are passed on (``python3 dev.py test -k jactus``,
-``python3 dev.py lab --port 8899``).
+changed. Extra arguments are passed on to pytest or JupyterLab
+(``python3 dev.py test -k jactus``, ``python3 dev.py lab --port 8899 --no-browser``
+on a machine without a display).
 """
 
 from __future__ import annotations
