@@ -74,14 +74,20 @@ def exact_part(walker: OptimalWalker) -> None:
 
 def simulated_part(studies: int) -> None:
     print(f"\n2. Every metric, {studies:,} simulated studies per size")
+    synthetic_table(studies, 2027, coverage, lambda scenario: scenario.truths(), KEYS)
+
+
+def synthetic_table(studies: int, seed: int, measure, truths, keys: list[str]) -> None:
+    """Coverage per size on the three synthetic scenarios: ``measure(studies, truths,
+    keys, z)`` (ours or Ludii's definitions), ``truths(scenario)``."""
     for scenario in (FAIR, AHEAD, NO_DRAWS):
         print(f" {scenario.name}")
-        print(header(KEYS))
+        print(header(keys))
         for n in (20, 50, 200):
-            rng = np.random.default_rng([2027, n])
-            measured = coverage(scenario.studies(rng, studies, n), scenario.truths(), KEYS,
-                                Z95)
-            print(row(f"n = {n}", {k: v[0] for k, v in measured.items()}, KEYS))
+            rng = np.random.default_rng([seed, n])
+            measured = measure(scenario.studies(rng, studies, n), truths(scenario), keys,
+                               Z95)
+            print(row(f"n = {n}", {k: v[0] for k, v in measured.items()}, keys))
 
 
 def jactus_part(walker: OptimalWalker, games: int) -> None:
@@ -209,14 +215,7 @@ def engine_part() -> None:
 
 def ludii_part(studies: int) -> None:
     print(f"\n8. Ludii's own definitions, {studies:,} simulated studies per size")
-    for scenario in (FAIR, AHEAD, NO_DRAWS):
-        print(f" {scenario.name}")
-        print(header(LUDII_KEYS))
-        for n in (20, 50, 200):
-            rng = np.random.default_rng([2028, n])
-            measured = ludii_coverage(scenario.studies(rng, studies, n),
-                                      ludii_truths(scenario), LUDII_KEYS, Z95)
-            print(row(f"n = {n}", {k: v[0] for k, v in measured.items()}, LUDII_KEYS))
+    synthetic_table(studies, 2028, ludii_coverage, ludii_truths, LUDII_KEYS)
 
 
 def main() -> None:
