@@ -57,7 +57,7 @@ def build_pages(folder: Path, source: Path = NOTEBOOKS) -> list[Path]:
         for name in PAGES:
             shutil.copy(source / name, staging / name)
         lessons.build_editions("student", staging / "lessons", folder=source)
-        made = [name for name in PAGES] + sorted(
+        made = list(PAGES) + sorted(
             p.relative_to(staging).as_posix() for p in (staging / "lessons").rglob("*")
             if p.is_file())
         for rel in made:                    # check every target before changing one

@@ -59,7 +59,7 @@ __all__ = ["wilson", "summarize", "format_metrics", "require_matplotlib", "METRI
            "with_interval", "Metric", "metric_keys", "paired_difference", "GameColumns",
            "Studies", "game_row", "html_table", "turn_bins", "LEVEL", "FAMILY_ERROR",
            "folded_limits", "seat_balance_interval", "mean_limits", "holm", "DEFINITIONS",
-           "z_for", "ludii_utilities", "paired_estimate", "paired_p_values", "LUDII_METRICS"]
+           "z_for", "ludii_utilities", "paired_estimate", "LUDII_METRICS"]
 
 #: The confidence of every interval the lab reports.
 LEVEL = 0.95
@@ -68,7 +68,7 @@ FAMILY_ERROR = 0.05
 #: The two sets of definitions :func:`summarize` knows.
 DEFINITIONS = ("ours", "ludii")
 _NORMAL = NormalDist()
-Z95 = _NORMAL.inv_cdf(0.5 + LEVEL / 2)
+Z95 = _NORMAL.inv_cdf(0.5 + LEVEL / 2)        # z_for(LEVEL)
 
 
 def z_for(level: float) -> float:
@@ -1092,12 +1092,6 @@ def paired_estimate(a: Studies, b: Studies, metric: str) -> _Paired:
         raise ValueError("a paired difference needs the same number of games and studies "
                          f"on both sides: {a.sole.shape} against {b.sole.shape}")
     return _Paired(_metric(metric, max(a.players, b.players)), a, b)
-
-
-def paired_p_values(a: Studies, b: Studies, metric: str) -> np.ndarray:
-    """The p-value of "no difference" in ``metric``, one per study."""
-    estimate = paired_estimate(a, b, metric)
-    return _p_value(estimate, estimate.value)
 
 
 def paired_difference(a: GameColumns, b: GameColumns, metric: str) -> dict[str, Any]:

@@ -487,11 +487,7 @@ class VariantComparison:
         against the first, ``"marked"``: whether the table marks it (:meth:`marks`).
         ``a`` and ``b`` are labels or positions."""
         ia, ib = self._index(a), self._index(b)
-        key = (metric, ia, ib)
-        if key not in self._differences:
-            ra, rb = self.results[ia], self.results[ib]
-            self._differences[key] = paired_difference(ra.columns(), rb.columns(), metric)
-        out = dict(self._differences[key])
+        out = self._paired(metric, ia, ib)
         if ia == 0 and ib > 0 and metric in self.metric_keys():
             out["marked"] = self.marks(ib)[metric]
         return out
@@ -542,17 +538,20 @@ class VariantComparison:
                 out.append(record)
         return out
 
+    def _paired(self, metric: str, ia: int, ib: int) -> dict[str, Any]:
+        """The paired difference of variants ``ia`` and ``ib`` (computed once, a copy)."""
+        key = (metric, ia, ib)
+        if key not in self._differences:
+            ra, rb = self.results[ia], self.results[ib]
+            self._differences[key] = paired_difference(ra.columns(), rb.columns(), metric)
+        return dict(self._differences[key])
+
     def _difference_or_none(self, key: str, i: int, marked: bool = True) -> dict[str, Any]:
         if key.startswith("win_") and any(key[4:] not in r.metrics()["win_rate"]
                                           for r in (self.results[0], self.results[i])):
             return {"value": None, "low": None, "high": None, "p_value": None,
                     "excludes_zero": False, "marked": False}
-        ia = 0
-        cache = (key, ia, i)
-        if cache not in self._differences:
-            ra, rb = self.results[ia], self.results[i]
-            self._differences[cache] = paired_difference(ra.columns(), rb.columns(), key)
-        out = dict(self._differences[cache])
+        out = self._paired(key, 0, i)
         if marked:
             out["marked"] = self.marks(i)[key] if i else False
         return out

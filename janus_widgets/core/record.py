@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalMoveError, InvalidMoveError, RecordError, VariantError
-from .protocol import RECORD_KEEPING
+from .protocol import RECORD_KEEPING, record_keeping
 from .replay import CHECKPOINT_EVERY, Line, Replay, check_by
 from .variant import CUSTOM
 
@@ -312,7 +312,7 @@ class Record:
         every move (``.moves``) and, in a game with secrets, its view after each one;
         no seed and no hidden chance outcome. See :mod:`.seat_record` (which installs
         it)."""
-        return RECORD_KEEPING["view"](self, seat)
+        return record_keeping("view")(self, seat)
 
     def __len__(self) -> int:
         return len(self.moves)

@@ -86,12 +86,11 @@ def _request(base: str, method: str, path: str, *, secret: str = "", data: Any =
 
 class CreatedTable:
     """A table the teacher made: its ``id`` and the join ``codes`` of its human seats
-    (``{"A": "KM4TPXRA", "B": …}``), and its summary as the server gave it."""
+    (``{"A": "KM4TPXRA", "B": …}``)."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.id: str = data["id"]
         self.codes: dict[str, str] = dict(data["codes"])
-        self.summary: dict[str, Any] = data.get("table", {})
 
     def __repr__(self) -> str:
         return f"<CreatedTable {self.id} codes {self.codes}>"

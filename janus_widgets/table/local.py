@@ -643,7 +643,7 @@ class Table:
         line, each checked: the teacher's copy of a server's table follows it this way.
         The cursor follows when it stood at the end of the main line."""
         line = self.replay.lines[0]
-        follow = self.replay.line == 0 and self.replay.at_end
+        follow = self.live
         state = line.state_at(len(line))
         for text, by in moves:
             check_by(by)

@@ -691,7 +691,7 @@ class Hall:
         line = table.replay.lines[0]
         engine = line.start.engine
         # The server's cursor stays at the end of the one line: its state is at hand.
-        state = table.state if table.at_end and table.line == 0 else line.state_at(len(line))
+        state = table.state if table.live else line.state_at(len(line))
         since = max(0, min(since, len(line)))
         secret = engine.has_secrets
         moves = []
@@ -711,7 +711,6 @@ class Hall:
             else:
                 entry["sentence"] = sentence(engine, raw, action, seat)
             moves.append(entry)
-        view = state.view(seat)
         out: dict[str, Any] = {
             "type": "update", "table": served.id, "status": served.status,
             "note": served.status_text(), "from": since, "length": len(line),
@@ -725,7 +724,7 @@ class Hall:
         if since == 0 and secret:
             out["view0"] = engine.view_to_data(engine.view(line.start, seat))
         if state.current_player == seat and served.status == "playing":
-            listed = view.legal_moves() if secret else state.legal_moves()
+            listed = state.view(seat).legal_moves() if secret else state.legal_moves()
             out["legal"] = [[m.action, m.notation, m.description] for m in listed]
         return out
 

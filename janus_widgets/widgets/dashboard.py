@@ -210,7 +210,6 @@ class Dashboard(W.VBox):
         self.server_for_pages = server_for_pages or info.get("server") or self.client.url
         self.watch = TeacherWatch(url, token, **kwargs)
         self.codes: dict[str, dict[str, str]] = {}       # table → its codes (this session)
-        self.lesson_codes: dict[str, dict[str, str]] = {}
         self.answers: list[dict[str, Any]] = self.client.answers()
         self.opened: tuple[str, Table] | None = None
         self._pending: set[Callable[[], None]] = set()   # refreshes waiting on the loop
@@ -496,7 +495,6 @@ class Dashboard(W.VBox):
         """Codes for a lesson's class list (one per student) and their slips: a lesson
         page joined with one sends its checks to the Answers tab."""
         codes = self.client.create_class(name, students)
-        self.lesson_codes[name] = codes
         page = f"lessons/{lesson}.ipynb" if lesson else ""
         rows = [{"where": f"{lesson or 'lesson'} · {student}", "code": code,
                  "address": seat_page(self.pages, self.server_for_pages, code, page)

@@ -85,10 +85,8 @@ def owner_text(tag: str | None) -> str:
         return "something that is not a game record"
     if tag in ("full", "table"):
         return {"full": "the full record", "table": "the table's record"}[tag]
-    if tag.startswith("seat-"):
-        return f"{tag[5:]}'s record"
-    table, _, seat = tag.rpartition("-seat-")
-    return f"seat {seat}'s record of table {table}"
+    table, seat = _seat_of(tag)
+    return f"seat {seat}'s record of table {table}" if table else f"{seat}'s record"
 
 
 def view_text(tag: str) -> str:

@@ -1085,9 +1085,9 @@ class GameWidget(W.VBox):
         """Bring every part up to date: the canvas first (the picture reaches the
         browser first), then the controls and the status line."""
         self._render(board=board)
-        if board:           # a new game, view or record: the seed leaves with no delay
-            self._show_secret_parts()
         loop = kernel_loop() if self._from_browser else None
+        if board and loop is not None:    # a new game, view or record: the seed leaves
+            self._show_secret_parts()     # now (the other parts follow in a moment)
         if loop is None:
             self._controls_due = False
             self._refresh_controls()

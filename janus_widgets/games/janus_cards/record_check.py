@@ -52,7 +52,6 @@ from .tables import (AGREE, DISCARD1_BASE, DRAW_PP, HAND_LIMIT, PILE, SYMBOL_COD
 
 __all__ = ["check_view", "check_step"]
 
-_LETTERS = "ABCDEF"
 #: A side the seat sees for the first time in this move: its symbol comes from the next
 #: view (any symbol of the deck; the deck check decides whether the card can exist).
 WILD = "*"
@@ -635,7 +634,7 @@ def _compare_text(before: Any, pos: _Position, after: Any, action: int | None, t
             ref, seen = next((r, s) for r, (card, s) in placed.items() if card.key == key)
             letter = ref[0]
             faces_front = letter in "PT" or (viewer != TABLE and
-                                             _LETTERS.index(letter) == viewer)
+                                             seat_name(viewer) == letter)
             shown = seen.front if faces_front else seen.back
             if shown is not None:
                 facts.append(f"{ref}: {shown}")

@@ -30,7 +30,6 @@ from .tables import SYMBOL_CODES, SYMBOL_NAMES, end_text, plural
 __all__ = ["told_sentence"]
 
 _NAMES = dict(zip(SYMBOL_CODES, SYMBOL_NAMES))
-_LETTERS = "ABCDEF"
 #: ``Engine.observed`` of a decision: the notation, the cards' places, a trio, the end.
 _DECISION = re.compile(r"(?P<move>[^ ;]+)(?: \((?P<facts>[^)]*)\))?"
                        r"(?:; (?P<layer>[A-F]) lays a trio of (?P<symbol>[a-z]+)s for "
@@ -92,7 +91,7 @@ def _sides(ref: str, shown: str, viewer: Any) -> str:
     holder = ref[0]
     if back:                                        # the teacher: both sides
         return f"{front} towards {holder} and {back} on its back"
-    if viewer is not None and not isinstance(viewer, str) and _LETTERS[viewer] == holder:
+    if viewer is not None and not isinstance(viewer, str) and seat_name(viewer) == holder:
         return f"{front} towards {holder}"
     return f"{front} on its back"
 
