@@ -32,6 +32,8 @@ from janus_widgets.analysis.metrics import (Z95, game_row, metric_keys, seat_bal
                                             summarize, wilson)
 
 BAND = (0.93, 0.97)
+#: Balance of three or more seats may be conservative by a point where seats near-tie.
+SEATS_HIGH = 0.98
 SIZES = (20, 50, 200)
 KEYS = metric_keys(2)
 SHARES = ("advantage_p1", "balance", "completion", "drawishness", "timeouts", "win_A",
@@ -145,21 +147,20 @@ def test_every_metric_covers_in_simulated_studies(scenario):
 
 
 @pytest.mark.parametrize("shares", [(0.25,) * 4, (0.36, 0.185, 0.215, 0.24), (0.5, 0.3, 0.2),
-                                    (0.3, 0.3, 0.2, 0.2)],
+                                    (0.3, 0.3, 0.2, 0.2), (0.4, 0.4, 0.1, 0.1)],
                          ids=["four equal seats", "seat A behind, C ahead", "three seats",
-                              "two tied ahead, two behind"])
+                              "two tied ahead, two behind", "far apart in tied pairs"])
 def test_balance_of_three_and_four_seats_covers(shares):
     scenario = Scenario("seats", shares=shares, draw=0.1)
     for n in SIZES:
         rng = np.random.default_rng([n, len(shares)])
         (value, _), = coverage(scenario.studies(rng, 2000, n), scenario.truths(),
                                ["balance"], Z95).values()
-        if shares == (0.3, 0.3, 0.2, 0.2):
-            # Exact ties at the top and at the bottom: the one case measured at the band's
-            # lower edge (0.92–0.94 over seeds; 0.88–0.91 before the Bonferroni bound).
-            assert value >= 0.915, (n, value)
-            continue
-        assert in_band(value), (shares, n, value)
+        # Never under the band (ties at the floor and the ceiling were 0.91–0.93 before
+        # the quantile of the largest pair gap). Over it by up to a point where seats
+        # are near-tied (0.36 against 0.24 with 0.185 and 0.215 near the bottom:
+        # 0.975): the lower limit then rarely misses, on the conservative side.
+        assert BAND[0] <= value <= SEATS_HIGH, (shares, n, value)
 
 
 # --- Ludii's own definitions ----------------------------------------------------------------
