@@ -412,6 +412,10 @@ def seat_balance_interval(wins: Any, z: Any = Z95) -> tuple[np.ndarray, np.ndarr
     return _SeatProfile(w).limits(z)
 
 
+#: The fewest games whose skewness corrects a mean's interval (:func:`mean_limits`).
+_SKEW_FROM = 6
+
+
 class _MeanStats:
     """The moments behind :func:`mean_limits`, computed once for any confidence."""
 
@@ -444,7 +448,8 @@ class _MeanStats:
         with np.errstate(invalid="ignore", divide="ignore"):
             df = np.where(n > 1, n - 1, 1).astype(float)
             q = sp.stdtrit(df, sp.ndtr(z_))                   # the t quantile, same level
-            a = self.skew / np.sqrt(np.where(n > 0, n, 1))
+            # (the skewness of fewer than six games is mostly noise: a plain t there)
+            a = np.where(n >= _SKEW_FROM, self.skew, 0.0) / np.sqrt(np.where(n > 0, n, 1))
             se = self.sd / np.sqrt(np.where(n > 0, n, 1))
 
             def back(t: np.ndarray) -> np.ndarray:          # Hall's transformation, undone
@@ -465,11 +470,9 @@ class _MeanStats:
             two = (self.distinct == 2) & (n >= 10)
             low = np.where(two, self.first + width * k_low, low)
             high = np.where(two, self.first + width * k_high, high)
-        one = self.distinct == 1
-        low = np.where(one, self.mean, low)
-        high = np.where(one, self.mean, high)
-        # A few games all alike say nothing about the spread: no interval.
-        bad = (n < 2) | (one & (n < 10))
+        # Games all alike say nothing about how far off a rarer value lies (a score gap
+        # of 0 in 20 games, where one game in ten has a gap): no interval.
+        bad = (n < 2) | (self.distinct == 1)
         return np.where(bad, np.nan, low), np.where(bad, np.nan, high)
 
 
@@ -477,10 +480,11 @@ def mean_limits(values: Any, valid: Any = None, z: Any = Z95
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Limits of a mean over games (the last axis), ``valid`` marking the games that
     count: the t interval with Hall's (1992) correction for skewness — game lengths
-    are skewed, and a plain t interval then misses on the long side. Ten games or more
+    are skewed, and a plain t interval then misses on the long side (from six games:
+    the skewness of fewer is mostly noise, and they get a plain t). Ten games or more
     showing only two values (a game gap of 0 or 1, say) get the Wilson interval of the
-    share between them; ten or more all equal give the value itself; fewer than two
-    games, or fewer than ten all equal, NaN (no interval).
+    share between them; fewer than two games, or games all alike, NaN (no interval:
+    nothing in them says how far off a rarer value lies).
 
     >>> low, high = mean_limits([[3, 5, 4, 9, 4, 6, 5, 12]])
     >>> round(float(low[0]), 2), round(float(high[0]), 2)
@@ -889,6 +893,9 @@ def _entry(metric: Metric, t: Studies, z: float = Z95) -> dict[str, Any]:
         entry["low"] = entry["high"] = None
     if isinstance(estimate, _Share):
         entry.update(count=int(estimate.k[0]), of=int(estimate.of[0]))
+    if isinstance(estimate, _Mean) and estimate.stats.distinct[0] == 1 \
+            and estimate.stats.n[0] >= 2:
+        entry["alike"] = int(estimate.stats.n[0])     # games all alike: no interval
     return entry
 
 
@@ -991,7 +998,11 @@ class _Paired(_Estimate):
 
     def limits(self, z: Any) -> tuple[np.ndarray, np.ndarray]:
         if self.gap is not None:
-            return self.gap.limits(z)
+            low, high = self.gap.limits(z)
+            # Every game the same on both sides (a variant against itself): exactly 0,
+            # as for the shares.
+            alike = (self.gap.distinct == 1) & (self.gap.first == 0) & (self.gap.n >= 2)
+            return np.where(alike, 0.0, low), np.where(alike, 0.0, high)
         mover = self._mover(z)
         if self.gap_balance is not None:
             near = self.gap_balance.limits(z)
@@ -1240,8 +1251,17 @@ def number(value: float | None, signed: bool = False) -> str:
 
 
 def with_interval(entry: dict[str, Any], signed: bool = False) -> str:
-    """``0.56 [0.49, 0.63]``."""
+    """``0.56 [0.49, 0.63]``; ``0 (all 20 alike)`` where every game gave the same value
+    (no interval: a rarer value may not have shown).
+
+    >>> with_interval({"value": 0.56, "low": 0.49, "high": 0.63})
+    '0.56 [0.49, 0.63]'
+    >>> with_interval({"value": 0.0, "low": None, "high": None, "alike": 20})
+    '0 (all 20 alike)'
+    """
     if entry.get("low") is None:
+        if entry.get("alike"):
+            return f"{number(entry.get('value'), signed)} (all {entry['alike']} alike)"
         return number(entry.get("value"), signed)
     return (f"{number(entry['value'], signed)} [{number(entry['low'], signed)}, "
             f"{number(entry['high'], signed)}]")
