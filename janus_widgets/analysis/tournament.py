@@ -119,27 +119,6 @@ def _bot_label(spec: BotSpec) -> str:
     return getattr(spec, "__name__", type(spec).__name__)
 
 
-def ludii_lead_changes(engine: Any, raw: Any, actions: Sequence[int]) -> int:
-    """Ludii's count of lead changes in a game (``LeadChange``): before every move a
-    player makes (chance outcomes are not moves), the set of seats with the highest
-    score, ties included; each time it differs from the set before the last move, one
-    change. Ludii's set starts empty, so the first move always counts."""
-    from ..core.protocol import CHANCE, TERMINAL
-    previous: frozenset[int] = frozenset()
-    changes = 0
-    for action in actions:
-        player = engine.current(raw)
-        if player not in (CHANCE, TERMINAL):
-            scores = engine.scores(raw)
-            best = max(scores)
-            leaders = frozenset(p for p, v in enumerate(scores) if v == best)
-            if leaders != previous:
-                changes += 1
-            previous = leaders
-        raw = engine.apply(raw, action)
-    return changes
-
-
 def _play_chunk(task: tuple) -> list[dict[str, Any]]:
     """Play some games of a tournament (a top-level function, so processes can run it)."""
     name, variant_dict, specs, items, max_plies, rotate = task
@@ -161,8 +140,7 @@ def _play_chunk(task: tuple) -> list[dict[str, Any]]:
             "scores": list(result.scores), "plies": result.plies,
             "decisions": result.decisions, "capped": result.capped,
             "branching": result.branching, "lead_changes": result.lead_changes,
-            "lead_changes_ludii": ludii_lead_changes(start.engine, start.raw,
-                                                     result.actions),
+            "lead_changes_ludii": result.lead_changes_ludii,
             "decided_at": result.decided_at,
         })
     return rows

@@ -34,6 +34,9 @@ class GameResult:
     branching: float
     lead_changes: int = 0
     decided_at: float | None = None
+    #: Ludii's count (``LeadChange``): a change of the set of leaders, ties included,
+    #: before each move a player makes; the first move always counts.
+    lead_changes_ludii: int = 0
 
     @property
     def seed(self) -> int:
@@ -65,7 +68,8 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
     policies give the same game. ``max_plies`` caps endless games.
     ``track_lead`` follows the scores after every ply: how often the sole
     leader changed, and when the winner took the lead for good (as a fraction
-    of the game, 0 = from the start).
+    of the game, 0 = from the start); and before every decision, Ludii's count of
+    changes of the set of leaders (``lead_changes_ludii``).
     """
     if len(policies) != state.num_players:
         raise ValueError(f"play_game needs one policy per seat: {state.num_players} seats, "
@@ -84,6 +88,8 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
     plies = 0
     history: list[int] = []
     leaders: list[int] = []
+    ludii_leaders: frozenset[int] = frozenset()         # Ludii's set starts empty
+    ludii_changes = 0
     while plies < max_plies:
         player = engine.current(raw)
         if player == TERMINAL:
@@ -94,6 +100,12 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
             acts = engine.actions(raw)
             branching += len(acts)
             decisions += 1
+            if track_lead:
+                scores = engine.scores(raw)
+                best = max(scores)
+                now = frozenset(p for p, v in enumerate(scores) if v == best)
+                ludii_changes += now != ludii_leaders
+                ludii_leaders = now
             policy = policies[player]
             lean = lean_choices[player]
             if policy is None:
@@ -138,4 +150,5 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
                       scores=engine.scores(raw), plies=plies, decisions=decisions,
                       capped=engine.current(raw) != TERMINAL,
                       branching=branching / decisions if decisions else 0.0,
-                      lead_changes=lead_changes, decided_at=decided_at)
+                      lead_changes=lead_changes, decided_at=decided_at,
+                      lead_changes_ludii=ludii_changes)
