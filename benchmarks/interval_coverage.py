@@ -47,8 +47,9 @@ KEYS = metric_keys(2)
 
 
 def row(label: str, figures: dict[str, float], keys: list[str]) -> str:
-    return f"  {label:<14}" + " ".join(f"{figures[k]:>7.3f}" if k in figures else
-                                       f"{'–':>7}" for k in keys)
+    return f"  {label:<14}" + " ".join(
+        f"{figures[k]:>7.3f}" if math.isfinite(figures.get(k, math.nan)) else f"{'–':>7}"
+        for k in keys)
 
 
 def header(keys: list[str]) -> str:

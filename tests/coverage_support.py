@@ -20,6 +20,8 @@ Used by ``tests/test_interval_coverage.py`` (modest sizes) and
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,7 +162,9 @@ def _coverage_of(metrics: dict[str, Any], studies: Studies, truths: dict[str, fl
         defined = np.isfinite(estimate.value) & np.isfinite(low) & np.isfinite(high)
         truth = truths[key]
         hit = (low <= truth + 1e-12) & (truth - 1e-12 <= high)
-        out[key] = (float(hit[defined].mean()), int(defined.sum()))
+        # (no study with an interval: every study's games alike, say — NaN)
+        count = int(defined.sum())
+        out[key] = (float(hit[defined].mean()) if count else math.nan, count)
     return out
 
 
@@ -171,10 +175,12 @@ def paired_coverage(a: Studies, b: Studies, truths: dict[str, float], keys: list
     for key in keys:
         estimate = paired_estimate(a, b, key)
         low, high = estimate.limits(z)
-        defined = np.isfinite(estimate.value)
+        defined = np.isfinite(estimate.value) & np.isfinite(low) & np.isfinite(high)
         truth = truths[key]
         hit = (low <= truth + 1e-12) & (truth - 1e-12 <= high)
-        out[key] = (float(hit[defined].mean()), int(defined.sum()))
+        # (no study with an interval: every study's games alike, say — NaN)
+        count = int(defined.sum())
+        out[key] = (float(hit[defined].mean()) if count else math.nan, count)
     return out
 
 
