@@ -114,6 +114,26 @@ def test_shares_and_balance_cover_exactly(scenario):
     assert 0.98 < low < 0.99
 
 
+@pytest.mark.parametrize("share", [0.5, 0.55, 0.6, 0.7, 0.8, 0.9])
+def test_two_seat_balance_covers_exactly_from_fair_to_lopsided(share):
+    """Every count of A's wins in 20, 50 and 200 decisive games, its chance summed: fair
+    games, slightly unfair ones and a 90-to-10 game. (On the arcsine scale the 90-to-10
+    game was covered 0.87 at 20 decisive games, and a 95-to-5 one 0.63.)"""
+    truth = 1 - abs(2 * share - 1)
+    for m in SIZES:
+        k = np.arange(m + 1)
+        low, high = seat_balance_interval(np.stack([k, m - k], -1))
+        covered = (low <= truth + 1e-12) & (truth - 1e-12 <= high)
+        value = float((binom.pmf(k, m, share) * covered).sum())
+        if share >= 0.8:
+            # Far from fair it is close to Wilson's interval of A's share, folded: its
+            # coverage is Wilson's, as exact as a whole count allows (0.970 at 0.9 of 50).
+            assert abs(value - wilson_coverage(share, m)) < 0.005, (share, m)
+            assert BAND[0] <= value <= 0.975, (share, m, value)
+        else:
+            assert in_band(value), (share, m, value)
+
+
 def test_a_fair_game_is_inside_balance_at_any_split():
     # The issue's reproducer: 11 to 10 fits a perfectly fair game ...
     b = summarize([game_row("A" if i < 11 else "B", seed=i) for i in range(21)], 2)["balance"]
