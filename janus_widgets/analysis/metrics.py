@@ -169,33 +169,46 @@ def folded_limits(x: Any, z: Any = Z95) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _two_seat_balance(k: np.ndarray, m: np.ndarray, z: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Balance limits of two seats from A's wins ``k`` of ``m`` decisive games, by
-    inverting :func:`folded_limits`' test on the score scale: a candidate gap
-    ``θ = |2p − 1|`` is kept where ``|2k − m|/√(m(1 − θ²))``, the games' gap in standard
-    errors at θ (as Wilson's interval measures it), is in θ's acceptance region
-    ``[max(0, t − z), u(t)]``, ``t = √m·θ/√(1 − θ²)``. Near a fair game this is the
-    folded interval; far from one, Wilson's interval folded (on the arcsine scale a
-    90-to-10 game was covered 0.87 at 20 decisive games; here 0.96)."""
+    """Balance limits of two seats from A's wins ``k`` of ``m`` decisive games
+    (:func:`_folded_balance` of A's share)."""
     k_, m_ = np.asarray(k, float), np.asarray(m, float)
-    bad = m_ <= 0
-    root = np.sqrt(np.where(bad, 1.0, m_))
-    gap = np.abs(2 * k_ - m_) / root                       # |2k − m|/√m
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(m_ > 0, k_ / np.where(m_ > 0, m_, 1), 0.5)
+    return _folded_balance(share, m_, np.zeros(share.shape), z)
+
+
+def _folded_balance(mean: np.ndarray, n: np.ndarray, held: np.ndarray, z: Any
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Limits of ``1 − |2ρ − 1|`` from the mean ``mean`` of ``n`` results between 0 and 1
+    (A's wins of the decisive games; or A's results, a draw ½), ``held`` the results'
+    mean of ``x(1 − x)`` (0 for wins and losses), by inverting :func:`folded_limits`'
+    test on the score scale: a candidate gap ``θ = |2ρ − 1|`` is kept where the games'
+    gap ``|2·mean − 1|`` in standard errors at θ (as Wilson's interval measures them,
+    :func:`result_limits`) is in θ's acceptance region ``[max(0, t − z), u(t)]``, ``t``
+    θ in those standard errors. Near a fair game this is the folded interval; far from
+    one, Wilson's folded (on the arcsine scale a 90-to-10 game was covered 0.87 at 20
+    decisive games; here 0.96)."""
+    mean_, n_, held_ = (np.asarray(v, float) for v in (mean, n, held))
+    bad = n_ <= 0
+    root = np.sqrt(np.where(bad, 1.0, n_))
+    gap = root * np.abs(2 * mean_ - 1)                   # the games' gap times √n
     z_ = np.broadcast_to(np.asarray(z, float), gap.shape)
+    top = np.sqrt(np.maximum(1 - 4 * held_, 0.0))         # where the spread at θ ends
 
     def standard(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        spread = np.sqrt(1 - theta * theta)               # at θ, in units of 1/√m
+        spread = np.sqrt(np.maximum(1 - theta * theta - 4 * held_, 1e-300))
         return gap / spread, root * theta / spread         # the games' gap, θ's centre
     # the widest θ kept: its centre at most z above the games' gap (Wilson's bound)
-    lo, hi = np.zeros(gap.shape), np.full(gap.shape, 1 - 1e-12)
+    lo, hi = np.zeros(gap.shape), top * (1 - 1e-12)
     for _ in range(50):
         mid = (lo + hi) / 2
         seen, centre = standard(mid)
         kept = centre - z_ <= seen
         lo, hi = np.where(kept, mid, lo), np.where(kept, hi, mid)
-    widest = np.where(lo > 1 - 1e-9, 1.0, (lo + hi) / 2)
+    widest = np.where(lo > top * (1 - 1e-9), top, (lo + hi) / 2)
     # the narrowest: 0 (a fair game) while the games' gap is within z, else where the
     # games' gap reaches the upper edge u of θ's acceptance region
-    need = gap > z_
+    need = standard(np.zeros(gap.shape))[0] > z_
     lo, hi = np.zeros(gap.shape), np.where(need, widest, 0.0)
     for _ in range(50):
         mid = (lo + hi) / 2
@@ -897,10 +910,28 @@ def ludii_utilities(won: np.ndarray) -> np.ndarray:
     return 1 - (rank - 1) / (players - 1)
 
 
+class _ResultBalance(_Estimate):
+    """``1 − |2ρ − 1|`` for A's mean result ρ over all games, two seats (Ludii's
+    balance: 1 − the gap between the two seats' mean results), by
+    :func:`_folded_balance`."""
+
+    def __init__(self, results: np.ndarray) -> None:
+        self.n = results.shape[-1] * np.ones(results.shape[:-1])
+        self.mean = results.mean(-1)
+        self.held = (results * (1 - results)).mean(-1)
+        self.value = 1 - np.abs(2 * self.mean - 1)
+        self.influence = None
+
+    def limits(self, z: Any) -> tuple[np.ndarray, np.ndarray]:
+        low, high = _folded_balance(self.mean, self.n, self.held, z)
+        bad = self.n < 2
+        return np.where(bad, np.nan, low), np.where(bad, np.nan, high)
+
+
 def _ludii_balance(t: Studies) -> _Estimate:
     scores = ludii_utilities(t.won)
     if t.players == 2:
-        return _FoldedMean(scores[..., 0] - scores[..., 1], 1.0, -1.0)
+        return _ResultBalance(scores[..., 0])
     rates = scores.mean(-2)
     return _ValueOnly(1 - (rates.max(-1) - rates.min(-1)))
 
