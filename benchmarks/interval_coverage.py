@@ -5,7 +5,8 @@ Run:  python benchmarks/interval_coverage.py [--studies 4000] [--engine]
 
 1. Shares and two-seat balance, exact (every count's probability summed), for three
    synthetic scenarios and for the certified fair Jactus without spoiling, at n = 20, 50,
-   200 and at the odd counts 21, 51, 101.
+   200 and at the odd counts 21, 51, 101; then (1b) two-seat balance from fair to
+   lopsided games, and Ludii's advantage and two-seat balance, exact too.
 2. Every metric in simulated studies of synthetic games (``--studies`` per size).
 3. Real games of Jactus without spoiling under optimal play: 20,000 games walked on the
    solver's strategies, studies of distinct games.
@@ -38,10 +39,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from coverage_support import (LUDII_KEYS, OptimalWalker, Scenario, any_mark,  # noqa: E402
                               bank_comparisons, coverage, ludii_coverage, ludii_truths,
                               optimal_studies, paired, paired_coverage, reseeded_bank)
-from test_interval_coverage import AHEAD, FAIR, NO_DRAWS, exact_coverage  # noqa: E402
+from scipy.stats import binom  # noqa: E402
+from test_interval_coverage import (AHEAD, FAIR, NO_DRAWS, every_result,  # noqa: E402
+                                    exact_coverage)
 
-from janus_widgets.analysis.metrics import (Z95, GameColumns, _metric,  # noqa: E402
-                                            metric_keys, paired_estimate)
+from janus_widgets.analysis.metrics import (LUDII_METRICS, Z95, GameColumns,  # noqa: E402
+                                            Studies, _metric, metric_keys, paired_estimate,
+                                            result_limits, seat_balance_interval)
 
 KEYS = metric_keys(2)
 
@@ -71,6 +75,41 @@ def exact_part(walker: OptimalWalker) -> None:
         print(header(keys))
         for n in (20, 50, 200) + ((21, 51, 101) if scenario is jactus else ()):
             print(row(f"n = {n}", exact_coverage(scenario, n), keys))
+
+
+def lopsided_part() -> None:
+    print("\n1b. Exact coverage from fair to lopsided games")
+    shares = (0.5, 0.55, 0.6, 0.7, 0.8, 0.9, 0.95)
+    print(f"  two-seat balance, A's share of m decisive games:"
+          f"{''.join(f'{p:>7}' for p in shares)}")
+    for m in (11, 20, 21, 50, 51, 100, 101, 200):
+        k = np.arange(m + 1)
+        low, high = seat_balance_interval(np.stack([k, m - k], -1))
+        figures = []
+        for p in shares:
+            truth = 1 - abs(2 * p - 1)
+            held = (low <= truth + 1e-12) & (truth - 1e-12 <= high)
+            figures.append(float((binom.pmf(k, m, p) * held).sum()))
+        print(f"  {'m = ' + str(m):<48}" + "".join(f"{f:>7.3f}" for f in figures))
+    truths = ((0.4, 0.2), (0.6, 0.2), (0.7, 0.1), (0.2, 0.5), (0.05, 0.1), (0.5, 0.0),
+              (0.9, 0.05))
+    print("  Ludii's advantage and balance (A wins, draws):   "
+          + "".join(f"{f'{w}/{d}':>10}" for w, d in truths))
+    for n in (20, 50, 200):
+        advantage, balance = [], []
+        for w, d in truths:
+            results, chance = every_result(n, w, d)
+            low, high = result_limits(results)
+            mean = w + d / 2
+            advantage.append(float((chance * ((low <= mean + 1e-12)
+                                              & (mean - 1e-12 <= high))).sum()))
+            sole = np.where(results == 1, 0, np.where(results == 0, 1, -1))
+            low, high = LUDII_METRICS["balance"].measure(Studies.simulated(2, sole)).limits(Z95)
+            truth = 1 - abs(w - (1 - w - d))
+            balance.append(float((chance * ((low <= truth + 1e-12)
+                                            & (truth - 1e-12 <= high))).sum()))
+        print(f"  {f'n = {n}: advantage':<48}" + "".join(f"{f:>10.3f}" for f in advantage))
+        print(f"  {f'n = {n}: balance':<48}" + "".join(f"{f:>10.3f}" for f in balance))
 
 
 def simulated_part(studies: int) -> None:
@@ -228,6 +267,7 @@ def main() -> None:
     began = time.perf_counter()
     walker = OptimalWalker({"spoil": False})
     exact_part(walker)
+    lopsided_part()
     simulated_part(args.studies)
     jactus_part(walker, 20_000)
     real_means_part(min(args.studies, 3000))
