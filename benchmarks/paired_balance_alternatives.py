@@ -40,18 +40,9 @@ class _Joint(metrics._BalanceGap):
 
     def _curve(self, ka: np.ndarray, ma: np.ndarray, kb: np.ndarray, mb: np.ndarray,
                rho: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        da, db = 2 * ka / ma - 1, 2 * kb / mb - 1
-        seen = np.abs(da) - np.abs(db)
-        sa = np.sqrt(np.maximum(1 - da * da, 1 / ma) / ma)
-        sb = np.sqrt(np.maximum(1 - db * db, 1 / mb) / mb)
-        r = np.clip(rho, -0.95, 0.95)
-        spread = np.sqrt(sa * sa + sb * sb)
-        grid = np.clip(seen[:, None] + spread[:, None] * np.linspace(-6, 6, self.GRID), -1, 1)
-        grid = np.sort(np.concatenate([grid, np.zeros((len(seen), 1))], 1), 1)
-        inv = 1 / (1 - r * r)
-        form = tuple(f[:, None] for f in (inv / (sa * sa), inv / (sb * sb),
-                                          -inv * r / (sa * sb)))
-        seen_q, best_a, best_b = metrics._nearest_on(da[:, None], db[:, None], grid, form)
+        c = self._candidates(ka, ma, kb, mb, rho)
+        grid, form = c["grid"], c["form"]
+        seen_q, best_a, best_b = metrics._nearest_on(c["da"], c["db"], grid, form)
         if self.CORNER:
             corner_a = np.where(grid >= 0, np.where(best_a < 0, -grid, grid), 0.0)
             corner_b = np.where(grid < 0, np.where(best_b < 0, grid, -grid), 0.0)
@@ -60,12 +51,7 @@ class _Joint(metrics._BalanceGap):
             near = qa * ea * ea + qb * eb * eb + 2 * qab * ea * eb <= self.CORNER ** 2
             best_a = np.where(near, corner_a, best_a)
             best_b = np.where(near, corner_b, best_b)
-        z1, z2 = self._draws()
-        ta = np.sqrt(np.maximum(1 - best_a ** 2, 1 / ma[:, None] ** 2) / ma[:, None])
-        tb = np.sqrt(np.maximum(1 - best_b ** 2, 1 / mb[:, None] ** 2) / mb[:, None])
-        e2 = r[:, None, None] * z1 + np.sqrt(1 - r * r)[:, None, None] * z2
-        star_a = np.clip(best_a[..., None] + ta[..., None] * z1, -1, 1)
-        star_b = np.clip(best_b[..., None] + tb[..., None] * e2, -1, 1)
+        star_a, star_b = self._drawn_at(c, best_a, best_b)
         star_q = metrics._nearest_on(star_a, star_b, grid[..., None],
                                      tuple(f[..., None] for f in form))[0]
         obs = seen_q[..., None]

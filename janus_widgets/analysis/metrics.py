@@ -1166,8 +1166,11 @@ class _BalanceGap(_Estimate):
             self.grid[idx], self.tail[idx] = self._curve(ka[idx], ma[idx], kb[idx],
                                                          mb[idx], rho[idx])
 
-    def _curve(self, ka: np.ndarray, ma: np.ndarray, kb: np.ndarray, mb: np.ndarray,
-               rho: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _candidates(self, ka: np.ndarray, ma: np.ndarray, kb: np.ndarray, mb: np.ndarray,
+                    rho: np.ndarray) -> dict[str, Any]:
+        """The games' δ on each side (``da``, ``db``), the difference seen, the grid of
+        candidate differences, the pairing's correlation ``r`` and the quadratic form of
+        the distance between pairs of δ (``form``)."""
         da, db = 2 * ka / ma - 1, 2 * kb / mb - 1
         seen = np.abs(da) - np.abs(db)
         # Spreads on the δ scale (never 0: a side all won by one seat still varies).
@@ -1178,21 +1181,34 @@ class _BalanceGap(_Estimate):
         steps = np.linspace(-6, 6, self.GRID)
         grid = np.clip(seen[:, None] + spread[:, None] * steps, -1, 1)
         grid = np.sort(np.concatenate([grid, np.zeros((len(seen), 1))], 1), 1)
-        # The nearest (δa, δb) with |δa| − |δb| = candidate.
         inv = 1 / (1 - r * r)
-        form = (inv / (sa * sa), inv / (sb * sb), -inv * r / (sa * sb))
-        _, best_a, best_b = _nearest_on(da[:, None], db[:, None], grid,
-                                        tuple(f[:, None] for f in form))
+        form = tuple(f[:, None] for f in (inv / (sa * sa), inv / (sb * sb),
+                                          -inv * r / (sa * sb)))
+        return {"da": da[:, None], "db": db[:, None], "seen": seen, "grid": grid, "r": r,
+                "form": form, "ma": ma, "mb": mb}
+
+    def _drawn_at(self, c: dict[str, Any], best_a: np.ndarray, best_b: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        """The fixed draws of both sides' δ around the pairs (``best_a``, ``best_b``), one
+        pair per candidate: (rows × candidates × draws) each."""
+        ma, mb, r = c["ma"][:, None], c["mb"][:, None], c["r"]
         z1, z2 = self._draws()
-        ta = np.sqrt(np.maximum(1 - best_a ** 2, 1 / ma[:, None] ** 2) / ma[:, None])
-        tb = np.sqrt(np.maximum(1 - best_b ** 2, 1 / mb[:, None] ** 2) / mb[:, None])
+        ta = np.sqrt(np.maximum(1 - best_a ** 2, 1 / ma ** 2) / ma)
+        tb = np.sqrt(np.maximum(1 - best_b ** 2, 1 / mb ** 2) / mb)
         e2 = r[:, None, None] * z1 + np.sqrt(1 - r * r)[:, None, None] * z2
-        star_a = np.clip(best_a[..., None] + ta[..., None] * z1, -1, 1)
-        star_b = np.clip(best_b[..., None] + tb[..., None] * e2, -1, 1)
+        return (np.clip(best_a[..., None] + ta[..., None] * z1, -1, 1),
+                np.clip(best_b[..., None] + tb[..., None] * e2, -1, 1))
+
+    def _curve(self, ka: np.ndarray, ma: np.ndarray, kb: np.ndarray, mb: np.ndarray,
+               rho: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        c = self._candidates(ka, ma, kb, mb, rho)
+        # The nearest (δa, δb) with |δa| − |δb| = candidate, and draws there.
+        _, best_a, best_b = _nearest_on(c["da"], c["db"], c["grid"], c["form"])
+        star_a, star_b = self._drawn_at(c, best_a, best_b)
         star = np.abs(star_a) - np.abs(star_b)
-        obs = seen[:, None, None]
+        obs = c["seen"][:, None, None]
         tail = ((star < obs).mean(-1) + 0.5 * (star == obs).mean(-1))
-        return grid, np.minimum.accumulate(tail, axis=1)   # falls as the candidate grows
+        return c["grid"], np.minimum.accumulate(tail, axis=1)   # falls as the candidate grows
 
     def limits(self, z: Any) -> tuple[np.ndarray, np.ndarray]:
         sp = _special()
