@@ -646,3 +646,22 @@ def test_long_games_keep_their_states_small_and_comparable():
     for seat in range(6):                              # and the views still redraw
         view = state.view(seat)
         assert engine.view_raw(engine.determinize(view, stream), seat) == view
+
+
+def test_a_trio_of_fish_is_said_in_the_plural_and_old_records_still_read():
+    """"A lays a trio of fish", not "fishs"; a seat's record saved with the old words
+    still reads, and any other words are still refused."""
+    from janus_widgets.core.record import Record
+    from janus_widgets.core.seat_record import read_record
+    from janus_widgets.core.simulate import play_game
+    game = games.get("janus-cards")
+    final = play_game(game.new(game.variant({"players": 4}), seed=1),
+                      ["greedy"] * 4).final_state()
+    told = [str(h) for h in final.history_for(0)]
+    assert any(h.endswith("A lays a trio of fish for A") for h in told)
+    assert not any("fishs" in h or "leafs" in h for h in told)
+    text = Record.from_state(final).view(0).to_json()
+    assert type(read_record(text.replace("trio of fish ", "trio of fishs "))).__name__ \
+        == "SeatRecord"
+    with pytest.raises(Exception, match="not what the seat was told"):
+        read_record(text.replace("trio of fish ", "trio of fishes "))

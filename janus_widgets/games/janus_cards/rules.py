@@ -34,7 +34,8 @@ from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, D
                      END_REASONS, HAND_LIMIT, MAX_SYMBOLS, NUM_ACTIONS, OVER,
                      PHASE_NAMES, PILE, PLAY, REVEAL, SIDE_SYMBOL, SYMBOL_CODES,
                      SYMBOL_NAMES, action_notation, action_slots, action_sources,
-                     card_text, deck_size, end_text, discard_action, draw_action, public_actions,
+                     card_text, deck_size, end_text, discard_action, draw_action, plural,
+                     public_actions,
                      symbol_index)
 from .told import told_sentence
 from .views import (CardsView, build_view, determinize, informative, knowledge, view_from_data,
@@ -636,7 +637,7 @@ class CardsEngine(Engine[JanusCardsVariant]):
         if len(after[6]) > len(raw[6]):
             owner, trio_sym, _ = after[6][-1]
             who = "nobody" if owner < 0 else seat_name(owner)
-            text += f"; {seat_name(turn)} lays a trio of {SYMBOL_NAMES[trio_sym]}s for {who}"
+            text += f"; {seat_name(turn)} lays a trio of {plural(SYMBOL_NAMES[trio_sym])} for {who}"
         if after[0] == OVER:
             text += f"; game over ({END_REASONS[after[9]]})"
         return text

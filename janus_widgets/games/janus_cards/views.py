@@ -43,7 +43,7 @@ from ...core.protocol import CHANCE, TABLE, TERMINAL, Move, MoveList, seat_name,
 from ...core.rng import RandomStream
 from .tables import (CARD_INDEX, CARDS, END_REASONS, OVER, PHASE_NAMES, PLAY,
                      REVEAL, SIDE_SYMBOL, SYMBOL_CODES, SYMBOL_NAMES, action_notation,
-                     deck_size, describe_decision, public_actions)
+                     deck_size, describe_decision, plural, public_actions)
 
 __all__ = ["SeenCard", "LaidTrio", "NoTrio", "CardsView", "build_view", "determinize",
            "informative", "view_to_data", "view_from_data", "FRONT", "BACK"]
@@ -102,7 +102,7 @@ class LaidTrio:
 
     def __str__(self) -> str:
         who = "nobody" if self.owner is None else seat_name(self.owner)
-        return f"trio of {self.symbol}s ({who})"
+        return f"trio of {plural(self.symbol)} ({who})"
 
 
 @dataclass(frozen=True, slots=True)
