@@ -660,6 +660,14 @@ def test_a_trio_of_fish_is_said_in_the_plural_and_old_records_still_read():
     told = [str(h) for h in final.history_for(0)]
     assert any(h.endswith("A lays a trio of fish for A") for h in told)
     assert not any("fishs" in h or "leafs" in h for h in told)
+    # ... and the status line's sentence says it too (it reads the words back).
+    from janus_widgets.games.janus_cards.told import told_sentence
+    record = Record.from_state(final).view(0)
+    i = next(i for i, h in enumerate(told) if h.endswith("trio of fish for A"))
+    before = record.replay_view(i)
+    assert told_sentence(before, told[i]).endswith("A laid a trio of fish.")
+    assert told_sentence(before, told[i].replace("of fish ", "of fishs ")).endswith(
+        "A laid a trio of fish.")
     text = Record.from_state(final).view(0).to_json()
     assert type(read_record(text.replace("trio of fish ", "trio of fishs "))).__name__ \
         == "SeatRecord"

@@ -745,7 +745,10 @@ def test_a_seats_record_hides_the_deal_button_and_says_who_moved(tmp_path):
     deal = [c for c in w.extras.children if DEAL_CLASS in c._dom_classes]
     assert deal and deal[0].layout.display == "none"
     told = w.replay.observations[0]                           # what A was told: "=h/h"
-    assert f"Chance: dealt A a card {told[1:]}." in status(w)     # ... said in words
+    names = dict(zip("smhckfltbrw", ("sun", "moon", "heart", "crown", "key", "fish",
+                                     "leaf", "bell", "tree", "ring", "wave")))
+    front, back = told[1:].split("/")
+    assert f"Chance: dealt A a card ({names[front]} / {names[back]})." in status(w)  # words
     assert "(1 move)" in w.message
     assert w.status.live.last.startswith("Chance: dealt A") and ".." not in w.status.live.last
     w.press("ArrowDown")                                      # no list to walk: it says why

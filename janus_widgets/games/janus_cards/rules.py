@@ -37,7 +37,7 @@ from .tables import (describe_decision, AGREE, CARD_INDEX, CARDS, CHANCE_BASE, D
                      card_text, deck_size, end_text, discard_action, draw_action, plural,
                      public_actions,
                      symbol_index)
-from .told import told_sentence
+from .told import chance_words, told_sentence
 from .views import (CardsView, build_view, determinize, informative, knowledge, view_from_data,
                     view_to_data)
 
@@ -832,18 +832,16 @@ class CardsEngine(Engine[JanusCardsVariant]):
         seen = self.observed(raw, action, player)
         if not self.is_chance_action(action):
             return seen
-        if raw[0] == DEAL:
-            return f"dealt {seat_name(raw[1])} a card {seen[1:]}"
-        return f"turned up a card {seen[1:]}"
+        dealing = raw[0] == DEAL
+        return chance_words(dealing, seat_name(raw[1]) if dealing else "", seen)
 
     def told_words(self, view: Any, observed: str) -> str:
         """:meth:`log_entry`'s words from the seat's view before the move (a seat's
         record): a card dealt or turned up says so."""
         if not observed.startswith("="):
             return observed
-        if view.phase == "deal":
-            return f"dealt {seat_name(view.turn)} a card {observed[1:]}"
-        return f"turned up a card {observed[1:]}"
+        dealing = view.phase == "deal"
+        return chance_words(dealing, seat_name(view.turn) if dealing else "", observed)
 
     def told_sentence(self, view: Any, observed: str) -> str:
         """Who did what, where the cards went and what the seat sees on them there,

@@ -27,12 +27,14 @@ from typing import Any
 from ...core.protocol import seat_name
 from .tables import SYMBOL_CODES, SYMBOL_NAMES, end_text, plural
 
-__all__ = ["told_sentence"]
+__all__ = ["told_sentence", "chance_words"]
 
 _NAMES = dict(zip(SYMBOL_CODES, SYMBOL_NAMES))
+#: How records saved before :func:`~.tables.plural` was used wrote two plurals.
+_OLD_PLURALS = {"fishs": plural("fish"), "leafs": plural("leaf")}
 #: ``Engine.observed`` of a decision: the notation, the cards' places, a trio, the end.
 _DECISION = re.compile(r"(?P<move>[^ ;]+)(?: \((?P<facts>[^)]*)\))?"
-                       r"(?:; (?P<layer>[A-F]) lays a trio of (?P<symbol>[a-z]+)s for "
+                       r"(?:; (?P<layer>[A-F]) lays a trio of (?P<symbols>[a-z]+) for "
                        r"(?P<owner>[A-F]|nobody))?(?:; game over \((?P<end>[a-z]+)\))?")
 
 
@@ -58,12 +60,25 @@ def told_sentence(view: Any, observed: str) -> str:
     else:
         return ""
     if found["layer"]:
-        said += f"; {mover} laid a trio of {plural(found['symbol'])}"
+        symbols = _OLD_PLURALS.get(found["symbols"], found["symbols"])
+        said += f"; {mover} laid a trio of {symbols}"
         if found["owner"] == "nobody":
             said += f" that belongs to nobody ({mover} had agreed to end, JC-14)"
     if found["end"]:
         said += f"; the game is over: {end_text(found['end'], view.variant.stall_rounds)}"
     return said + "."
+
+
+def chance_words(dealing: bool, holder: str, observed: str) -> str:
+    """The move log's words for a card dealt to ``holder`` (or turned up on the pile),
+    told as ``observed`` (``=b/?``: the sides seen, ``?`` where not).
+
+    >>> chance_words(True, "B", "=?/r"), chance_words(False, "", "=t/r")
+    ('dealt B a card (? / ring)', 'turned up a card (tree / ring)')
+    """
+    front, _, back = observed[1:].partition("/")
+    sides = f"({_NAMES.get(front, '?')} / {_NAMES.get(back, '?')})"
+    return f"dealt {holder} a card {sides}" if dealing else f"turned up a card {sides}"
 
 
 def _chance(view: Any, observed: str) -> str:
