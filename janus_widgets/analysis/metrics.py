@@ -170,42 +170,81 @@ def folded_limits(x: Any, z: Any = Z95) -> tuple[np.ndarray, np.ndarray]:
 
 def _two_seat_balance(k: np.ndarray, m: np.ndarray, z: Any) -> tuple[np.ndarray, np.ndarray]:
     """Balance limits of two seats from A's wins ``k`` of ``m`` decisive games
-    (:func:`_folded_balance` of A's share)."""
+    (:func:`_folded_balance` of A's wins and losses)."""
     k_, m_ = np.asarray(k, float), np.asarray(m, float)
+    return _folded_balance(m_ - k_, np.zeros(k_.shape), k_, z)
+
+
+#: The half game of each result added where draws are seen (:func:`_three_point_spread`).
+_SPREAD_PRIOR = 0.5
+
+
+def _three_point_spread(losses: np.ndarray, draws: np.ndarray, wins: np.ndarray,
+                        mu: np.ndarray) -> np.ndarray:
+    """The spread (variance) of one result at a candidate mean ``mu``, results 0, ½ and
+    1 counted ``losses``, ``draws`` and ``wins``: at the shares that fit the counts best
+    among those whose mean is ``mu`` (the restricted maximum likelihood, as Wilson's
+    interval takes the spread at its candidate). The share of draws ``d`` maximises
+    ``losses·log(1 − μ − d/2) + draws·log d + wins·log(μ − d/2)``, a concave function,
+    solved by bisection; no draws gives Wilson's ``μ(1 − μ)``.
+
+    >>> float(_three_point_spread(np.array(8.0), np.array(0.0), np.array(12.0), np.array(0.5)))
+    0.25
+    """
+    # With draws seen, half a game more of each result (Jeffreys' half count): else a
+    # result the games happen not to show gets no share at all, and the spread at μ
+    # comes out too small (0.91 coverage at 8% wins, 90% draws and 50 games).
+    some = np.where(draws > 0, _SPREAD_PRIOR, 0.0)
+    losses, draws, wins = losses + some, draws + some, wins + some
+    mu_ = np.clip(mu, 0.0, 1.0)
+    top = 2 * np.minimum(mu_, 1 - mu_)                     # the most draws μ allows
+    lo, hi = np.zeros(np.shape(mu_)), top
     with np.errstate(invalid="ignore", divide="ignore"):
-        share = np.where(m_ > 0, k_ / np.where(m_ > 0, m_, 1), 0.5)
-    return _folded_balance(share, m_, np.zeros(share.shape), z)
+        for _ in range(40):
+            d = (lo + hi) / 2
+            slope = (draws / d - losses / (2 * (1 - mu_ - d / 2))
+                     - wins / (2 * (mu_ - d / 2)))
+            rising = slope > 0
+            lo, hi = np.where(rising, d, lo), np.where(rising, hi, d)
+    d = np.where(draws > 0, (lo + hi) / 2, 0.0)
+    return np.maximum(mu_ - d / 4 - mu_ * mu_, 0.0)       # p1 + d/4 − μ², p1 = μ − d/2
 
 
-def _folded_balance(mean: np.ndarray, n: np.ndarray, held: np.ndarray, z: Any
+def _folded_balance(losses: Any, draws: Any, wins: Any, z: Any
                     ) -> tuple[np.ndarray, np.ndarray]:
-    """Limits of ``1 − |2ρ − 1|`` from the mean ``mean`` of ``n`` results between 0 and 1
-    (A's wins of the decisive games; or A's results, a draw ½), ``held`` the results'
-    mean of ``x(1 − x)`` (0 for wins and losses), by inverting :func:`folded_limits`'
-    test on the score scale: a candidate gap ``θ = |2ρ − 1|`` is kept where the games'
-    gap ``|2·mean − 1|`` in standard errors at θ (as Wilson's interval measures them,
-    :func:`result_limits`) is in θ's acceptance region ``[max(0, t − z), u(t)]``, ``t``
-    θ in those standard errors. Near a fair game this is the folded interval; far from
-    one, Wilson's folded (on the arcsine scale a 90-to-10 game was covered 0.87 at 20
-    decisive games; here 0.96)."""
-    mean_, n_, held_ = (np.asarray(v, float) for v in (mean, n, held))
-    bad = n_ <= 0
-    root = np.sqrt(np.where(bad, 1.0, n_))
-    gap = root * np.abs(2 * mean_ - 1)                   # the games' gap times √n
+    """Limits of ``1 − |2ρ − 1|``, ρ the mean of results 0, ½ and 1 counted ``losses``,
+    ``draws`` and ``wins`` (A's wins and losses of the decisive games; or A's results
+    over all games, a draw ½), by inverting :func:`folded_limits`' test on the score
+    scale: a candidate gap ``θ = |2ρ − 1|`` is kept where the games' gap
+    ``|2·mean − 1|`` in standard errors at θ (the spread at θ's ρ, on the games' side
+    of ½, as Wilson's interval takes it: :func:`_three_point_spread`) is in θ's
+    acceptance region ``[max(0, t − z), u(t)]``, ``t`` θ in those standard errors.
+    Near a fair game this is the folded interval; far from one, Wilson's folded (on the
+    arcsine scale a 90-to-10 game was covered 0.87 at 20 decisive games; here 0.96)."""
+    losses_, draws_, wins_ = (np.asarray(v, float) for v in np.broadcast_arrays(
+        losses, draws, wins))
+    n = losses_ + draws_ + wins_
+    bad = n <= 0
+    safe = np.where(bad, 1.0, n)
+    mean = (wins_ + draws_ / 2) / safe
+    side = np.where(mean >= 0.5, 1.0, -1.0)
+    root = np.sqrt(safe)
+    gap = root * np.abs(2 * mean - 1)                      # the games' gap times √n
     z_ = np.broadcast_to(np.asarray(z, float), gap.shape)
-    top = np.sqrt(np.maximum(1 - 4 * held_, 0.0))         # where the spread at θ ends
 
     def standard(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        spread = np.sqrt(np.maximum(1 - theta * theta - 4 * held_, 1e-300))
+        rho = (1 + side * theta) / 2
+        spread = 2 * np.sqrt(np.maximum(_three_point_spread(losses_, draws_, wins_, rho),
+                                        1e-300))
         return gap / spread, root * theta / spread         # the games' gap, θ's centre
     # the widest θ kept: its centre at most z above the games' gap (Wilson's bound)
-    lo, hi = np.zeros(gap.shape), top * (1 - 1e-12)
+    lo, hi = np.zeros(gap.shape), np.full(gap.shape, 1.0)
     for _ in range(50):
         mid = (lo + hi) / 2
         seen, centre = standard(mid)
         kept = centre - z_ <= seen
         lo, hi = np.where(kept, mid, lo), np.where(kept, hi, mid)
-    widest = np.where(lo > top * (1 - 1e-9), top, (lo + hi) / 2)
+    widest = np.where(lo > 1 - 1e-9, 1.0, (lo + hi) / 2)
     # the narrowest: 0 (a fair game) while the games' gap is within z, else where the
     # games' gap reaches the upper edge u of θ's acceptance region
     need = standard(np.zeros(gap.shape))[0] > z_
@@ -342,27 +381,43 @@ def _crossing(grid: np.ndarray, lr: np.ndarray, limit: np.ndarray, rising: bool
 _NEAR = 1.0
 
 
-@functools.lru_cache(maxsize=256)
-def _max_gap_quantile(a: int, b: int, level: float) -> float:
-    """The ``level`` quantile of the largest of the a·b gaps ``(X_i − Y_j)/√2`` between
-    ``a`` and ``b`` independent standard normals: ``(max X + max(−Y))/√2``, whose
-    distribution is a convolution of two maxima (Φᵃ and Φᵇ), integrated on a grid.
-
-    >>> round(_max_gap_quantile(1, 1, 0.975), 3), round(_max_gap_quantile(2, 2, 0.975), 3)
-    (1.96, 2.455)
-    """
+@functools.lru_cache(maxsize=64)
+def _max_gap_table(a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distribution of ``max X + max(−Y)`` for ``a`` and ``b`` independent standard
+    normals, on a grid: (t, log of its upper tail at t), the tail a convolution of the
+    two maxima (Φᵃ and Φᵇ) integrated on a grid."""
     sp = _special()
-    x = np.linspace(-7.0, 9.0, 3201)
+    x = np.linspace(-7.0, 9.0, 1601)
     dx = x[1] - x[0]
     density_a = a * _phi(x) * sp.ndtr(x) ** (a - 1)
+    t = np.linspace(-4.0, 16.0, 801)
+    # P(max X + max(−Y) > t) = ∫ f_a(x) (1 − Φ(t − x)^b) dx, from the upper tails so
+    # that small tails keep their digits
+    upper = 1 - sp.ndtr(t[:, None] - x[None, :]) ** b
+    small = -np.expm1(b * sp.log_ndtr(t[:, None] - x[None, :]))
+    tail = (density_a * np.where(upper < 1e-3, small, upper)).sum(-1) * dx
+    return t, np.log(np.maximum(tail, 1e-300))
 
-    def cdf(t: float) -> float:                 # P(max X + max(−Y) ≤ t)
-        return float((density_a * sp.ndtr(t - x) ** b).sum() * dx)
-    lo, hi = -3.0, 12.0
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if cdf(mid) < level else (lo, mid)
-    return (lo + hi) / 2 / math.sqrt(2)
+
+def _max_gap_quantile(a: Any, b: Any, level: Any) -> np.ndarray:
+    """The ``level`` quantile of the largest of the a·b gaps ``(X_i − Y_j)/√2`` between
+    ``a`` and ``b`` independent standard normals, for arrays of each (one table per
+    (a, b), read backwards); one pair is the normal quantile itself.
+
+    >>> q = _max_gap_quantile(np.array([1, 2]), np.array([1, 2]), 0.975)
+    >>> q.round(3).tolist()
+    [1.96, 2.455]
+    """
+    sp = _special()
+    a_, b_, level_ = np.broadcast_arrays(np.asarray(a, int), np.asarray(b, int),
+                                         np.asarray(level, float))
+    out = np.asarray(sp.ndtri(level_), float).copy()          # a = b = 1
+    for pair in {(int(i), int(j)) for i, j in zip(a_.ravel(), b_.ravel())} - {(1, 1)}:
+        where = (a_ == pair[0]) & (b_ == pair[1])
+        t, log_tail = _max_gap_table(*pair)
+        wanted = np.log(np.maximum(1 - level_[where], 1e-300))
+        out[where] = np.interp(-wanted, -log_tail, t) / math.sqrt(2)
+    return out
 
 
 class _SeatProfile:
@@ -389,15 +444,6 @@ class _SeatProfile:
         at_ceiling = (shares >= ceiling[..., None] - _NEAR * se).sum(-1)
         return np.maximum(at_floor, 1), np.maximum(at_ceiling, 1)
 
-    @staticmethod
-    def _largest_gap(at_floor: np.ndarray, at_ceiling: np.ndarray, level: np.ndarray
-                     ) -> np.ndarray:
-        """:func:`_max_gap_quantile` for every point (few distinct values)."""
-        keys = np.stack(np.broadcast_arrays(at_floor, at_ceiling, level), -1).reshape(-1, 3)
-        unique, where = np.unique(keys, axis=0, return_inverse=True)
-        values = np.array([_max_gap_quantile(int(a), int(b), float(q)) for a, b, q in unique])
-        return values[where.reshape(-1)].reshape(at_floor.shape)
-
     def limits(self, z: Any) -> tuple[np.ndarray, np.ndarray]:
         sp = _special()
         z_ = np.broadcast_to(np.asarray(z, float), self.gap.shape)
@@ -411,8 +457,8 @@ class _SeatProfile:
         # Below the observed gap, where several seats tie at the floor or the ceiling of
         # the constrained shares, the widest gap is the largest of several pair gaps: it
         # is tested against the quantile of the largest of them, else ties undercover.
-        bound = self._largest_gap(*self._tied(self.floor, self.floor + self.below),
-                                  1 - alpha[..., None] / 2) ** 2
+        at_floor, at_ceiling = self._tied(self.floor, self.floor + self.below)
+        bound = _max_gap_quantile(at_floor, at_ceiling, 1 - alpha[..., None] / 2) ** 2
         d_low = _crossing(self.below, lr_below - bound, np.zeros(self.gap.shape),
                           rising=False)
         d_low = np.where(lr_below[..., 0] <= np.maximum(one, fair), 0.0, d_low)
@@ -535,35 +581,55 @@ def result_limits(values: Any, z: Any = Z95) -> tuple[np.ndarray, np.ndarray]:
     """Limits of a mean of results between 0 and 1 (a loss 0, a draw ½, a win 1; the
     last axis: one per game): Wilson's score interval carried to a mean. The limits are
     the means μ whose distance from the games' mean ``x̄`` is within ``z`` standard
-    errors of μ itself, the spread at μ being ``μ(1 − μ) − c`` with ``c`` the games'
-    mean of ``x(1 − x)`` (the part of the spread the draws hold, kept as the games show
-    it): ``(n + z²)μ² − (2n·x̄ + z²)μ + n·x̄² + z²c = 0``. Wins and losses alone give
-    Wilson's interval itself; a mean of results is not skewed the way a mean of lengths
-    is, and a skew-corrected t pulls it towards ½ (0.98 at 20 games with draws, where
-    this is 0.95).
+    errors at μ itself, ``n(x̄ − μ)² ≤ z²·V(μ)``. Results 0, ½ and 1 take ``V(μ)`` at the
+    shares of losses, draws and wins that fit the games best among those with mean μ
+    (:func:`_three_point_spread`): wins and losses alone give Wilson's interval itself,
+    and 20 draws of 20 a real interval round ½. Other results (a seat's result with
+    three or more seats) take the spread ``μ(1 − μ) − c``, ``c`` the games' mean of
+    ``x(1 − x)``, and no interval where every game gave the same result. A mean of
+    results is not skewed the way a mean of lengths is, and a skew-corrected t pulls it
+    towards ½ (0.98 at 20 games with draws, where this is 0.95).
 
     >>> low, high = result_limits([[1.0] * 11 + [0.0] * 9])     # Wilson's for 11 of 20
     >>> np.allclose([low[0], high[0]], wilson(11, 20))
     True
-    >>> low, high = result_limits([[1.0] * 8 + [0.5] * 4 + [0.0] * 8])
-    >>> round(float(low[0]), 3), round(float(high[0]), 3)
-    (0.32, 0.68)
+    >>> low, high = result_limits([[1.0] * 8 + [0.5] * 4 + [0.0] * 8, [0.5] * 20])
+    >>> low.round(3).tolist(), high.round(3).tolist()
+    ([0.318, 0.41], [0.682, 0.59])
     """
     x = np.atleast_1d(np.asarray(values, float))
     ok = np.isfinite(x)
-    n = ok.sum(-1)
+    n = ok.sum(-1).astype(float)
     z_ = np.broadcast_to(np.asarray(z, float), n.shape)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        safe = np.where(n > 0, n, 1)
-        mean = np.where(ok, x, 0.0).sum(-1) / safe
+    safe = np.where(n > 0, n, 1)
+    mean = np.where(ok, x, 0.0).sum(-1) / safe
+    zz = z_ * z_
+    three = np.all(~ok | (x == 0) | (x == 0.5) | (x == 1), -1)
+    losses, draws, wins = ((ok & (x == v)).sum(-1).astype(float) for v in (0.0, 0.5, 1.0))
+
+    def spread(mu: np.ndarray) -> np.ndarray:
         held = np.where(ok, x * (1 - x), 0.0).sum(-1) / safe
-        zz = z_ * z_
-        a, b = n + zz, -(2 * n * mean + zz)
-        c = n * mean * mean + zz * held
-        root = np.sqrt(np.maximum(b * b - 4 * a * c, 0.0))
-        low = np.clip((-b - root) / (2 * a), 0.0, 1.0)
-        high = np.clip((-b + root) / (2 * a), 0.0, 1.0)
-    bad = n < 1
+        plain = mu * (1 - mu) - held
+        return np.where(three, _three_point_spread(losses, draws, wins, mu), plain)
+
+    def inside(mu: np.ndarray) -> np.ndarray:
+        return n * (mean - mu) ** 2 <= zz * spread(mu)
+    # each end by bisection from the games' mean outwards
+    lo, hi = np.zeros(n.shape), mean.copy()
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        keep = inside(mid)
+        lo, hi = np.where(keep, lo, mid), np.where(keep, mid, hi)
+    low = np.where(mean <= 0, 0.0, hi)
+    lo, hi = mean.copy(), np.ones(n.shape)
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        keep = inside(mid)
+        lo, hi = np.where(keep, mid, lo), np.where(keep, hi, mid)
+    high = np.where(mean >= 1, 1.0, lo)
+    first = np.where(ok, x, np.inf).min(-1)
+    alike = ~three & (first == np.where(ok, x, -np.inf).max(-1))
+    bad = (n < 1) | alike
     return np.where(bad, np.nan, low), np.where(bad, np.nan, high)
 
 
@@ -775,7 +841,7 @@ class _FoldedMean(_Estimate):
         low, high = np.minimum(a, b), np.maximum(a, b)
         if self.offset == 1.0:                                  # a balance: within 0 … 1
             low, high = np.clip(low, 0, 1), np.clip(high, 0, 1)
-        bad = n < 2
+        bad = (n < 2) | (self.stats.distinct == 1)             # games all alike: none
         return np.where(bad, np.nan, low), np.where(bad, np.nan, high)
 
 
@@ -916,16 +982,12 @@ class _ResultBalance(_Estimate):
     :func:`_folded_balance`."""
 
     def __init__(self, results: np.ndarray) -> None:
-        self.n = results.shape[-1] * np.ones(results.shape[:-1])
-        self.mean = results.mean(-1)
-        self.held = (results * (1 - results)).mean(-1)
-        self.value = 1 - np.abs(2 * self.mean - 1)
+        self.counts = tuple((results == v).sum(-1) for v in (0.0, 0.5, 1.0))
+        self.value = 1 - np.abs(2 * results.mean(-1) - 1)
         self.influence = None
 
     def limits(self, z: Any) -> tuple[np.ndarray, np.ndarray]:
-        low, high = _folded_balance(self.mean, self.n, self.held, z)
-        bad = self.n < 2
-        return np.where(bad, np.nan, low), np.where(bad, np.nan, high)
+        return _folded_balance(*self.counts, z)
 
 
 def _ludii_balance(t: Studies) -> _Estimate:
@@ -997,7 +1059,7 @@ def _entry(metric: Metric, t: Studies, z: float = Z95) -> dict[str, Any]:
     if isinstance(estimate, _Share):
         entry.update(count=int(estimate.k[0]), of=int(estimate.of[0]))
     if isinstance(estimate, _Mean) and estimate.stats.distinct[0] == 1 \
-            and estimate.stats.n[0] >= 2:
+            and estimate.stats.n[0] >= 2 and entry["low"] is None:
         entry["alike"] = int(estimate.stats.n[0])     # games all alike: no interval
     return entry
 
@@ -1099,6 +1161,16 @@ class _Paired(_Estimate):
             self.gap_balance = _BalanceGap(self.ea, self.eb, np.nan_to_num(rho), same,
                                            self.folded)
 
+    @property
+    def exact_p(self) -> np.ndarray | None:
+        """Where every game differs by the same nonzero amount (every game one turn
+        longer, say), no interval, but the sign test's p-value of "no difference":
+        ``2·½ⁿ``; NaN elsewhere."""
+        if self.gap is None:
+            return None
+        alike = (self.gap.distinct == 1) & (self.gap.first != 0) & (self.gap.n >= 2)
+        return np.where(alike, np.minimum(1.0, 2 * 0.5 ** self.gap.n.astype(float)), np.nan)
+
     def limits(self, z: Any) -> tuple[np.ndarray, np.ndarray]:
         if self.gap is not None:
             low, high = self.gap.limits(z)
@@ -1114,8 +1186,8 @@ class _Paired(_Estimate):
         return mover
 
     def _mover(self, z: Any) -> tuple[np.ndarray, np.ndarray]:
-        la, ua = self.ea.limits(z)
-        lb, ub = self.eb.limits(z)
+        la, ua = _side_limits(self.ea, z)
+        lb, ub = _side_limits(self.eb, z)
         va, vb = self.ea.value, self.eb.value
         with np.errstate(invalid="ignore"):
             down_b, up_a = vb - lb, ua - va
@@ -1125,6 +1197,18 @@ class _Paired(_Estimate):
             high = self.value + np.sqrt(np.maximum(
                 up_b ** 2 + down_a ** 2 - 2 * self.rho * up_b * down_a, 0.0))
         return np.where(self.same, 0.0, low), np.where(self.same, 0.0, high)
+
+
+def _side_limits(estimate: _Estimate, z: Any) -> tuple[np.ndarray, np.ndarray]:
+    """One side's limits in a comparison: a mean whose games are all alike (every
+    winner led from the start) gives no interval of its own, and counts in the
+    difference as its value, with no width of its own."""
+    low, high = estimate.limits(z)
+    if isinstance(estimate, _Mean):
+        alike = (estimate.stats.distinct == 1) & (estimate.stats.n >= 2)
+        low = np.where(alike, estimate.value, low)
+        high = np.where(alike, estimate.value, high)
+    return low, high
 
 
 class _BalanceGap(_Estimate):
@@ -1279,6 +1363,9 @@ def _p_value(estimate: _Estimate, value: np.ndarray) -> np.ndarray:
         lo, hi = np.where(inside, lo, mid), np.where(inside, mid, hi)
     p = 2 * sp.ndtr(-(lo + hi) / 2)
     p = np.where(never, 2 * sp.ndtr(-8.3), p)
+    exact = getattr(estimate, "exact_p", None)
+    if exact is not None:
+        p = np.where(np.isfinite(exact), exact, p)
     return np.where(value == 0, 1.0, np.where(np.isfinite(value), p, np.nan))
 
 
@@ -1317,8 +1404,13 @@ def paired_difference(a: GameColumns, b: GameColumns, metric: str) -> dict[str, 
         low, high = _number(lows[0]), _number(highs[0])
         p = _number(_p_value(estimate, estimate.value)[0])
     excludes = low is not None and high is not None and (low > 0 or high < 0)
-    return {"metric": metric, "a": va, "b": vb, "value": value, "low": low, "high": high,
-            "p_value": p, "excludes_zero": bool(excludes)}
+    out = {"metric": metric, "a": va, "b": vb, "value": value, "low": low, "high": high,
+           "p_value": p, "excludes_zero": bool(excludes)}
+    exact = estimate.exact_p if isinstance(estimate, _Paired) else None
+    if value is not None and exact is not None and np.isfinite(exact[0]):
+        # every game differs by the same amount: no interval, and 0 is not among them
+        out.update(alike=int(estimate.gap.n[0]), excludes_zero=True)
+    return out
 
 
 def holm(p_values: Any, rate: float = FAMILY_ERROR) -> np.ndarray:

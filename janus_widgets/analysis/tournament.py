@@ -223,14 +223,16 @@ class TournamentResult:
             entry, theirs = pick(m, metric.key), pick(lm, metric.key)
             out.append({"metric": metric.key, "ludii": metric.ludii, "value": entry["value"],
                         "low": entry["low"], "high": entry["high"],
+                        "alike": entry.get("alike"),
                         "meaning": metric.meaning, "ludii_value": theirs["value"],
-                        "ludii_low": theirs["low"], "ludii_high": theirs["high"]})
+                        "ludii_low": theirs["low"], "ludii_high": theirs["high"],
+                        "ludii_alike": theirs.get("alike")})
         for seat, rate in m["win_rate"].items():
             out.append({"metric": f"win_{seat}", "ludii": "", "value": rate["rate"],
-                        "low": rate["low"], "high": rate["high"],
+                        "low": rate["low"], "high": rate["high"], "alike": None,
                         "meaning": f"share of all games {seat} wins alone",
                         "ludii_value": rate["rate"], "ludii_low": rate["low"],
-                        "ludii_high": rate["high"]})
+                        "ludii_high": rate["high"], "ludii_alike": None})
         return out
 
     def to_pandas(self) -> Any:
@@ -256,7 +258,7 @@ class TournamentResult:
     def _repr_html_(self) -> str:
         rows = [[r["metric"], with_interval(r, r["metric"] == "advantage_p1"), r["ludii"],
                  with_interval({"value": r["ludii_value"], "low": r["ludii_low"],
-                                "high": r["ludii_high"]})]
+                                "high": r["ludii_high"], "alike": r["ludii_alike"]})]
                 for r in self.to_records()]
         return html_table(["metric", "value [95% interval]", "Ludii",
                            "by Ludii's definition"], rows, caption=self.title(),
@@ -505,11 +507,13 @@ class VariantComparison:
             for i, (label, result) in enumerate(zip(self.labels, self.results)):
                 entry = self._entry(result, key)
                 record = {"metric": key, "variant": label, "value": entry["value"],
-                          "low": entry["low"], "high": entry["high"]}
+                          "low": entry["low"], "high": entry["high"],
+                          "alike": entry.get("alike")}
                 if i:
                     diff = self._difference_or_none(key, i)
                     record.update({"difference": diff["value"], "difference_low":
                                    diff["low"], "difference_high": diff["high"],
+                                   "difference_alike": diff.get("alike"),
                                    "p_value": diff["p_value"],
                                    "excludes_zero": diff["excludes_zero"],
                                    "differs": diff["marked"]})
