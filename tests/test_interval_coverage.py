@@ -373,3 +373,42 @@ def test_identical_rules_show_a_mark_in_at_most_5_percent_of_comparisons(game):
     a, b = bank_comparisons(bank, 400, 60, np.random.default_rng(game == "jinns"))
     marked = any_mark(a, b, KEYS)
     assert marked.mean() <= 0.05, marked.mean()
+
+
+# --- games all alike ---------------------------------------------------------------------------
+def test_games_all_alike_give_no_interval_but_a_difference_they_all_show_is_found():
+    from janus_widgets.analysis.metrics import GameColumns, paired_difference, with_interval
+    rows = [game_row("A" if i % 3 else "B", decisions=10 + i % 4, seed=i) for i in range(30)]
+    longer = [dict(r, decisions=r["decisions"] + 1) for r in rows]
+    # every game one turn longer: no interval of the mean gap, but 0 is not among the gaps
+    d = paired_difference(GameColumns(rows, 2), GameColumns(longer, 2), "duration")
+    assert d["low"] is None and d["alike"] == 30 and d["excludes_zero"]
+    assert d["p_value"] == pytest.approx(2 * 0.5 ** 30)
+    assert with_interval(d, True) == "+1 (all 30 alike)"
+    # the same games on both sides: exactly 0
+    same = paired_difference(GameColumns(rows, 2), GameColumns(rows, 2), "duration")
+    assert (same["value"], same["low"], same["high"], same["p_value"]) == (0, 0, 0, 1.0)
+    # one side's winners all led from the start: that side counts as its value
+    led = [dict(r, decided_at=0.0) for r in rows]
+    varied = [dict(r, decided_at=(i % 5) / 5) for i, r in enumerate(rows)]
+    m = paired_difference(GameColumns(led, 2), GameColumns(varied, 2), "decisiveness")
+    assert m["low"] is not None and m["low"] < m["value"] < m["high"]
+    assert summarize(led, 2)["decisiveness"]["alike"] == 30
+    # Ludii's score difference of games that all end 3 to 1: the value, no interval
+    scored = [dict(r, scores=[3, 1]) for r in rows]
+    gap = summarize(scored, 2, definition="ludii")["score_difference"]
+    assert gap["value"] == 2 and gap["low"] is None
+
+
+def test_the_quantile_of_the_largest_pair_gap():
+    from janus_widgets.analysis.metrics import _max_gap_quantile
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((2, 400_000, 3))
+    for a, b in ((1, 1), (2, 2), (1, 3), (2, 3)):
+        drawn = (x[:, :a].max(1) - y[:, :b].min(1)) / math.sqrt(2)
+        assert abs(float(_max_gap_quantile(a, b, 0.975)) - np.quantile(drawn, 0.975)) < 0.02
+    # more ties, a higher quantile, down to tiny tails (p-values of 1e-12)
+    for level in (0.975, 1 - 1e-6, 1 - 1e-12):
+        q = _max_gap_quantile(np.array([1, 1, 2, 2]), np.array([1, 2, 2, 3]), level)
+        assert (np.diff(q) > 0).all(), (level, q)
+    assert float(_max_gap_quantile(1, 1, 1 - 1e-12)) == pytest.approx(7.034, abs=1e-3)
