@@ -388,12 +388,20 @@ def test_games_all_alike_give_no_interval_but_a_difference_they_all_show_is_foun
     # the same games on both sides: exactly 0
     same = paired_difference(GameColumns(rows, 2), GameColumns(rows, 2), "duration")
     assert (same["value"], same["low"], same["high"], same["p_value"]) == (0, 0, 0, 1.0)
-    # one side's winners all led from the start: that side counts as its value
+    # every winner led from the start: decisiveness has bounds (0 … 1), so the share of
+    # games that could lie elsewhere bounds it, Wilson's upper limit of 0 in 30
     led = [dict(r, decided_at=0.0) for r in rows]
+    entry = summarize(led, 2)["decisiveness"]
+    assert (entry["value"], entry["low"]) == (0.0, 0.0)
+    assert entry["high"] == pytest.approx(wilson(0, 30)[1])
     varied = [dict(r, decided_at=(i % 5) / 5) for i, r in enumerate(rows)]
     m = paired_difference(GameColumns(led, 2), GameColumns(varied, 2), "decisiveness")
     assert m["low"] is not None and m["low"] < m["value"] < m["high"]
-    assert summarize(led, 2)["decisiveness"]["alike"] == 30
+    # six games all one turn longer are the fewest whose sign test excludes 0 at 5%
+    for n, excludes in ((5, False), (6, True)):
+        d = paired_difference(GameColumns(rows[:n], 2), GameColumns(longer[:n], 2),
+                              "duration")
+        assert d["excludes_zero"] is excludes and d["alike"] == n
     # Ludii's score difference of games that all end 3 to 1: the value, no interval
     scored = [dict(r, scores=[3, 1]) for r in rows]
     gap = summarize(scored, 2, definition="ludii")["score_difference"]
@@ -412,3 +420,24 @@ def test_the_quantile_of_the_largest_pair_gap():
         q = _max_gap_quantile(np.array([1, 1, 2, 2]), np.array([1, 2, 2, 3]), level)
         assert (np.diff(q) > 0).all(), (level, q)
     assert float(_max_gap_quantile(1, 1, 1 - 1e-12)) == pytest.approx(7.034, abs=1e-3)
+
+
+def test_a_few_decisive_games_all_alike_do_not_make_a_difference():
+    """Decisiveness from 3 (or 12) decisive games, mostly 0, against 25, the same
+    distribution on both sides: "no difference" is refused at 5% in at most 5% of 400
+    comparisons. (Taking an all-alike side as exact refused it in half of them.)"""
+    from janus_widgets.analysis.metrics import Studies, _p_value, paired_estimate
+    rng = np.random.default_rng(4)
+    studies, games = 400, 30
+
+    def side(decisive: int) -> Studies:
+        sole = np.full((studies, games), -1)
+        chosen = np.argsort(rng.random((studies, games)), 1)[:, :decisive]
+        np.put_along_axis(sole, chosen, 0, 1)
+        when = np.where(rng.random((studies, games)) < 0.85, 0.0,
+                        rng.uniform(0.1, 0.9, (studies, games)))
+        return Studies.simulated(2, sole, decided=np.where(sole >= 0, when, np.nan))
+    for few in (3, 12):
+        estimate = paired_estimate(side(few), side(25), "decisiveness")
+        p = _p_value(estimate, estimate.value)
+        assert np.isfinite(p).all() and (p < 0.05).mean() <= 0.05, few

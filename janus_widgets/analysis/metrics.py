@@ -412,7 +412,8 @@ def _max_gap_quantile(a: Any, b: Any, level: Any) -> np.ndarray:
     a_, b_, level_ = np.broadcast_arrays(np.asarray(a, int), np.asarray(b, int),
                                          np.asarray(level, float))
     out = np.asarray(sp.ndtri(level_), float).copy()          # a = b = 1
-    for pair in {(int(i), int(j)) for i, j in zip(a_.ravel(), b_.ravel())} - {(1, 1)}:
+    pairs = np.unique(np.stack([a_.ravel(), b_.ravel()], -1), axis=0)
+    for pair in {(int(i), int(j)) for i, j in pairs} - {(1, 1)}:
         where = (a_ == pair[0]) & (b_ == pair[1])
         t, log_tail = _max_gap_table(*pair)
         wanted = np.log(np.maximum(1 - level_[where], 1e-300))
@@ -503,7 +504,9 @@ _SKEW_FROM = 6
 class _MeanStats:
     """The moments behind :func:`mean_limits`, computed once for any confidence."""
 
-    def __init__(self, values: np.ndarray, valid: np.ndarray | None = None) -> None:
+    def __init__(self, values: np.ndarray, valid: np.ndarray | None = None,
+                 bounds: tuple[float, float] | None = None) -> None:
+        self.bounds = bounds
         x = np.asarray(values, float)
         ok = np.isfinite(x) if valid is None else (np.asarray(valid, bool) & np.isfinite(x))
         n = ok.sum(-1)
@@ -555,8 +558,18 @@ class _MeanStats:
             low = np.where(two, self.first + width * k_low, low)
             high = np.where(two, self.first + width * k_high, high)
         # Games all alike say nothing about how far off a rarer value lies (a score gap
-        # of 0 in 20 games, where one game in ten has a gap): no interval.
-        bad = (n < 2) | (self.distinct == 1)
+        # of 0 in 20 games, where one game in ten has a gap): no interval, unless the
+        # measure has bounds (decisiveness: 0 … 1). Then the share of games with
+        # another value is at most Wilson's upper limit of 0 in n, and they lie at
+        # worst at a bound.
+        one = self.distinct == 1
+        if self.bounds is not None:
+            others = wilson(np.zeros(n.shape), n, z_)[1]
+            floor, ceiling = self.bounds
+            low = np.where(one, self.mean - (self.mean - floor) * others, low)
+            high = np.where(one, self.mean + (ceiling - self.mean) * others, high)
+            one = np.zeros(one.shape, bool)
+        bad = (n < 2) | one
         return np.where(bad, np.nan, low), np.where(bad, np.nan, high)
 
 
@@ -607,8 +620,9 @@ def result_limits(values: Any, z: Any = Z95) -> tuple[np.ndarray, np.ndarray]:
     three = np.all(~ok | (x == 0) | (x == 0.5) | (x == 1), -1)
     losses, draws, wins = ((ok & (x == v)).sum(-1).astype(float) for v in (0.0, 0.5, 1.0))
 
+    held = np.where(ok, x * (1 - x), 0.0).sum(-1) / safe
+
     def spread(mu: np.ndarray) -> np.ndarray:
-        held = np.where(ok, x * (1 - x), 0.0).sum(-1) / safe
         plain = mu * (1 - mu) - held
         return np.where(three, _three_point_spread(losses, draws, wins, mu), plain)
 
@@ -627,8 +641,8 @@ def result_limits(values: Any, z: Any = Z95) -> tuple[np.ndarray, np.ndarray]:
         keep = inside(mid)
         lo, hi = np.where(keep, mid, lo), np.where(keep, hi, mid)
     high = np.where(mean >= 1, 1.0, lo)
-    first = np.where(ok, x, np.inf).min(-1)
-    alike = ~three & (first == np.where(ok, x, -np.inf).max(-1))
+    first = np.where(ok, x, np.inf).min(-1, initial=np.inf)
+    alike = ~three & (first == np.where(ok, x, -np.inf).max(-1, initial=-np.inf))
     bad = (n < 1) | alike
     return np.where(bad, np.nan, low), np.where(bad, np.nan, high)
 
@@ -769,11 +783,12 @@ class _Share(_Estimate):
 class _Mean(_Estimate):
     """A mean over the games that count (``valid``)."""
 
-    def __init__(self, values: np.ndarray, valid: np.ndarray | None = None) -> None:
+    def __init__(self, values: np.ndarray, valid: np.ndarray | None = None,
+                 bounds: tuple[float, float] | None = None) -> None:
         values = values.astype(float)
         ok = np.isfinite(values) if valid is None else (valid & np.isfinite(values))
         self.values, self.valid = values, ok
-        self.stats = _MeanStats(values, ok)
+        self.stats = _MeanStats(values, ok, bounds)
         self.value = np.where(self.stats.n > 0, self.stats.mean, np.nan)
         share = ok.mean(-1)
         self.influence = np.where(ok, values - self.stats.mean[..., None], 0.0) / \
@@ -919,7 +934,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("decisiveness", "DecisivenessMoves", "decisiveness",
            "when the winner took the lead for good, as a share of the game "
            "(0 = from the start; games with a single winner)",
-           lambda t: _Mean(t.decided, ~np.isnan(t.decided))),
+           lambda t: _Mean(t.decided, ~np.isnan(t.decided), bounds=(0.0, 1.0))),
     _mean_metric("lead_change", "LeadChange", "lead change",
                  "changes of the sole leader (by score) per decision, averaged over games",
                  lambda t: t.lead_rate),
@@ -1058,9 +1073,10 @@ def _entry(metric: Metric, t: Studies, z: float = Z95) -> dict[str, Any]:
         entry["low"] = entry["high"] = None
     if isinstance(estimate, _Share):
         entry.update(count=int(estimate.k[0]), of=int(estimate.of[0]))
-    if isinstance(estimate, _Mean) and estimate.stats.distinct[0] == 1 \
-            and estimate.stats.n[0] >= 2 and entry["low"] is None:
-        entry["alike"] = int(estimate.stats.n[0])     # games all alike: no interval
+    stats = getattr(estimate, "stats", None)
+    if isinstance(stats, _MeanStats) and stats.distinct[0] == 1 and stats.n[0] >= 2 \
+            and entry["low"] is None and entry["value"] is not None:
+        entry["alike"] = int(stats.n[0])              # games all alike: no interval
     return entry
 
 
@@ -1168,7 +1184,9 @@ class _Paired(_Estimate):
         ``2·½ⁿ``; NaN elsewhere."""
         if self.gap is None:
             return None
-        alike = (self.gap.distinct == 1) & (self.gap.first != 0) & (self.gap.n >= 2)
+        # (both sides counting the same games: the difference is the gap itself)
+        alike = (self.gap.distinct == 1) & (self.gap.first != 0) & (self.gap.n >= 2) \
+            & (np.abs(self.value - self.gap.first) < 1e-12)
         return np.where(alike, np.minimum(1.0, 2 * 0.5 ** self.gap.n.astype(float)), np.nan)
 
     def limits(self, z: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -1186,8 +1204,8 @@ class _Paired(_Estimate):
         return mover
 
     def _mover(self, z: Any) -> tuple[np.ndarray, np.ndarray]:
-        la, ua = _side_limits(self.ea, z)
-        lb, ub = _side_limits(self.eb, z)
+        la, ua = self.ea.limits(z)
+        lb, ub = self.eb.limits(z)
         va, vb = self.ea.value, self.eb.value
         with np.errstate(invalid="ignore"):
             down_b, up_a = vb - lb, ua - va
@@ -1197,18 +1215,6 @@ class _Paired(_Estimate):
             high = self.value + np.sqrt(np.maximum(
                 up_b ** 2 + down_a ** 2 - 2 * self.rho * up_b * down_a, 0.0))
         return np.where(self.same, 0.0, low), np.where(self.same, 0.0, high)
-
-
-def _side_limits(estimate: _Estimate, z: Any) -> tuple[np.ndarray, np.ndarray]:
-    """One side's limits in a comparison: a mean whose games are all alike (every
-    winner led from the start) gives no interval of its own, and counts in the
-    difference as its value, with no width of its own."""
-    low, high = estimate.limits(z)
-    if isinstance(estimate, _Mean):
-        alike = (estimate.stats.distinct == 1) & (estimate.stats.n >= 2)
-        low = np.where(alike, estimate.value, low)
-        high = np.where(alike, estimate.value, high)
-    return low, high
 
 
 class _BalanceGap(_Estimate):
@@ -1385,7 +1391,9 @@ def paired_difference(a: GameColumns, b: GameColumns, metric: str) -> dict[str, 
     A mean (turns, plies, lead changes, branching, score gap) differs game by game: the
     interval is :func:`mean_limits` of the games' gaps. A share, a ratio over decisive
     or finished games, decisiveness and balance combine the two sides' own intervals by
-    Newcombe's MOVER, with the correlation the shared seeds give the two sides."""
+    Newcombe's MOVER, with the correlation the shared seeds give the two sides. Where
+    every game differs by the same nonzero amount there is no interval (``"alike"``: the
+    number of games) and the p-value is the sign test's."""
     if a.seeds != b.seeds:
         raise ValueError("a paired difference needs the same games on both sides: the "
                          "two tournaments were not played on the same seeds (use the "
@@ -1408,8 +1416,9 @@ def paired_difference(a: GameColumns, b: GameColumns, metric: str) -> dict[str, 
            "p_value": p, "excludes_zero": bool(excludes)}
     exact = estimate.exact_p if isinstance(estimate, _Paired) else None
     if value is not None and exact is not None and np.isfinite(exact[0]):
-        # every game differs by the same amount: no interval, and 0 is not among them
-        out.update(alike=int(estimate.gap.n[0]), excludes_zero=True)
+        # every game differs by the same amount: no interval; 0 is excluded where the
+        # sign test says so at the intervals' level (from six games)
+        out.update(alike=int(estimate.gap.n[0]), excludes_zero=bool(exact[0] < 1 - LEVEL))
     return out
 
 
