@@ -194,9 +194,11 @@ def _three_point_spread(losses: np.ndarray, draws: np.ndarray, wins: np.ndarray,
     # With draws seen, half a game more of each result (Jeffreys' half count): else a
     # result the games happen not to show gets no share at all, and the spread at μ
     # comes out too small (0.91 coverage at 8% wins, 90% draws and 50 games).
+    mu_ = np.clip(mu, 0.0, 1.0)
+    if not np.any(draws > 0):                             # wins and losses only: Wilson's
+        return mu_ * (1 - mu_)
     some = np.where(draws > 0, _SPREAD_PRIOR, 0.0)
     losses, draws, wins = losses + some, draws + some, wins + some
-    mu_ = np.clip(mu, 0.0, 1.0)
     top = 2 * np.minimum(mu_, 1 - mu_)                     # the most draws μ allows
     lo, hi = np.zeros(np.shape(mu_)), top
     with np.errstate(invalid="ignore", divide="ignore"):
