@@ -95,6 +95,21 @@ def _phi(x: np.ndarray) -> np.ndarray:
     return np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
 
 
+def _edge(inside: Callable[[np.ndarray], np.ndarray], kept: np.ndarray, lost: np.ndarray,
+          steps: int = 50) -> np.ndarray:
+    """Where ``inside`` stops holding, between ``kept`` (where it holds) and ``lost``
+    (where it does not), by bisection, elementwise: the last point found inside.
+
+    >>> float(_edge(lambda x: x * x <= 2, np.array(0.0), np.array(2.0)).round(6))
+    1.414214
+    """
+    for _ in range(steps):
+        mid = (kept + lost) / 2
+        holds = inside(mid)
+        kept, lost = np.where(holds, mid, kept), np.where(holds, lost, mid)
+    return kept
+
+
 # --- intervals ------------------------------------------------------------------------
 def wilson(k: Any, n: Any, z: Any = Z95) -> Any:
     """The Wilson score interval of a proportion k/n (95% by default).
@@ -159,12 +174,8 @@ def folded_limits(x: Any, z: Any = Z95) -> tuple[np.ndarray, np.ndarray]:
     need = x_ > z_
     if need.any():
         xs, zs = x_[need], z_[need]
-        lo, hi = np.zeros_like(xs), xs.copy()
-        for _ in range(48):
-            mid = (lo + hi) / 2
-            below = _upper_edge(mid, zs) < xs
-            lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
-        low[need] = (lo + hi) / 2
+        low[need] = _edge(lambda theta: _upper_edge(theta, zs) < xs, np.zeros_like(xs),
+                          xs.copy(), 48)
     return low, high
 
 
@@ -191,24 +202,22 @@ def _three_point_spread(losses: np.ndarray, draws: np.ndarray, wins: np.ndarray,
     >>> float(_three_point_spread(np.array(8.0), np.array(0.0), np.array(12.0), np.array(0.5)))
     0.25
     """
-    # With draws seen, half a game more of each result (Jeffreys' half count): else a
-    # result the games happen not to show gets no share at all, and the spread at μ
-    # comes out too small (0.91 coverage at 8% wins, 90% draws and 50 games).
     mu_ = np.clip(mu, 0.0, 1.0)
     if not np.any(draws > 0):                             # wins and losses only: Wilson's
         return mu_ * (1 - mu_)
+    # With draws seen, half a game more of each result (Jeffreys' half count): else a
+    # result the games happen not to show gets no share at all, and the spread at μ
+    # comes out too small (0.91 coverage at 8% wins, 90% draws and 50 games).
     some = np.where(draws > 0, _SPREAD_PRIOR, 0.0)
     losses, draws, wins = losses + some, draws + some, wins + some
     top = 2 * np.minimum(mu_, 1 - mu_)                     # the most draws μ allows
-    lo, hi = np.zeros(np.shape(mu_)), top
+
+    def rising(d: np.ndarray) -> np.ndarray:              # the log-likelihood's slope
+        return (draws / d - losses / (2 * (1 - mu_ - d / 2))
+                - wins / (2 * (mu_ - d / 2))) > 0
     with np.errstate(invalid="ignore", divide="ignore"):
-        for _ in range(40):
-            d = (lo + hi) / 2
-            slope = (draws / d - losses / (2 * (1 - mu_ - d / 2))
-                     - wins / (2 * (mu_ - d / 2)))
-            rising = slope > 0
-            lo, hi = np.where(rising, d, lo), np.where(rising, hi, d)
-    d = np.where(draws > 0, (lo + hi) / 2, 0.0)
+        d = _edge(rising, np.zeros(np.shape(mu_)), top, 40)
+    d = np.where(draws > 0, d, 0.0)
     return np.maximum(mu_ - d / 4 - mu_ * mu_, 0.0)       # p1 + d/4 − μ², p1 = μ − d/2
 
 
@@ -239,24 +248,20 @@ def _folded_balance(losses: Any, draws: Any, wins: Any, z: Any
         spread = 2 * np.sqrt(np.maximum(_three_point_spread(losses_, draws_, wins_, rho),
                                         1e-300))
         return gap / spread, root * theta / spread         # the games' gap, θ's centre
+    def below_wilson(theta: np.ndarray) -> np.ndarray:    # centre at most z above
+        seen, centre = standard(theta)
+        return centre - z_ <= seen
+
+    def under_edge(theta: np.ndarray) -> np.ndarray:      # the gap within u(centre)
+        seen, centre = standard(theta)
+        return seen <= _upper_edge(centre, z_)
     # the widest θ kept: its centre at most z above the games' gap (Wilson's bound)
-    lo, hi = np.zeros(gap.shape), np.full(gap.shape, 1.0)
-    for _ in range(50):
-        mid = (lo + hi) / 2
-        seen, centre = standard(mid)
-        kept = centre - z_ <= seen
-        lo, hi = np.where(kept, mid, lo), np.where(kept, hi, mid)
-    widest = np.where(lo > 1 - 1e-9, 1.0, (lo + hi) / 2)
+    widest = _edge(below_wilson, np.zeros(gap.shape), np.ones(gap.shape))
+    widest = np.where(widest > 1 - 1e-9, 1.0, widest)
     # the narrowest: 0 (a fair game) while the games' gap is within z, else where the
     # games' gap reaches the upper edge u of θ's acceptance region
     need = standard(np.zeros(gap.shape))[0] > z_
-    lo, hi = np.zeros(gap.shape), np.where(need, widest, 0.0)
-    for _ in range(50):
-        mid = (lo + hi) / 2
-        seen, centre = standard(mid)
-        kept = seen <= _upper_edge(centre, z_)
-        lo, hi = np.where(kept, lo, mid), np.where(kept, mid, hi)
-    narrowest = np.where(need, (lo + hi) / 2, 0.0)
+    narrowest = np.where(need, _edge(under_edge, widest, np.zeros(gap.shape)), 0.0)
     return np.where(bad, np.nan, 1 - widest), np.where(bad, np.nan, 1 - narrowest)
 
 
@@ -476,8 +481,9 @@ def seat_balance_interval(wins: Any, z: Any = Z95) -> tuple[np.ndarray, np.ndarr
     """Limits of balance, ``1 −`` the widest gap between the seats' shares of the
     decisive games, from each seat's wins (the last axis: one count per seat).
 
-    Two seats: :func:`folded_limits`' test on the score scale (:func:`_two_seat_balance`). Three or more: the profile
-    likelihood ratio of the widest gap against χ²(1) — below the observed gap, with
+    Two seats: :func:`folded_limits`' test on the score scale
+    (:func:`_two_seat_balance`). Three or more: the profile likelihood ratio of the
+    widest gap against χ²(1) — below the observed gap, with
     Williams' small-sample correction, against the quantile of the largest of the pair
     gaps between the seats tied at the floor and the ceiling of the constrained shares
     (within a standard error of them) —, the upper limit 1 (a fair game) wherever the
@@ -631,18 +637,8 @@ def result_limits(values: Any, z: Any = Z95) -> tuple[np.ndarray, np.ndarray]:
     def inside(mu: np.ndarray) -> np.ndarray:
         return n * (mean - mu) ** 2 <= zz * spread(mu)
     # each end by bisection from the games' mean outwards
-    lo, hi = np.zeros(n.shape), mean.copy()
-    for _ in range(50):
-        mid = (lo + hi) / 2
-        keep = inside(mid)
-        lo, hi = np.where(keep, lo, mid), np.where(keep, mid, hi)
-    low = np.where(mean <= 0, 0.0, hi)
-    lo, hi = mean.copy(), np.ones(n.shape)
-    for _ in range(50):
-        mid = (lo + hi) / 2
-        keep = inside(mid)
-        lo, hi = np.where(keep, mid, lo), np.where(keep, hi, mid)
-    high = np.where(mean >= 1, 1.0, lo)
+    low = np.where(mean <= 0, 0.0, _edge(inside, mean, np.zeros(n.shape)))
+    high = np.where(mean >= 1, 1.0, _edge(inside, mean, np.ones(n.shape)))
     first = np.where(ok, x, np.inf).min(-1, initial=np.inf)
     alike = ~three & (first == np.where(ok, x, -np.inf).max(-1, initial=-np.inf))
     bad = (n < 1) | alike

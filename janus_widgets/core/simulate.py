@@ -51,10 +51,16 @@ class GameResult:
         return state
 
 
-def _leader(scores: tuple[float, ...]) -> int:
+def _leaders(scores: tuple[float, ...]) -> frozenset[int]:
+    """The seats with the highest score (ties included)."""
     best = max(scores)
-    leaders = [p for p, s in enumerate(scores) if s == best]
-    return leaders[0] if len(leaders) == 1 else -1
+    return frozenset(p for p, s in enumerate(scores) if s == best)
+
+
+def _leader(scores: tuple[float, ...]) -> int:
+    """The sole leader, or -1 where several seats tie for the lead."""
+    leaders = _leaders(scores)
+    return next(iter(leaders)) if len(leaders) == 1 else -1
 
 
 def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int = 100_000,
@@ -101,9 +107,7 @@ def play_game(state: State, policies: Sequence[Policy | None], *, max_plies: int
             branching += len(acts)
             decisions += 1
             if track_lead:
-                scores = engine.scores(raw)
-                best = max(scores)
-                now = frozenset(p for p, v in enumerate(scores) if v == best)
+                now = _leaders(engine.scores(raw))
                 ludii_changes += now != ludii_leaders
                 ludii_leaders = now
             policy = policies[player]

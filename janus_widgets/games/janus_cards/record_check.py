@@ -48,7 +48,7 @@ from typing import Any
 from ...core.protocol import CHANCE, TABLE, TERMINAL, seat_name
 from .tables import (AGREE, DISCARD1_BASE, DRAW_PP, HAND_LIMIT, PILE, SYMBOL_CODES,
                      SYMBOL_NAMES, action_notation, action_slots, action_sources,
-                     deck_size, plural, public_actions)
+                     deck_size, mended_plurals, plural, public_actions)
 
 __all__ = ["check_view", "check_step"]
 
@@ -118,8 +118,8 @@ def check_view(view: Any) -> None:
                                            if open_trios else "") + " (JC-12)")
             sides(card, "in a trio")
             if card.front != trio.symbol:
-                raise ValueError(f"card {card.ref} lies in a trio of {plural(trio.symbol)} with "
-                                 f"{card.front} up (JC-12)")
+                raise ValueError(f"card {card.ref} lies in a trio of "
+                                 f"{plural(trio.symbol)} with {card.front} up (JC-12)")
     _check_deck(view)
     _check_phase(view)
     drawing = view.turn if view.pending_draw else None
@@ -646,8 +646,6 @@ def _compare_text(before: Any, pos: _Position, after: Any, action: int | None, t
             expected += f"; {seat_name(t)} lays a trio of {plural(symbol)} for {who}"
         if pos.phase == "over":
             expected += f"; game over ({pos.end})"
-    # (records saved before the plural was mended say "a trio of fishs", "leafs")
-    if text != expected and text != expected.replace(" of fish ", " of fishs ").replace(
-            " of leaves ", " of leafs "):
+    if mended_plurals(text) != expected:
         raise ValueError(f"the move text {text!r} is not what the seat was told of this "
                          f"move ({expected!r}, JC-13)")

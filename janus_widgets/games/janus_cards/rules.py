@@ -637,7 +637,8 @@ class CardsEngine(Engine[JanusCardsVariant]):
         if len(after[6]) > len(raw[6]):
             owner, trio_sym, _ = after[6][-1]
             who = "nobody" if owner < 0 else seat_name(owner)
-            text += f"; {seat_name(turn)} lays a trio of {plural(SYMBOL_NAMES[trio_sym])} for {who}"
+            symbols = plural(SYMBOL_NAMES[trio_sym])
+            text += f"; {seat_name(turn)} lays a trio of {symbols} for {who}"
         if after[0] == OVER:
             text += f"; game over ({END_REASONS[after[9]]})"
         return text

@@ -28,7 +28,7 @@ __all__ = [
     "AGREE", "CHANCE_BASE", "NUM_ACTIONS", "DEAL", "REVEAL", "PLAY", "OVER",
     "PHASE_NAMES", "END_REASONS", "end_text", "draw_action", "discard_action", "chance_action",
     "action_sources", "action_slots", "action_notation", "public_actions",
-    "symbol_index", "card_text", "plural",
+    "symbol_index", "card_text", "plural", "mended_plurals",
 ]
 
 #: The eleven symbols, in the order the smaller decks use them (option ``symbols``).
@@ -82,6 +82,16 @@ def plural(symbol: str) -> str:
     ('suns', 'fish', 'leaves')
     """
     return {"fish": "fish", "leaf": "leaves"}.get(symbol, symbol + "s")
+
+
+def mended_plurals(text: str) -> str:
+    """A move's text with the plurals records saved before :func:`plural` wrote them
+    ("a trio of fishs", "leafs") mended.
+
+    >>> mended_plurals("dB1 (T1c: fish); A lays a trio of fishs for A")
+    'dB1 (T1c: fish); A lays a trio of fish for A'
+    """
+    return text.replace(" of fishs ", " of fish ").replace(" of leafs ", " of leaves ")
 
 
 # --- seats, hands and the pile ------------------------------------------------

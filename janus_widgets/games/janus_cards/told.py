@@ -25,13 +25,11 @@ import re
 from typing import Any
 
 from ...core.protocol import seat_name
-from .tables import SYMBOL_CODES, SYMBOL_NAMES, end_text, plural
+from .tables import SYMBOL_CODES, SYMBOL_NAMES, end_text, mended_plurals
 
 __all__ = ["told_sentence", "chance_words"]
 
 _NAMES = dict(zip(SYMBOL_CODES, SYMBOL_NAMES))
-#: How records saved before :func:`~.tables.plural` was used wrote two plurals.
-_OLD_PLURALS = {"fishs": plural("fish"), "leafs": plural("leaf")}
 #: ``Engine.observed`` of a decision: the notation, the cards' places, a trio, the end.
 _DECISION = re.compile(r"(?P<move>[^ ;]+)(?: \((?P<facts>[^)]*)\))?"
                        r"(?:; (?P<layer>[A-F]) lays a trio of (?P<symbols>[a-z]+) for "
@@ -44,7 +42,7 @@ def told_sentence(view: Any, observed: str) -> str:
     them there; ``""`` if ``observed`` is not a text the engine writes."""
     if observed.startswith("="):
         return _chance(view, observed)
-    found = _DECISION.fullmatch(observed)
+    found = _DECISION.fullmatch(mended_plurals(observed))
     if found is None:
         return ""
     mover = seat_name(view.turn)
@@ -60,8 +58,7 @@ def told_sentence(view: Any, observed: str) -> str:
     else:
         return ""
     if found["layer"]:
-        symbols = _OLD_PLURALS.get(found["symbols"], found["symbols"])
-        said += f"; {mover} laid a trio of {symbols}"
+        said += f"; {mover} laid a trio of {found['symbols']}"
         if found["owner"] == "nobody":
             said += f" that belongs to nobody ({mover} had agreed to end, JC-14)"
     if found["end"]:
