@@ -134,3 +134,51 @@ def test_a_link_that_fails_in_any_way_leaves_the_verdict_shown():
     class_link.use(Broken())
     assert check_answer(HALF, "1/2").correct
     assert class_link.flush(5)                            # dropped, logged, nothing raised
+
+
+# --- an answer confirmed once is one check --------------------------------------------------
+def checks_sent(monkeypatch, confirm) -> list[tuple[str, ...]]:
+    """The checks an answer box reports when ``confirm(panel)`` fills it in and confirms it
+    the way a browser does: a box with ``continuous_update=False`` sends its value when
+    Enter is pressed or when it loses the focus (to the Check button, say), then the
+    button's click arrives."""
+    sent: list[tuple[str, ...]] = []
+    monkeypatch.setattr(class_link, "report",
+                        lambda *check: sent.append(tuple(map(str, check))) or True)
+    panel = HALF.widget()
+    confirm(panel)
+    return sent
+
+
+@pytest.mark.parametrize("how, confirm", [
+    ("typed, then Check", lambda p: (setattr(p.answer_box, "value", "1/3"),
+                                     p.check_button.click())),
+    ("Enter", lambda p: setattr(p.answer_box, "value", "1/3")),
+    ("Enter, then Check", lambda p: (setattr(p.answer_box, "value", "1/3"),
+                                     p.check_button.click())),
+    ("Enter, then Check twice", lambda p: (setattr(p.answer_box, "value", "1/3"),
+                                           p.check_button.click(), p.check_button.click())),
+    ("Check on a box typed and left", lambda p: (setattr(p.answer_box, "value", " 1/3 "),
+                                                 p.check_button.click())),
+])
+def test_an_answer_confirmed_once_is_one_check_however_it_was_confirmed(
+        monkeypatch, how, confirm):
+    sent = checks_sent(monkeypatch, confirm)
+    assert sent == [("coins", "q1", "1/3", "wrong", "")], how
+
+
+def test_a_changed_answer_is_checked_again_and_an_empty_box_is_no_check(monkeypatch):
+    def confirm(panel) -> None:
+        panel.check_button.click()                     # nothing typed: no check
+        assert "Write your answer" in panel.verdict.value
+        panel.answer_box.value = "1/3"
+        panel.check_button.click()
+        assert "Not right" in panel.verdict.value
+        panel.answer_box.value = "1/2"                 # changed, then confirmed: checked
+        panel.check_button.click()
+        assert "Right" in panel.verdict.value
+        panel.answer_box.value = ""                    # emptied: no check
+        panel.answer_box.value = "1/3"                 # the first answer again: checked
+    sent = checks_sent(monkeypatch, confirm)
+    assert [(answer, verdict) for _, _, answer, verdict, _ in sent] == [
+        ("1/3", "wrong"), ("1/2", "right"), ("1/3", "wrong")]

@@ -445,6 +445,11 @@ class Exercise:
         """The question with an answer box and a Check button (ipywidgets, for
         notebooks and Voila). Pressing Check, or Enter in the box, shows the verdict.
 
+        An answer confirmed once is one check, however it was confirmed: typed then
+        Check (the box confirms it as it loses the focus to the button, then the button
+        would again), Enter, or Enter then Check. Only a changed answer is checked (and
+        sent to a class's tally) again; an empty box is no answer and checks nothing.
+
         The panel has the CSS class ``janus-exercise`` and the verdict
         ``janus-exercise-verdict``; ``panel.answer_box``, ``panel.check_button`` and
         ``panel.verdict`` are the parts, for scripts and tests that fill in and press.
@@ -459,11 +464,22 @@ class Exercise:
         verdict = w.HTML()
         verdict.add_class("janus-exercise-verdict")
 
-        def check(_: Any = None) -> None:
-            verdict.value = check_answer(self, box.value)._repr_html_()
+        last: list[str] = []                       # the answer checked last, if any
 
-        button.on_click(check)
-        box.observe(check, names="value")          # Enter (or leaving the box) checks too
+        def check(value: str) -> None:
+            text = value.strip()
+            if not text:
+                verdict.value = ("<div style='color:#6b4f00'><b>?</b> Write your answer "
+                                 "in the box first.</div>")
+                return
+            if last and last[0] == text:
+                return                             # already checked: its verdict shows
+            last[:] = [text]
+            verdict.value = check_answer(self, text)._repr_html_()
+
+        button.on_click(lambda _: check(box.value))
+        # Enter, or leaving the box for the button, confirms the answer too.
+        box.observe(lambda change: check(change["new"]), names="value")
         panel = w.VBox([w.HTML(f"<p>{self._heading_html()}</p>"), w.HBox([box, button]),
                         verdict],
                        layout=w.Layout(border="1px solid #c9c2b0", padding="8px",
