@@ -18,7 +18,7 @@ from . import analysis, games  # noqa: F401 - analysis registers its bots ("opti
 from .core import (CHANCE, TERMINAL, ArgumentError, IllegalMoveError, InvalidMoveError,
                    JanusError, Record, RecordError, Replay, VariantError)
 
-__version__ = "0.1.0"
+from .resources import __version__  # the installed metadata's: pyproject.toml's version
 
 __all__ = ["games", "new", "load", "widget", "Record", "Replay", "CHANCE", "TERMINAL",
            "IllegalMoveError", "InvalidMoveError", "RecordError", "VariantError",

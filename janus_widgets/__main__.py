@@ -6,12 +6,15 @@
     python -m janus_widgets simulate jactus --set dog_throws=other --json
     python -m janus_widgets rules jactus --ruleset points
     python -m janus_widgets simulate jactus --ruleset "other edition" --players 3
+    python -m janus_widgets notebooks --out my-notebooks/ [--edition teacher] [--force]
     python -m janus_widgets lessons --edition student --out class/ [--student-id ada]
     python -m janus_widgets lessons --format nbgrader --out course/source/lessons/
     python -m janus_widgets worksheet roman-dice --out roman.pdf [--answers] [--no-hints]
     python -m janus_widgets worksheet roman-dice --out roman.html [--paper letter] [--pdf]
     python -m janus_widgets serve [--host 127.0.0.1] [--port 8866] [--db classroom.sqlite]
     python -m janus_widgets classroom [--host 0.0.0.0] [--port 8866] [--db classroom.sqlite]
+    python -m janus_widgets nbgrader generate_assignment lesson   # nbgrader, this env's
+    python -m janus_widgets --version
 
 ``--bots`` gives one bot per seat, repeated round the table (random, greedy,
 mcts or mcts:N with N from 1 to 100000; optimal for 2-player Jactus:
@@ -31,6 +34,7 @@ import sys
 from collections.abc import Sequence
 
 from . import games
+from .resources import __version__
 
 
 #: The bots of ``simulate`` unless --bots says otherwise.
@@ -88,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m janus_widgets",
                                      description="Play and study the four games "
                                                  "without a notebook.")
+    parser.add_argument("--version", action="version",
+                        version=f"janus_widgets {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list the games: name, title and what each is "
                                  "(their options: rules GAME)")
@@ -115,7 +121,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--json", action="store_true", help="print JSON instead of a table")
     _add_lesson_commands(sub)
     _add_server_commands(sub)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["nbgrader"]:            # everything after it is nbgrader's
+        return _nbgrader(argv[1:])
     args = parser.parse_args(argv)
+    if args.command == "notebooks":
+        from .notebooks_cmd import main as notebooks_main
+        return notebooks_main(args)
     if args.command in ("lessons", "worksheet"):
         return _lesson_command(args)
     if args.command == "serve":
@@ -200,7 +212,38 @@ def _add_server_commands(sub: argparse._SubParsersAction) -> None:
     room.add_argument("--verbose", action="store_true", help="show Voila's own log")
 
 
+def _nbgrader(args: list[str]) -> int:
+    """Run nbgrader with ``args`` in this environment, its ``bin`` first on ``PATH``
+    (nbgrader calls ``alembic`` by name: from an environment that is not activated it
+    fails with ``FileNotFoundError: 'alembic'``)."""
+    import importlib.util
+    import os
+    import subprocess
+    from pathlib import Path
+    if importlib.util.find_spec("nbgrader") is None:
+        print("error: nbgrader is not installed in this environment: pip install "
+              "'janus_widgets[nbgrader]'", file=sys.stderr)
+        return 2
+    bin_dir = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": os.pathsep.join(p for p in (bin_dir,
+                                                              os.environ.get("PATH")) if p)}
+    return subprocess.run([sys.executable, "-m", "nbgrader", *args], env=env).returncode
+
+
 def _add_lesson_commands(sub: argparse._SubParsersAction) -> None:
+    books = sub.add_parser("notebooks", help="write the tour, the game notebooks and the "
+                                             "lessons into a folder of yours, ready for "
+                                             "JupyterLab")
+    books.add_argument("--out", required=True, help="the folder to write them to (made if "
+                                                    "need be)")
+    books.add_argument("--edition", choices=("student", "teacher"), default="student",
+                       help="the lessons' edition (default student: no teacher notes or "
+                            "answers; teacher: all, the answer key shown)")
+    books.add_argument("--force", action="store_true",
+                       help="replace files you changed since, or that this command did "
+                            "not write, and another version's or edition's notebooks")
+    sub.add_parser("nbgrader", help="run nbgrader of this environment (its tools found "
+                                    "without activating it): nbgrader ARGS…")
     lessons = sub.add_parser("lessons", help="write every lesson notebook in the student or "
                                              "the teacher edition, or as nbgrader source "
                                              "notebooks")

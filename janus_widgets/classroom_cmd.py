@@ -24,15 +24,16 @@ import urllib.request
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from .resources import NOTEBOOKS, notebooks_folder
 from .table.server import run_until_stopped
 
 __all__ = ["main", "build_pages", "NOTEBOOKS", "MANIFEST"]
 
-#: The project's notebooks (the pages are made from them).
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+# NOTEBOOKS: the package's notebooks (the pages are made from them; janus_widgets.resources
+# finds the packaged ones, or a clone's notebooks/).
 
 
-def build_pages(folder: Path, source: Path = NOTEBOOKS) -> list[Path]:
+def build_pages(folder: Path, source: Path | None = None) -> list[Path]:
     """Write the class's pages into ``folder``: ``seat.ipynb``, ``teacher.ipynb``,
     ``voila.json`` and ``lessons/<lesson>.ipynb``, the student edition of each lesson
     (with the lessons' ``voila.json`` and ``README.md``); returns the files written.
@@ -43,10 +44,11 @@ def build_pages(folder: Path, source: Path = NOTEBOOKS) -> list[Path]:
     such as a lesson no longer shipped, is removed, unless it was changed since. The
     pages are made beside the folder's files first: if that fails, nothing changes."""
     from .analysis import lessons
+    source = notebooks_folder() if source is None else source
     if not (source / "seat.ipynb").exists():
-        raise FileNotFoundError(f"the class's pages are made from the project's notebooks, "
-                                f"and {source} has no seat.ipynb: run the command from a "
-                                "clone of janus_widgets")
+        raise FileNotFoundError(f"the class's pages are made from the package's notebooks, "
+                                f"and {source} has no seat.ipynb: give the folder of "
+                                "janus_widgets' notebooks, or reinstall the package")
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"the class's pages go into a folder, and {folder} is a file: "
                          "give another --pages")

@@ -54,6 +54,7 @@ from typing import Any
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool, Unicode
 
+from ..resources import NOTEBOOKS, notebooks_folder
 from .checking import Exercise, ExerciseSet, _show, exercise_sets
 
 __all__ = ["Lesson", "EDITIONS", "FORMATS", "PAPERS", "lessons", "lesson", "edition",
@@ -61,8 +62,8 @@ __all__ = ["Lesson", "EDITIONS", "FORMATS", "PAPERS", "lessons", "lesson", "edit
            "write_worksheet", "html_to_pdf", "answer_texts", "answers_shown", "AnswerKey",
            "NOTEBOOKS"]
 
-#: Where the lesson notebooks are (the repository's ``notebooks/``).
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+# NOTEBOOKS: where the lesson notebooks are (janus_widgets.resources: the packaged ones
+# when installed, the clone's ``notebooks/`` in a clone).
 #: The editions and the cell tags each leaves out.
 EDITIONS: dict[str, frozenset[str]] = {"student": frozenset({"teacher", "answer"}),
                                        "teacher": frozenset()}
@@ -115,9 +116,9 @@ def lesson_meta(nb: Any) -> dict[str, Any] | None:
 
 
 def lessons(folder: str | os.PathLike[str] | None = None) -> list[Lesson]:
-    """Every lesson notebook in ``folder`` (default: the package's ``notebooks/``),
-    by file name."""
-    root = Path(folder) if folder is not None else NOTEBOOKS
+    """Every lesson notebook in ``folder`` (default: the package's notebooks,
+    :func:`~janus_widgets.resources.notebooks_folder`), by file name."""
+    root = Path(folder) if folder is not None else notebooks_folder()
     if not root.is_dir():
         raise FileNotFoundError(f"no notebooks folder at {root}: give the folder that "
                                 "holds the lesson notebooks")
@@ -265,7 +266,7 @@ def build_editions(which: str, out: str | os.PathLike[str], *, student: str | No
         path = target / les.path.name
         nbformat.write(nb, path)
         written.append(path)
-    source = Path(folder) if folder is not None else NOTEBOOKS
+    source = Path(folder) if folder is not None else notebooks_folder()
     if (source / "voila.json").exists() and format == "notebook":
         shutil.copy(source / "voila.json", target / "voila.json")
     who = f" for student {student}" if student else ""

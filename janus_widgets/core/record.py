@@ -3,7 +3,9 @@
 A record holds a format version, the game, the variant (every option) and the
 name of the ruleset it follows (``"custom"`` if none), the seed and every move in
 its notation, chance outcomes included, so replaying never depends on a random
-generator. A record without a ruleset name (written before rulesets existed) loads
+generator. A saved record also says which version of janus_widgets wrote it
+(``"written_by": "janus_widgets 0.1.0"``; records written before that said nothing load
+all the same, with ``written_by`` None). A record without a ruleset name (written before rulesets existed) loads
 all the same: the name is worked out from its options. Loading checks everything and names the first bad move by
 its index; a record is parsed as JSON only, never unpickled or evaluated.
 
@@ -50,7 +52,7 @@ if TYPE_CHECKING:
     from .protocol import Game, State
     from .seat_record import SeatRecord
 
-__all__ = ["Record", "Branch", "FORMAT", "VERSION"]
+__all__ = ["Record", "Branch", "FORMAT", "VERSION", "writer"]
 
 FORMAT = "janus-widgets-record"
 VERSION = 1
@@ -62,6 +64,21 @@ MAX_BYTES = 12 * 1024 * 1024
 #: The most digits a whole number in a record may have (Python's own limit for reading
 #: one from text; a record's numbers have 19 at most, its seed).
 MAX_DIGITS = 4300
+
+
+def writer() -> str:
+    """What a record written now says wrote it: ``'janus_widgets 0.1.0'``."""
+    from ..resources import DISTRIBUTION, __version__
+    return f"{DISTRIBUTION} {__version__}"
+
+
+def check_written_by(data: Mapping[str, Any]) -> str | None:
+    """A record's ``written_by`` (None if it has none: written before records said)."""
+    value = data.get("written_by")
+    if value is not None and (not isinstance(value, str) or len(value) > 200):
+        raise RecordError(f"record 'written_by' is {value!r:.80}: it names the version "
+                          "that wrote the record, as text ('janus_widgets 0.1.0')")
+    return value
 
 
 @dataclass(frozen=True)
@@ -91,6 +108,10 @@ class Record:
     #: Who made each move of the main line: ``"human"``, ``"chance"``, ``"bot:greedy"``
     #: (see :mod:`.replay`), ``""`` if not known; None when the record does not say.
     by: tuple[str, ...] | None = None
+    #: The version that wrote the file this record was read from (``'janus_widgets
+    #: 0.1.0'``); None if made here or read from a record that did not say. Saving
+    #: always writes this version's name.
+    written_by: str | None = field(default=None, compare=False)
 
     # --- making ------------------------------------------------------------
     @classmethod
@@ -130,8 +151,9 @@ class Record:
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of the record."""
         out: dict[str, Any] = {
-            "format": FORMAT, "version": VERSION, "game": self.game,
-            "variant": dict(self.variant), "seed": self.seed, "moves": list(self.moves),
+            "format": FORMAT, "version": VERSION, "written_by": writer(),
+            "game": self.game, "variant": dict(self.variant), "seed": self.seed,
+            "moves": list(self.moves),
         }
         if self.ruleset is not None:
             out["ruleset"] = self.ruleset
@@ -194,8 +216,8 @@ class Record:
                 "with no seed and no hidden card. It shows that view (read_record, or Load "
                 "in a widget) but cannot be replayed as the full game; the full record "
                 "is the one saved from the teacher's view.")
-        allowed = {"format", "version", "game", "variant", "seed", "moves", "branches",
-                   "result", "meta", "ruleset", "by"}
+        allowed = {"format", "version", "written_by", "game", "variant", "seed", "moves",
+                   "branches", "result", "meta", "ruleset", "by"}
         extra = sorted(set(data) - allowed)
         if extra:
             raise RecordError(f"unknown record field {extra[0]!r}; the fields are "
@@ -234,7 +256,7 @@ class Record:
             raise RecordError("record 'meta' must be an object")
         return cls(game=name, variant=dict(variant), seed=seed, moves=shared_texts(moves),
                    branches=tuple(branches), result=result, meta=meta, ruleset=ruleset,
-                   by=by)
+                   by=by, written_by=check_written_by(data))
 
     # --- replaying -----------------------------------------------------------
     @property

@@ -54,8 +54,9 @@ from .errors import RecordError
 from .protocol import (CHANCE, RECORD_KEEPING, TABLE, MoveList, State, check_viewer,
                        seat_index, seat_name, winners_text)
 from .record import (FORMAT, VERSION, Record, _by_list, _check_moves, _result, _string_list,
-                     check_game_and_variant, check_header, check_ruleset, parse_json,
-                     read_text, shared_texts, source_data, write_atomic)
+                     check_game_and_variant, check_header, check_ruleset,
+                     check_written_by, parse_json, read_text, shared_texts, source_data,
+                     write_atomic, writer)
 from .replay import Line, cursor_index
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SeatRecord", "SeatReplay", "SeatFrame", "read_record"]
 
-FIELDS = ("format", "version", "game", "variant", "ruleset", "seat", "moves", "by", "views",
+FIELDS = ("format", "version", "written_by", "game", "variant", "ruleset", "seat", "moves", "by", "views",
           "result", "meta")
 
 
@@ -96,6 +97,8 @@ class SeatRecord:
     #: Who made each move (``"human"``, ``"chance"``, ``"bot:greedy"``, ``""`` not
     #: known), public to every seat; None when the record does not say.
     by: tuple[str, ...] | None = None
+    #: The version that wrote the file read (as ``Record.written_by``); None if not said.
+    written_by: str | None = field(default=None, compare=False)
 
     # --- making ------------------------------------------------------------
     @classmethod
@@ -154,7 +157,8 @@ class SeatRecord:
     # --- JSON ------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """The JSON object (``"seat"`` says whose it is; there is no ``"seed"``)."""
-        out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game,
+        out: dict[str, Any] = {"format": FORMAT, "version": VERSION,
+                               "written_by": writer(), "game": self.game,
                                "variant": dict(self.variant)}
         if self.ruleset is not None:
             out["ruleset"] = self.ruleset
@@ -252,7 +256,8 @@ class SeatRecord:
         if not isinstance(meta, dict):
             raise RecordError("record 'meta' must be an object")
         rec = cls(game=name, variant=dict(variant), seat=seat, moves=moves, views=views,
-                  result=result, meta=meta, ruleset=ruleset, by=by)
+                  result=result, meta=meta, ruleset=ruleset, by=by,
+                  written_by=check_written_by(data))
         frames = rec._frames()                    # proves every view (or every move)
         if result is not None:
             last = frames.frame(len(moves))
