@@ -96,7 +96,7 @@ def python_side(name: str, repeats: int = 60) -> tuple[float, float]:
 SETUP = {
     "janus": "janus = jw.widget('janus', seed=1)\njanus.step()\njanus",
     "jactus": "jactus = jw.widget('jactus', seed=1)\njactus.play('r*')\njactus",
-    "janus-cards": ("from janus_widgets.games.janus_cards.widget import deal_all\n"
+    "janus-cards": ("from janus_widgets.widgets.extras import deal_all\n"
                     "cards = jw.widget('janus-cards', players=3, seed=1, viewpoint=0)\n"
                     "deal_all(cards)\ncards"),
     "jinns": "jinns = jw.widget('jinns', seed=1)\njinns",

@@ -206,7 +206,7 @@ def status_sequences(page) -> None:
     click_canvas(page, *shown.find(("button", "throw")).center(), index=1)
     wait_status(page, 1, "B (bot) played", timeout=30_000)
     # The card game: two cards of one player is refused (JC-8), one card is allowed.
-    kernel(page, "from janus_widgets.games.janus_cards.widget import deal_all\n"
+    kernel(page, "from janus_widgets.widgets.extras import deal_all\n"
                  "cards.new_game(seed=5); cards.set_viewpoint(0); deal_all(cards)")
     from janus_widgets.games.janus_cards.draw import BUTTON_W, BUTTON_X, MID_Y, CARD_W, \
         HALF_H, card_origin

@@ -11,7 +11,7 @@ import pytest
 from janus_widgets.core.protocol import TABLE
 
 from janus_widgets.games.janus_cards.draw import Pick, draw, public_view
-from janus_widgets.games.janus_cards.widget import DEAL_CLASS, deal_all
+from janus_widgets.widgets.extras import DEAL_CLASS, deal_all
 from janus_widgets.widgets import GameWidget
 
 

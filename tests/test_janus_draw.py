@@ -18,7 +18,7 @@ from janus_widgets.games.janus.components import (COLOUR_LETTERS, COLOURS, FIELD
                                                   Tile, field_name, parse_field,
                                                   square_fields)
 from janus_widgets.games.janus.rules import JanusVariant, position
-from janus_widgets.games.janus.widget import census_html, janus_widget
+from janus_widgets.widgets.extras import census_html, janus_widget
 from janus_widgets.drawing import (HIGHLIGHT, SEAT_STYLES, Circle, Polygon, Rect,
                                            Text, render_svg)
 

@@ -11,7 +11,7 @@ from janus_widgets import games
 from janus_widgets.core import IllegalMoveError, RandomStream
 from janus_widgets.games.jinns import draw as D
 from janus_widgets.games.jinns.rules import COLOURS, JinnsVariant, position
-from janus_widgets.games.jinns.widget import deal_rest
+from janus_widgets.widgets.extras import deal_rest
 from janus_widgets.widgets import GameWidget
 from janus_widgets.drawing import Rect, render_svg
 

@@ -22,7 +22,7 @@ from janus_widgets import games
 from janus_widgets.core import TABLE, RecordError
 from janus_widgets.games.janus_cards.draw import public_view
 from janus_widgets.games.janus_cards.rules import JanusCardsVariant
-from janus_widgets.games.janus_cards.widget import deal_all
+from janus_widgets.widgets.extras import deal_all
 from janus_widgets.widgets import GameWidget
 from janus_widgets.widgets.surface import widget_surface
 

@@ -24,7 +24,7 @@ from janus_widgets import games
 from janus_widgets.core import TABLE, Record, RecordError, SeatRecord, read_record
 from janus_widgets.core.protocol import CHANCE
 from janus_widgets.games.janus_cards.rules import JanusCardsVariant
-from janus_widgets.games.janus_cards.widget import deal_all
+from janus_widgets.widgets.extras import deal_all
 from janus_widgets.widgets import GameWidget
 from janus_widgets.widgets.surface import numbers_on, surface_text, widget_surface
 

@@ -466,7 +466,7 @@ def test_the_command_line_takes_the_optimal_bot(capsys):
 
 # --- the widget: seat menus and the best-move hint -------------------------------------
 def test_the_widget_offers_the_optimal_bot_and_a_hint(solution):
-    from janus_widgets.games.jactus.widget import jactus_widget, show_hint
+    from janus_widgets.widgets.extras import jactus_widget, show_hint
     w = jactus_widget(seed=4, bot_delay=0)
     assert ("optimal bot", "optimal") in w.seat_boxes[1].options
     shown = show_hint(w, True)
@@ -490,7 +490,7 @@ def test_the_widget_offers_the_optimal_bot_and_a_hint(solution):
 
 
 def test_the_hint_explains_variants_it_cannot_solve():
-    from janus_widgets.games.jactus.widget import jactus_widget, show_hint
+    from janus_widgets.widgets.extras import jactus_widget, show_hint
     w = jactus_widget(players=3, seed=4, bot_delay=0)
     assert "2-player" in show_hint(w, True)
 

@@ -16,7 +16,7 @@ import pytest
 from janus_widgets import games
 from janus_widgets.core import TABLE, Record
 from janus_widgets.core.protocol import CHANCE, TERMINAL, seat_name
-from janus_widgets.games.janus_cards.widget import deal_all
+from janus_widgets.widgets.extras import deal_all
 from janus_widgets.widgets import GameWidget
 
 

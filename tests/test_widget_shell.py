@@ -463,7 +463,7 @@ def test_the_keyboard_widget_drives_the_shell(widget):
 
 def test_the_live_region_follows_the_move_and_the_view():
     w = GameWidget("janus-cards", players=3, seed=2, bot_delay=0, viewpoint=0)
-    from janus_widgets.games.janus_cards.widget import deal_all
+    from janus_widgets.widgets.extras import deal_all
     deal_all(w)
     assert w.status.live.position == str(w.state.view(0))     # A's knowledge only
     assert w.status.live.position != str(w.state.view(None))
@@ -514,7 +514,7 @@ def test_pictures_and_animations_of_the_position_as_shown(widget, tmp_path, monk
 
 def test_an_animation_from_a_seat_shows_only_what_that_seat_knew(tmp_path):
     from janus_widgets.games.janus_cards.draw import draw
-    from janus_widgets.games.janus_cards.widget import deal_all
+    from janus_widgets.widgets.extras import deal_all
     w = GameWidget("janus-cards", players=3, seed=4, bot_delay=0, viewpoint=1)
     deal_all(w)
     text = w.save_animation(tmp_path / "seat-b.svg").read_text().replace("\n", "")
@@ -527,7 +527,7 @@ def test_an_animation_from_a_seat_shows_only_what_that_seat_knew(tmp_path):
 def _past_chance(w):
     while w.state.is_chance:
         w.step()
-    from janus_widgets.games.janus_cards.widget import deal_all
+    from janus_widgets.widgets.extras import deal_all
     if w.game.name == "janus-cards":
         deal_all(w)
 
@@ -721,7 +721,7 @@ def test_the_note_that_a_bot_waits_is_true_whenever_it_is_shown(tmp_path):
 def test_a_screen_passed_round_shows_the_tables_view_at_a_chance_point():
     from janus_widgets.core import TABLE
     w = GameWidget("janus-cards", players=3, seed=9, bot_delay=0, viewpoint="current")
-    from janus_widgets.games.janus_cards.widget import deal_all
+    from janus_widgets.widgets.extras import deal_all
     deal_all(w)
     for _ in range(6):
         w.play(w.state.legal_moves()[0])
@@ -737,7 +737,7 @@ def test_a_screen_passed_round_shows_the_tables_view_at_a_chance_point():
 
 
 def test_a_seats_record_hides_the_deal_button_and_says_who_moved(tmp_path):
-    from janus_widgets.games.janus_cards.widget import DEAL_CLASS
+    from janus_widgets.widgets.extras import DEAL_CLASS
     w = GameWidget("janus-cards", players=3, seed=3, bot_delay=0, viewpoint=0)
     w.step()                                                  # one card dealt
     w.load(w.save(tmp_path / "a.json"))                       # A's record, at a deal

@@ -23,8 +23,10 @@ from __future__ import annotations
 from .shapes import (HIGHLIGHT, LAYERS, SEAT_STYLES, Arc, Circle, Click, Drawing, Layer, Line,
                      Point, Polygon, Rect, Region, SeatStyle, Shape, Text, outline_regions,
                      seat_marker, shape_points)
+from .panels import Action, Panel
 from .svg import render_svg, shape_svg, svg_body
 
 __all__ = ["Rect", "Circle", "Line", "Polygon", "Text", "Arc", "Shape", "Region", "Drawing",
            "LAYERS", "Layer", "Point", "render_svg", "svg_body", "shape_svg", "SEAT_STYLES",
-           "SeatStyle", "Click", "outline_regions", "seat_marker", "shape_points", "HIGHLIGHT"]
+           "SeatStyle", "Click", "outline_regions", "seat_marker", "shape_points", "HIGHLIGHT",
+           "Panel", "Action"]

@@ -34,7 +34,7 @@ from ..core.seat_record import SeatFrame, SeatRecord
 from .local import kernel_loop
 from .narrate import Facts, Told, last_move, log_entries
 
-__all__ = ["TeacherClient", "RemoteTable", "ClassroomError", "join", "CreatedTable",
+__all__ = ["TeacherClient", "RemoteTable", "SeatMirror", "ClassroomError", "join", "CreatedTable",
            "ClassLink", "join_class", "TeacherWatch"]
 
 
@@ -349,20 +349,20 @@ class _RemoteFrame(SeatFrame):
                 f"{self.game.name}, move {self.ply}>")
 
 
-class RemoteTable(_Link):
-    """A seat of a table on the server: ``classroom.join(url, code)``.
+class SeatMirror:
+    """What one seat of a server's table knows, built from the server's ``welcome`` and
+    ``update`` messages alone (:meth:`Hall.seat_update`), read as a table is read.
 
-    It holds what the server sent this seat and nothing else: ``view`` (the seat's view
-    now, equal to ``state.view(seat)`` of the truth), ``legal_moves()``, ``play(move)``,
-    ``record()`` (this seat's :class:`SeatRecord`), ``wait(timeout)`` (until news
-    arrives). A cursor steps back through the seat's own history (a widget's step bar);
-    moves are played at the present only."""
+    It holds the seat's view after every move, what it was told of each move, its legal
+    moves and a cursor that steps back through that history. A
+    :class:`RemoteTable` is one fed over a WebSocket (a notebook's seat); the table
+    server keeps one per seat fed in the same process, from which it makes the screens
+    of the seat's web pages (:mod:`.screen`): either way a seat's screen is made from
+    nothing but that seat's messages."""
 
     remote = True
 
-    def __init__(self, url: str, credential: str, *, timeout: float = 10,
-                 context: ssl.SSLContext | None = None) -> None:
-        self._credential = credential
+    def __init__(self) -> None:
         self._lock = threading.RLock()
         self._news = threading.Condition(self._lock)
         self._observers: list[Callable[[str], None]] = []
@@ -374,78 +374,35 @@ class RemoteTable(_Link):
         self.bot_delay = 0.0
         self.autoplaying = False
         self.pending_variant = None
-        self.connected = False
+        self.connected = True
         self.status = "playing"
         self.note = ""
         self._welcome: dict[str, Any] | None = None
-        self._answers: dict[str, dict[str, Any]] = {}     # client move id → answer
-        self._pending: dict[str, dict[str, Any]] = {}     # sent, not answered yet
-        self._late: dict[str, str] = {}       # move id → move text whose play() gave up
         self._index = 0
-        self._open(url, context, timeout)
 
-    # ------------------------------------------------------------------ connection
-    def _greeting(self) -> list[dict[str, Any]]:
-        with self._lock:
-            since = len(self._told) if self._welcome else 0
-            pending = list(self._pending.values())   # resent with the same id: played once
-        return [{"type": "hello", "credential": self._credential, "since": since},
-                *pending]
-
-    def _lost(self) -> None:
-        with self._lock:
-            self.connected = False
-        self._notify("connection")
-
-    def _bad_news(self, exc: Exception) -> None:
-        super()._bad_news(exc)
-        self._say(f"An update from the server could not be read ({exc}).", "error")
-
-    # ------------------------------------------------------------------ news
-    def _receive(self, msg: dict[str, Any]) -> None:
+    def take(self, msg: dict[str, Any]) -> bool:
+        """Take in a ``welcome`` or ``update`` message; returns whether the seat's game
+        moved (a move, its legal moves or the table's status changed)."""
         kind = msg.get("type")
-        if kind == "welcome":
-            with self._lock:
+        with self._lock:
+            if kind == "welcome":
                 if self._welcome is None:
                     self._setup(msg)
-                self.connected = True
-            self._notify("connection")
-        elif kind == "update":
-            with self._lock:
-                at_end = self._index == len(self._told)
-                before = (len(self._told), self._legal, self.status)
-                self._apply(msg)
-                if at_end:
-                    self._index = len(self._told)
-                moved = (len(self._told), self._legal, self.status) != before
-                self.version += 1
-                self._news.notify_all()
-            self._ready.set()
-            # News with no move in it (a seat connected or left) only changes the status
-            # line: a move being put together on this page stays as it is.
-            self._notify("moves" if moved else "connection")
-        elif kind in ("ack", "error") and isinstance(msg.get("id"), str):
-            with self._lock:
-                self._pending.pop(msg["id"], None)
-                late = self._late.pop(msg["id"], None)
-                if late is None:
-                    self._answers[msg["id"]] = msg
-                self._news.notify_all()
-            if late is not None:              # nobody waits for it: the page is told
-                if kind == "ack":
-                    self._say(f"Your move {late!r} was played after all (the server's "
-                              "answer came late).", "info")
-                else:
-                    self._say(f"Your move {late!r} was not played: "
-                              f"{msg.get('error', 'refused')}", "refused")
-        elif kind == "error":
-            text = msg.get("error", "the server refused a message")
-            if msg.get("code") in ("bad_credential", "no_credential", "limit") and \
-                    not self._ready.is_set():
-                self._fatal = f"the server does not know this seat: {text}"
-                self._ready.set()
-                return
-            self._say(text, "error")
+                return False
+            if kind != "update" or self._welcome is None:
+                raise ValueError(f"a seat takes welcome and update messages, not {kind!r}")
+            at_end = self._index == len(self._told)
+            before = (len(self._told), self._legal, self.status)
+            self._apply(msg)
+            if at_end:
+                self._index = len(self._told)
+            self.version += 1
+            self._news.notify_all()
+            return (len(self._told), self._legal, self.status) != before
+
+    def _gap(self, since: int) -> None:
+        """An update began after moves this seat has not had (``since`` it has)."""
+        raise ValueError(f"an update from move {since + 1} on is missing moves")
 
     def _setup(self, msg: dict[str, Any]) -> None:
         self._welcome = msg
@@ -478,7 +435,7 @@ class RemoteTable(_Link):
         if isinstance(first, bool) or not isinstance(first, int) or first < 0:
             raise ValueError(f"'from' is a move count, not {first!r}")
         if first > len(self._told):
-            self._send({"type": "sync", "since": len(self._told)})
+            self._gap(len(self._told))
             return
         moves = msg["moves"]
         if not isinstance(moves, list):
@@ -532,7 +489,7 @@ class RemoteTable(_Link):
 
     def _notify(self, what: str) -> None:
         for callback in list(self._observers):
-            self._deliver(callback, what)
+            callback(what)
 
     def observe(self, callback: Callable[[str], None]) -> None:
         """Call ``callback(what)`` after every change (news from the server, the cursor):
@@ -541,13 +498,6 @@ class RemoteTable(_Link):
 
     def unobserve(self, callback: Callable[[str], None]) -> None:
         self._observers.remove(callback)
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait until news arrives from the server (a move by anyone, a pause); returns
-        whether it did within ``timeout`` seconds."""
-        with self._lock:
-            version = self.version
-            return self._news.wait_for(lambda: self.version != version, timeout)
 
     def say(self, text: str, kind: str = "info") -> None:
         """Answer the last action (as :meth:`Table.say`)."""
@@ -575,7 +525,7 @@ class RemoteTable(_Link):
             return self._frame(len(self._told)).view()
 
     @property
-    def replay(self) -> RemoteTable:
+    def replay(self) -> SeatMirror:
         """The table is its own replay (one line: the seat's history)."""
         return self
 
@@ -712,46 +662,6 @@ class RemoteTable(_Link):
                                    text=str(text), legal=moves.notations())
         return found
 
-    def play(self, move: Move | str, by: str = HUMAN, *, timeout: float = 10) -> SeatFrame:
-        """Send a move to the server and wait for its answer: the new position, or
-        :class:`IllegalMoveError` with the server's reason (the rule). A move sent while
-        the connection is down is sent again when it comes back, with the same id:
-        the server plays it once."""
-        self.serial += 1
-        self.notice = None
-        why = self.not_playable()
-        if why and self.connected:
-            self._say(why, "refused")
-            raise IllegalMoveError(why, move=str(move), rule="", reason="not now")
-        text = move.notation if isinstance(move, Move) else move
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"a move is its notation (text) or a Move, not "
-                                   f"{type(move).__name__}", text=str(move), legal=[])
-        move_id = uuid.uuid4().hex
-        message = {"type": "play", "move": text, "id": move_id}
-        with self._lock:
-            self._pending[move_id] = message
-        self._send(message)
-        with self._lock:
-            answered = self._news.wait_for(lambda: move_id in self._answers, timeout)
-            answer = self._answers.pop(move_id, None)
-            if answer is None:
-                self._late[move_id] = text    # its answer, if it comes, goes to the page
-        if not answered or answer is None:
-            text_ = (f"No answer from the server within {timeout:g} s; the move {text!r} "
-                     "is sent again when the connection is back, and played at most once.")
-            self._say(text_, "error")
-            raise ClassroomError(text_)
-        if answer["type"] == "error":
-            self._say(answer["error"], "refused")
-            raise IllegalMoveError(answer["error"], move=text, rule="",
-                                   reason=answer.get("code", ""))
-        with self._lock:
-            self._news.wait_for(lambda: len(self._told) > answer["ply"], timeout)
-            self._index = len(self._told)
-        self._notify("moves")
-        return self.state
-
     # ------------------------------------------------------------------ the cursor
     def goto(self, index: int) -> SeatFrame:
         """Step through this seat's history (nothing is played)."""
@@ -863,6 +773,142 @@ class RemoteTable(_Link):
                          turn=cur, turn_by=HUMAN if who == "human" else f"bot:{who}",
                          scores=tuple(frame.scores()), last=self.last_move(viewpoint),
                          outcome=frame.outcome() if cur == TERMINAL else "", note=note)
+
+    def __repr__(self) -> str:
+        return (f"<SeatMirror table {getattr(self, 'table_id', '?')} seat "
+                f"{seat_name(self.seat) if hasattr(self, 'seat') else '?'}, move "
+                f"{self._index}/{self.length}>")
+
+
+class RemoteTable(SeatMirror, _Link):
+    """A seat of a table on the server: ``classroom.join(url, code)``.
+
+    It holds what the server sent this seat and nothing else: ``view`` (the seat's view
+    now, equal to ``state.view(seat)`` of the truth), ``legal_moves()``, ``play(move)``,
+    ``record()`` (this seat's :class:`SeatRecord`), ``wait(timeout)`` (until news
+    arrives). A cursor steps back through the seat's own history (a widget's step bar);
+    moves are played at the present only."""
+
+    remote = True
+
+    def __init__(self, url: str, credential: str, *, timeout: float = 10,
+                 context: ssl.SSLContext | None = None) -> None:
+        super().__init__()
+        self._credential = credential
+        self.connected = False
+        self._answers: dict[str, dict[str, Any]] = {}     # client move id → answer
+        self._pending: dict[str, dict[str, Any]] = {}     # sent, not answered yet
+        self._late: dict[str, str] = {}       # move id → move text whose play() gave up
+        self._open(url, context, timeout)
+
+    # ------------------------------------------------------------------ connection
+    def _greeting(self) -> list[dict[str, Any]]:
+        with self._lock:
+            since = len(self._told) if self._welcome else 0
+            pending = list(self._pending.values())   # resent with the same id: played once
+        return [{"type": "hello", "credential": self._credential, "since": since},
+                *pending]
+
+    def _lost(self) -> None:
+        with self._lock:
+            self.connected = False
+        self._notify("connection")
+
+    def _bad_news(self, exc: Exception) -> None:
+        super()._bad_news(exc)
+        self._say(f"An update from the server could not be read ({exc}).", "error")
+
+    # ------------------------------------------------------------------ news
+    def _receive(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "welcome":
+            with self._lock:
+                if self._welcome is None:
+                    self._setup(msg)
+                self.connected = True
+            self._notify("connection")
+        elif kind == "update":
+            moved = self.take(msg)
+            self._ready.set()
+            # News with no move in it (a seat connected or left) only changes the status
+            # line: a move being put together on this page stays as it is.
+            self._notify("moves" if moved else "connection")
+        elif kind in ("ack", "error") and isinstance(msg.get("id"), str):
+            with self._lock:
+                self._pending.pop(msg["id"], None)
+                late = self._late.pop(msg["id"], None)
+                if late is None:
+                    self._answers[msg["id"]] = msg
+                self._news.notify_all()
+            if late is not None:              # nobody waits for it: the page is told
+                if kind == "ack":
+                    self._say(f"Your move {late!r} was played after all (the server's "
+                              "answer came late).", "info")
+                else:
+                    self._say(f"Your move {late!r} was not played: "
+                              f"{msg.get('error', 'refused')}", "refused")
+        elif kind == "error":
+            text = msg.get("error", "the server refused a message")
+            if msg.get("code") in ("bad_credential", "no_credential", "limit") and \
+                    not self._ready.is_set():
+                self._fatal = f"the server does not know this seat: {text}"
+                self._ready.set()
+                return
+            self._say(text, "error")
+
+    def _gap(self, since: int) -> None:
+        self._send({"type": "sync", "since": since})
+
+    def _notify(self, what: str) -> None:
+        for callback in list(self._observers):
+            self._deliver(callback, what)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until news arrives from the server (a move by anyone, a pause); returns
+        whether it did within ``timeout`` seconds."""
+        with self._lock:
+            version = self.version
+            return self._news.wait_for(lambda: self.version != version, timeout)
+
+    def play(self, move: Move | str, by: str = HUMAN, *, timeout: float = 10) -> SeatFrame:
+        """Send a move to the server and wait for its answer: the new position, or
+        :class:`IllegalMoveError` with the server's reason (the rule). A move sent while
+        the connection is down is sent again when it comes back, with the same id:
+        the server plays it once."""
+        self.serial += 1
+        self.notice = None
+        why = self.not_playable()
+        if why and self.connected:
+            self._say(why, "refused")
+            raise IllegalMoveError(why, move=str(move), rule="", reason="not now")
+        text = move.notation if isinstance(move, Move) else move
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move is its notation (text) or a Move, not "
+                                   f"{type(move).__name__}", text=str(move), legal=[])
+        move_id = uuid.uuid4().hex
+        message = {"type": "play", "move": text, "id": move_id}
+        with self._lock:
+            self._pending[move_id] = message
+        self._send(message)
+        with self._lock:
+            answered = self._news.wait_for(lambda: move_id in self._answers, timeout)
+            answer = self._answers.pop(move_id, None)
+            if answer is None:
+                self._late[move_id] = text    # its answer, if it comes, goes to the page
+        if not answered or answer is None:
+            text_ = (f"No answer from the server within {timeout:g} s; the move {text!r} "
+                     "is sent again when the connection is back, and played at most once.")
+            self._say(text_, "error")
+            raise ClassroomError(text_)
+        if answer["type"] == "error":
+            self._say(answer["error"], "refused")
+            raise IllegalMoveError(answer["error"], move=text, rule="",
+                                   reason=answer.get("code", ""))
+        with self._lock:
+            self._news.wait_for(lambda: len(self._told) > answer["ply"], timeout)
+            self._index = len(self._told)
+        self._notify("moves")
+        return self.state
 
     def __repr__(self) -> str:
         return (f"<RemoteTable {self.url} table {getattr(self, 'table_id', '?')} seat "

@@ -28,7 +28,7 @@ from .controls import Quiet
 __all__ = ["MovesPanel"]
 
 #: Entries of the move log shown around the cursor (long games stay light).
-LOG_WINDOW = 60
+from ..table.screen import LOG_WINDOW  # noqa: F401 - the log window, kept by its old name
 
 
 class MovesPanel:

@@ -40,14 +40,14 @@ Every control is also a method, so notebook cells drive the same widget::
 A game plugs in through its ``draw`` module: ``draw(view, highlights, selection) ->
 Drawing``, ``click(view, selection, key) -> Click`` and ``highlight(view, move) ->
 keys`` (optionally ``selection_for(view, move)`` and ``fresh_selection(view,
-viewpoint, previous)``), and its ``widget`` module may add ``extras(shell)`` and
-``refresh(shell)``.
+viewpoint, previous)``), and may give ``panels(view)`` and ``DEAL_ACTION`` (data the
+screen model carries: :mod:`..table.screen`). What every part shows is made by the screen
+model, below this layer, so the web seat page shows the same.
 """
 
 from __future__ import annotations
 
 import html
-import importlib
 import re
 import traceback
 from collections.abc import Callable, Hashable
@@ -61,12 +61,13 @@ from ..core.protocol import Game, Move, State, seat_name
 from ..core.record import Record
 from ..core.seat_record import SeatRecord
 from ..table.local import Table, kernel_loop, moves_text
-from ..table.narrate import Facts
+from ..table import screen as S
 from ..drawing import Click, Drawing
+from .extras import Extras
 from .export import file_owner, write_animation, write_picture
 from .game_panel import GamePanel
 from .keyboard import Keyboard
-from .moves_panel import LOG_WINDOW, MovesPanel
+from .moves_panel import MovesPanel
 from .records_panel import (RecordsPanel, other_owner_named, owner_tag, owner_text,
                             page_file, seat_tag, view_text)
 from .seats import SeatsPanel
@@ -83,36 +84,6 @@ __all__ = ["GameWidget", "is_table"]
 CONTROLS_AFTER = 0.1
 
 Viewpoint = Any  # None (everything), a seat number, or "current"
-
-
-def _no_move_buttons(d: Drawing, keep: Any, size: float = 12) -> None:
-    """A record that cannot be played on offers no move: every button of the drawing
-    that would play one (a region keyed ``("button", …)``, but for the game's
-    ``VIEWING_KEYS``) is covered by a grey "record" box and no longer clicks."""
-    kept = []
-    for region in d.regions:
-        key = region.key
-        if isinstance(key, tuple) and key[:1] == ("button",) and key not in keep:
-            xs, ys = _region_box(region)
-            d.rect(xs[0], ys[0], xs[1] - xs[0], ys[1] - ys[0], fill="#eceff1",
-                   stroke="#90a4ae", dash=(4, 3), radius=6, layer="highlight")
-            d.text((xs[0] + xs[1]) / 2, (ys[0] + ys[1]) / 2, "(a record)", size=size,
-                   fill="#455a64", layer="highlight")
-        else:
-            kept.append(region)
-    d.regions[:] = kept
-
-
-def _region_box(region: Any) -> tuple[tuple[float, float], tuple[float, float]]:
-    g = region.geometry
-    if region.kind == "rect":
-        x, y, w, h = g
-        return (x, x + w), (y, y + h)
-    if region.kind == "circle":
-        cx, cy, r = g
-        return (cx - r, cx + r), (cy - r, cy + r)
-    return (min(p[0] for p in g), max(p[0] for p in g)), (min(p[1] for p in g),
-                                                        max(p[1] for p in g))
 
 
 def _page_path(text: str, kinds: tuple[str, ...]) -> Path:
@@ -257,9 +228,10 @@ class GameWidget(W.VBox):
                                          layout=W.Layout(width="auto", flex="none"))
         self.big_button.observe(guard(lambda change: self.set_big(change["new"])),
                                 names="value")
-        # A game's own widget.py may add controls of its own (an odds panel, a deal
-        # button); the shell stays the same for every game.
-        self.extras = W.VBox(list(self._game_hooks("extras", default=[])))
+        # The game's own panels and buttons (data from its draw module, through the
+        # screen model) and Jactus's solver hint; the shell stays the same for every game.
+        self._extras = Extras(self)
+        self.extras = self._extras.widget
         self.stage.set_below([self.stepbar.widget, self.status.widget, self.extras])
         tabs = [(self.seats.widget, "Seats & view"), (self.records.widget, "Save / load")]
         if not self.table.remote:            # a seat of the server changes no rule
@@ -297,16 +269,6 @@ class GameWidget(W.VBox):
     def seat_boxes(self) -> list[W.Dropdown]:
         """One menu per seat: human or a bot (Seats & view)."""
         return self.seats.seat_boxes
-
-    def _game_hooks(self, name: str, default: Any = None) -> Any:
-        """Call ``name(self)`` from the game's ``widget`` module, if it defines it."""
-        package = self.board.__name__.rsplit(".", 1)[0]
-        try:
-            module = importlib.import_module(f"{package}.widget")
-        except ModuleNotFoundError:
-            return default
-        hook = getattr(module, name, None)
-        return default if hook is None else hook(self)
 
     # ------------------------------------------------------------------ guard
     def _guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -502,52 +464,27 @@ class GameWidget(W.VBox):
             raise IllegalMoveError(text, move=str(move), rule="", reason=reason)
         return self.table.play(move)
 
-    def _page_refuses_play(self) -> tuple[str, str] | None:
-        """Why this page may not play a move here, as ``(reason, text)``, or ``None``.
+    def _viewer(self) -> S.Viewer:
+        """This page's own part of its screen: its view, selection and highlights."""
+        return S.Viewer(self._viewpoint, self._selection, self._highlights,
+                        self._lock_view)
 
-        In a game with secrets only the teacher's view plays away from the present: a
-        branch re-deals from the seed, so a seat (or a screen passed round) would see
-        cards another seat drew in the main line. A page locked to a seat plays that
-        seat's moves only, whoever the other seats are."""
-        table = self.table
-        if table.remote or table.seat_mode:
-            return None                          # the server decides; a record is read
-        if self.game.has_secrets and self._viewpoint is not None and not table.live:
-            where = ("On a screen passed round" if self._viewpoint == "current" else
-                     f"In {self._locked_name()}'s view")
-            return ("not the present",
-                    f"{where} the game goes on at its present only: go to the end of the "
-                    "main line (End) to play; a branch would show cards from another time.")
-        seat = self._viewpoint
-        if self._lock_view and isinstance(seat, int) and not table.is_over:
-            state = table.state
-            while state.is_chance and table.replay.at_end:   # the move waits for chance
-                state = state.play(state.sample_chance())
-            mover = state.current_player
-            if mover >= 0 and mover != seat:
-                return ("not this seat",
-                        f"It is {seat_name(mover)}'s move, and this page plays seat "
-                        f"{seat_name(seat)} only.")
-        return None
+    def _page_refuses_play(self) -> tuple[str, str] | None:
+        """Why this page may not play a move here, as ``(reason, text)``, or ``None``
+        (:func:`..table.screen.page_refusal`)."""
+        return S.page_refusal(self.table, self._viewer())
 
     def _covered(self) -> bool:
         """Whether the screen is covered (a screen passed round waiting for the next
-        player: the game's draw module says, through ``covers(selection)``)."""
-        hook = getattr(self.board, "covers", None)
-        return bool(hook is not None and hook(self._selection))
+        player)."""
+        return S.covered(self.table, self._viewer())
 
     def _cover_note(self) -> str:
-        cur = self.table.current_player
-        who = seat_name(cur) if cur >= 0 else "the next player"
-        return (f"The screen is covered: it waits for {who} (click the cover when {who} "
-                "has the screen).")
+        return S.cover_note(self.table)
 
     def _shown_view(self) -> Any:
-        """What the screen shows of the position (a covered screen: what every seat has
-        seen; the game's draw module says, through ``screen_view``): read aloud."""
-        hook = getattr(self.board, "screen_view", None)
-        view = self._view()
-        return view if hook is None else hook(view, self._selection)
+        """What the screen shows of the position (read aloud)."""
+        return S.shown_view(self.table, self._viewer())
 
     def resolve_chance(self) -> State:
         """At the end of the line, let chance act until a player is to move (from the
@@ -1106,7 +1043,7 @@ class GameWidget(W.VBox):
         self._show_steps()
         self._show_moves()
         self._update_status()
-        self._game_hooks("refresh")
+        self._extras.refresh()
 
     def _show_selection(self) -> None:
         """A new selection or highlight: the canvas and the status line (and the moves,
@@ -1117,24 +1054,19 @@ class GameWidget(W.VBox):
         self._update_status()
 
     def _show_steps(self) -> None:
-        self.stepbar.show(index=self.table.index, length=self.table.length,
-                          autoplay=self.table.autoplaying)
+        steps = S.steps(self.table)
+        self.stepbar.show(index=steps["index"], length=steps["length"],
+                          autoplay=steps["autoplay"])
 
     def _show_secret_parts(self) -> None:
         """What may name the seed, as the view allows: the heading, the seed box and New
         game, the earlier games; and what Save writes. The seed is in the widget (shown
         or not) only in the teacher's view: it predicts every chance to come."""
         table = self.table
-        rules = self.game.describe_variant(table.variant)
         secret = not self._shows_secrets()
-        seed = "" if secret else f", seed {table.state.seed}"
-        whose = ""
-        if table.seat_mode:
-            whose = f" · {table.replay.seat_record.whose}'s record"
-        elif table.remote:
-            whose = f" · seat {seat_name(table.seat)} at table {table.table_id}"
+        words = S.heading(table, self._viewer())
         heading = (f"<h3 style='margin:0'>{html.escape(self.game.title)} <small>— "
-                   f"{html.escape(rules + seed + whose, quote=False)}</small></h3>")
+                   f"{html.escape(words, quote=False)}</small></h3>")
         if self.heading.value != heading:
             self.heading.value = heading
         self.game_panel.show_seed(None if secret else table.state.seed)
@@ -1153,78 +1085,28 @@ class GameWidget(W.VBox):
         return None
 
     def _show_moves(self) -> None:
-        table = self.table
-        why = table.not_playable()
-        self._was_covered = self._covered()
-        if table.seat_mode:
-            self.moves.show_options([], note="(a seat's record: nothing can be played)",
-                                    can_play=False)
-        elif why:
-            self.moves.show_options([], note=f"({why.rstrip('.')})", can_play=False)
-        elif self._covered():
-            self.moves.show_options([], note="(the screen is covered: no move is shown "
-                                             "until the next player takes it)",
-                                    can_play=False)
-        elif table.is_over:
-            self.moves.show_options([], note="(the game is over)", can_play=False)
-        elif table.is_chance:
-            self.moves.show_options([], note="(chance) press ▶ step for the dice/draw",
-                                    can_play=False)
-        elif refused := self._page_refuses_play():
-            self.moves.show_options([], note=f"({refused[1].rstrip('.')})",
-                                    can_play=False)
-        else:
-            moves = table.legal_moves()
-            if moves or not table.remote:
-                self.moves.show_options([(m.notation, m.description) for m in moves])
-            else:
-                self.moves.show_options([], note="(not this seat's turn)", can_play=False)
-        lo = max(0, table.index - LOG_WINDOW)
-        hi = min(table.length, table.index + LOG_WINDOW)
-        entries = [("start", 0)] if lo == 0 else []
-        entries += table.log(self._viewpoint, lo, hi)
-        self.moves.show_log(entries, table.index if lo <= table.index <= hi else None)
-        self.moves.show_lines(
-            [("main line" if line.parent is None else
-              f"line {line.id} (from line {line.parent} after move {line.at})", line.id)
-             for line in table.lines], table.line)
+        viewer = self._viewer()
+        self._was_covered = S.covered(self.table, viewer)
+        listed = S.moves(self.table, viewer)
+        self.moves.show_options(listed.options, note=listed.note, can_play=listed.can_play)
+        entries, at = S.log(self.table, viewer)
+        self.moves.show_log(entries, at)
+        self.moves.show_lines(S.lines(self.table), self.table.line)
 
     def _update_status(self) -> None:
-        facts: Facts = self.table.facts(self._viewpoint)
-        turn = html.escape(facts.turn_text, quote=False)
-        if facts.turn_text.startswith("Game over"):
-            turn = "<b>Game over</b>" + turn[len("Game over"):]
-        elif facts.turn >= 0 and not facts.record_of:
-            letter = seat_name(facts.turn)
-            turn = f"<b>{letter}</b>" + turn[len(letter):]
-        shown = StatusFacts(where=facts.where, turn=turn, scores=facts.scores_text,
-                            last=facts.last, note=facts.note,
-                            position=str(self._shown_view()))
+        facts = S.status(self.table, self._viewer())
+        turn = html.escape(facts.turn, quote=False)
+        if facts.mark:
+            turn = f"<b>{html.escape(facts.mark)}</b>" + turn[len(facts.mark):]
+        shown = StatusFacts(where=facts.where, turn=turn, scores=facts.scores,
+                            last=facts.last, note=facts.note, position=facts.position)
         self.status.show(shown, situation=self._situation())
 
     def _render(self, board: bool = False) -> None:
         """Paint the current picture: one ``hold_canvas`` batch, one message."""
-        d = self.game.draw(self._view(), highlights=self._highlights,
-                           selection=self._selection)
-        self._mark_bots(d)
-        if self.table.seat_mode:
-            _no_move_buttons(d, getattr(self.board, "VIEWING_KEYS", ()),
-                             getattr(self.board, "TEXT_MIN", 12))
-        self.stage.show(d, board=board)
+        self.stage.show(S.drawing(self.table, self._viewer()), board=board)
 
-    def _mark_bots(self, d: Drawing) -> None:
-        """Write "bot" beside the name of every seat a bot plays (where the game's
-        drawing says a seat's name is)."""
-        for seat in self.table.bot_labels:
-            anchor = d.seat_labels.get(seat)
-            if anchor is None:
-                continue
-            x, y = anchor
-            size = getattr(self.board, "TEXT_MIN", 11)     # the game's smallest text
-            d.rect(x, y - 0.8 * size, 3.1 * size, 1.6 * size, fill="#37474f",
-                   stroke="#ffffff", radius=4, layer="highlight")
-            d.text(x + 1.55 * size, y, "BOT", size=size, bold=True, fill="#ffffff",
-                   layer="highlight")
+
 
     def _repr_svg_(self) -> str:  # pragma: no cover - notebooks without widgets
         from ..drawing import render_svg

@@ -45,15 +45,15 @@ from functools import lru_cache
 from typing import Any
 
 from ...core.protocol import seat_name
-from ...drawing import (SEAT_STYLES, Circle, Click, Drawing, Polygon, Rect, Shape,
-                                Text, outline_regions, seat_marker)
+from ...drawing import (SEAT_STYLES, Circle, Click, Drawing, Panel, Polygon, Rect, Shape,
+                        Text, outline_regions, seat_marker)
 from .components import (COLOURS, COLOUR_LETTERS, FILES, SIZE, SQUARES, Tile, field_name,
                          lines_phrase, square_fields)
 from .rules import BONUS, MOVE, OVER, PASS, SHUFFLE, JanusState
 
 __all__ = ["draw", "click", "highlight", "prompt", "field_origin", "field_centre",
            "WIDTH", "HEIGHT", "FIELD", "BOARD_X", "BOARD_Y", "TILE_FILL",
-           "DEFAULT_VIEWPOINT", "TEXT_MIN"]
+           "DEFAULT_VIEWPOINT", "TEXT_MIN", "panels", "census"]
 
 DEFAULT_VIEWPOINT = None          # no secrets in Janus: everyone sees everything
 
@@ -662,3 +662,34 @@ def highlight(state: JanusState, move: Any) -> tuple[Hashable, ...]:
     if 0 <= action < SIZE * SIZE and raw[0] in (MOVE, BONUS):
         return (("field", action), ("field", raw[3][raw[1]]))
     return ()
+
+
+# --- the census under the board -------------------------------------------------------
+def census(state: Any) -> Panel:
+    """How many tiles are left of each colour and each distance and how many Janus heads
+    still lie on the board: the numbers a player weighs when choosing where to go.
+
+    >>> from janus_widgets import games
+    >>> census(games.get("janus").new(seed=3)).lines
+    ('Tiles on the board: none yet (lay the tiles).',)
+    """
+    from collections import Counter
+    tiles = [t for t in state.tiles if t is not None]
+    if not tiles:
+        return Panel("janus-census", "Tiles left",
+                     ("Tiles on the board: none"
+                      + (" yet (lay the tiles)." if state.phase == "shuffle" else "."),))
+    colours = Counter(t.colour for t in tiles)
+    distances = Counter(t.distance for t in tiles)
+    heads = sum(t.head for t in tiles)
+    by_colour = " · ".join(f"{COLOUR_LETTERS[i]} ({c}) {colours[c]}"
+                           for i, c in enumerate(COLOURS))
+    by_distance = " · ".join(f"{d}: {distances[d]}" for d in sorted(distances))
+    return Panel("janus-census", "Tiles left",
+                 (f"Tiles left {len(tiles)} — by colour {by_colour} — by distance "
+                  f"{by_distance} — Janus heads {heads}",))
+
+
+def panels(view: Any) -> list[Panel]:
+    """The panels under the Janus board: the census of the tiles left."""
+    return [census(view)]

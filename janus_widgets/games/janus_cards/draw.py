@@ -53,14 +53,21 @@ from typing import Any
 from ...core.numbers import shared_denominator
 from ...core.protocol import CHANCE, TERMINAL, seat_name, viewer_name
 from ...core.protocol import TABLE as WHOLE_TABLE   # (TABLE here is the felt's colour)
-from ...drawing import SEAT_STYLES, Click, Drawing, outline_regions, seat_marker
+from ...drawing import SEAT_STYLES, Action, Click, Drawing, outline_regions, seat_marker
 from .tables import HAND_LIMIT, SYMBOL_CODES, SYMBOL_NAMES, plural
 from .views import BACK, FRONT, CardsView, LaidTrio, SeenCard
 
 __all__ = ["draw", "click", "highlight", "fresh_selection", "covers", "screen_view",
            "read_only", "prompt", "Pick", "public_view", "card_origin", "pile_origin",
            "panel_origin", "odds_texts", "DEFAULT_VIEWPOINT", "WIDTH", "HEIGHT", "CARD_W",
-           "HALF_H", "SYMBOL_COLOURS", "BACK_FILL", "TEXT_MIN", "VIEWING_KEYS"]
+           "HALF_H", "SYMBOL_COLOURS", "BACK_FILL", "TEXT_MIN", "VIEWING_KEYS", "DEAL_ACTION"]
+
+#: The button shown while chance deals at the end of the line: it lets chance act up to
+#: the first player's decision in one go (the same seed deals the same).
+DEAL_ACTION = Action("deal", "Deal all the cards",
+                     "Let chance deal every card still to deal and turn up the pile's "
+                     "first card (JC-4 … JC-6)",
+                     "The cards are dealt and the pile's top card is turned up (JC-5, JC-6).")
 
 #: One screen passed round the table: draw what the player to move may see.
 DEFAULT_VIEWPOINT = "current"

@@ -38,7 +38,7 @@ from collections.abc import Hashable, Iterable
 from typing import Any
 
 from ...core.protocol import seat_name
-from ...drawing import HIGHLIGHT, Click, Drawing, outline_regions
+from ...drawing import HIGHLIGHT, Action, Click, Drawing, outline_regions
 from .rules import HEIGHT as PILE_HEIGHT
 from .rules import (CELLS, CHANCE_BASE, COLOUR_NAMES, COLOURS, DEAL, KEEP_BOTTOM, KEEP_TOP,
                     LEAVE, MOVE_COUNT, PASS, PAWN_COLOUR, PAWN_STRENGTH, PLACE_BASE, PLAY,
@@ -47,7 +47,13 @@ from .rules import (CELLS, CHANCE_BASE, COLOUR_NAMES, COLOURS, DEAL, KEEP_BOTTOM
 
 __all__ = ["draw", "click", "highlight", "selection_for", "prompt", "cell_point",
            "pawn_box", "slot", "WIDTH", "HEIGHT", "PAWN_FILL", "DEFAULT_VIEWPOINT",
-           "TEXT_MIN"]
+           "TEXT_MIN", "DEAL_ACTION"]
+
+#: The button shown while chance deals at the end of the line: it lets chance act up to
+#: the first player's decision in one go (the same seed deals the same).
+DEAL_ACTION = Action("deal", "Deal the rest at random",
+                     "Random placement (JI-6): let chance place every pawn left",
+                     "Chance placed the pawns; A moves first (JI-7).")
 
 DEFAULT_VIEWPOINT = None                 # perfect information: everyone sees everything
 

@@ -1,0 +1,441 @@
+"""The screen model: what a page shows for one viewpoint of a table, as plain data.
+
+One place makes everything a screen shows of a game (the drawing with its click
+regions, the status line's facts and sentence, the legal moves and what each one
+highlights, the move log in the viewer's words, the step position and the lines, the
+seats, the result, the game's own panels) from a table and a :class:`Viewer` (whose
+view, what is selected, what is highlighted). Two painters read it:
+
+* the notebook widget (:class:`~janus_widgets.widgets.shell.GameWidget`) paints the
+  parts on its canvas and controls;
+* the table server sends :meth:`Screen.to_json` to the static seat page it serves
+  (``/seat``), made from the server's :class:`~.client.SeatMirror` of that seat: the
+  seat's own messages and nothing else.
+
+>>> from janus_widgets.table import Table
+>>> table = Table("jactus", players=2, seed=3)
+>>> s = make(table, Viewer(viewpoint=0))
+>>> s.status.turn, s.moves.options[-1][0], s.steps
+('A to move (human)', 'r*', {'index': 0, 'length': 0, 'at_end': True, 'autoplay': False})
+>>> data = s.to_json(); sorted(data)[:5]
+['actions', 'drawing', 'game', 'heading', 'lines']
+>>> data["drawing"]["regions"][0]["kind"] in ("rect", "circle", "polygon")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.protocol import TERMINAL, seat_name
+from ..drawing import Drawing
+from ..drawing.panels import Action, Panel
+from ..drawing.shapes import Arc, Circle, Line, Polygon, Rect, Region, Text
+
+__all__ = ["Viewer", "Screen", "Moves", "Status", "Panel", "Action", "make", "drawing",
+           "moves", "log", "lines", "status", "panels", "actions", "heading",
+           "page_refusal", "covered", "drawing_data", "LOG_WINDOW", "SCREEN_VERSION"]
+
+#: Moves of the log on either side of the cursor that a screen lists.
+LOG_WINDOW = 60
+#: The form of :meth:`Screen.to_json` (a page refuses a form it does not know).
+SCREEN_VERSION = 1
+
+
+@dataclass
+class Viewer:
+    """What one page holds of its own: whose view it shows (``None`` everything, a seat,
+    or ``"current"``), what the player has selected on the board, the regions
+    highlighted, and whether the page is locked to its view (a seat's page)."""
+
+    viewpoint: Any = None
+    selection: Any = None
+    highlights: tuple[Hashable, ...] = ()
+    locked: bool = False
+
+
+@dataclass(frozen=True)
+class Moves:
+    """The moves list: ``options`` as ``(notation, description)``, or a ``note`` saying
+    why there is none to play here; ``can_play`` whether Play may be pressed."""
+
+    options: list[tuple[str, str]]
+    note: str | None = None
+    can_play: bool = True
+
+
+@dataclass(frozen=True)
+class Status:
+    """The status line's facts (plain text): where the cursor is, whose turn (``mark``,
+    its first words, is what a painter shows in bold), the scores, the move that led
+    here, a standing note, and the position's text form for screen readers."""
+
+    where: str
+    turn: str
+    mark: str = ""
+    scores: str = ""
+    last: str = ""
+    note: str = ""
+    position: str = ""
+    over: bool = False
+
+
+@dataclass
+class Screen:
+    """Everything one page shows for one viewpoint (see the module's docstring)."""
+
+    game: str
+    title: str
+    heading: str
+    drawing: Drawing
+    status: Status
+    moves: Moves
+    log: list[tuple[str, int]]
+    log_at: int | None
+    steps: dict[str, Any]
+    lines: list[tuple[str, int]]
+    seats: list[dict[str, Any]]
+    result: dict[str, Any]
+    panels: list[Panel] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    highlights: list[list[int]] = field(default_factory=list)
+    message: tuple[str, str] = ("", "info")
+
+    def to_json(self) -> dict[str, Any]:
+        """The screen as JSON data (what the seat page paints)."""
+        text, kind = self.message
+        return {
+            "type": "screen", "version": SCREEN_VERSION, "game": self.game,
+            "title": self.title, "heading": self.heading,
+            "drawing": drawing_data(self.drawing),
+            "status": {**self.status.__dict__, "message": text, "kind": kind},
+            "moves": {"options": [{"notation": n, "description": d,
+                                   "highlights": self.highlights[i]
+                                   if i < len(self.highlights) else []}
+                                  for i, (n, d) in enumerate(self.moves.options)],
+                      "note": self.moves.note, "can_play": self.moves.can_play},
+            "log": [[t, i] for t, i in self.log], "log_at": self.log_at,
+            "steps": dict(self.steps), "lines": [[t, i] for t, i in self.lines],
+            "seats": self.seats, "result": self.result,
+            "panels": [p.to_json() for p in self.panels],
+            "actions": [{"id": a.id, "label": a.label, "tooltip": a.tooltip}
+                        for a in self.actions]}
+
+
+# ---------------------------------------------------------------------- the drawing
+def _shape_data(shape: Any) -> list[Any]:
+    if isinstance(shape, Rect):
+        return ["rect", shape.x, shape.y, shape.w, shape.h, shape.fill, shape.stroke,
+                shape.width, shape.radius, list(shape.dash)]
+    if isinstance(shape, Circle):
+        return ["circle", shape.cx, shape.cy, shape.r, shape.fill, shape.stroke,
+                shape.width, list(shape.dash)]
+    if isinstance(shape, Arc):
+        return ["arc", shape.cx, shape.cy, shape.r, shape.start, shape.end, shape.stroke,
+                shape.width, shape.fill]
+    if isinstance(shape, Line):
+        return ["line", [list(p) for p in shape.points], shape.stroke, shape.width,
+                list(shape.dash)]
+    if isinstance(shape, Polygon):
+        return ["polygon", [list(p) for p in shape.points], shape.fill, shape.stroke,
+                shape.width]
+    if isinstance(shape, Text):
+        return ["text", shape.x, shape.y, shape.text, shape.size, shape.fill, shape.align,
+                shape.baseline, shape.bold, shape.font]
+    raise TypeError(f"not a shape: {shape!r}")
+
+
+def drawing_data(d: Drawing) -> dict[str, Any]:
+    """A drawing as JSON data: its size, background and title, each layer's shapes as
+    ``[kind, …fields in the order of the shape's class]``, and the click regions as
+    ``{"kind", "geometry", "key"}`` (a page sends back a region's index, never a key).
+
+    >>> d = Drawing(40, 20, title="t"); d.rect(0, 0, 10, 10, fill="#fff", key=("die", 1))
+    >>> data = drawing_data(d)
+    >>> data["layers"]["pieces"][0][:5], data["regions"][0]["key"]
+    (['rect', 0, 0, 10, 10], 'die 1')
+    """
+    return {"width": d.width, "height": d.height, "background": d.background,
+            "title": d.title,
+            "layers": {name: [_shape_data(s) for s in shapes]
+                       for name, shapes in d.layers.items()},
+            "regions": [{"kind": r.kind, "geometry": _geometry(r), "key": key_text(r.key)}
+                        for r in d.regions]}
+
+
+def _geometry(region: Region) -> list[Any]:
+    if region.kind == "polygon":
+        return [list(p) for p in region.geometry]        # type: ignore[union-attr]
+    return list(region.geometry)
+
+
+def key_text(key: Hashable) -> str:
+    """A region's key as words for tests and screen readers: ``("die", 1)`` → ``die 1``."""
+    if isinstance(key, tuple):
+        return " ".join(key_text(k) for k in key)
+    return str(key)
+
+
+def _region_box(region: Region) -> tuple[tuple[float, float], tuple[float, float]]:
+    g = region.geometry
+    if region.kind == "rect":
+        x, y, w, h = g                                  # type: ignore[misc]
+        return (x, x + w), (y, y + h)
+    if region.kind == "circle":
+        cx, cy, r = g                                   # type: ignore[misc]
+        return (cx - r, cx + r), (cy - r, cy + r)
+    return ((min(p[0] for p in g), max(p[0] for p in g)),   # type: ignore[index]
+            (min(p[1] for p in g), max(p[1] for p in g)))   # type: ignore[index]
+
+
+def no_move_buttons(d: Drawing, keep: Any, size: float = 12) -> None:
+    """A record that cannot be played on offers no move: every button of the drawing
+    that would play one (a region keyed ``("button", …)``, but for the game's
+    ``VIEWING_KEYS``) is covered by a grey "record" box and no longer clicks."""
+    kept = []
+    for region in d.regions:
+        key = region.key
+        if isinstance(key, tuple) and key[:1] == ("button",) and key not in keep:
+            xs, ys = _region_box(region)
+            d.rect(xs[0], ys[0], xs[1] - xs[0], ys[1] - ys[0], fill="#eceff1",
+                   stroke="#90a4ae", dash=(4, 3), radius=6, layer="highlight")
+            d.text((xs[0] + xs[1]) / 2, (ys[0] + ys[1]) / 2, "(a record)", size=size,
+                   fill="#455a64", layer="highlight")
+        else:
+            kept.append(region)
+    d.regions[:] = kept
+
+
+def mark_bots(d: Drawing, bot_seats: Any, size: float) -> None:
+    """Write "BOT" beside the name of every seat a bot plays (where the game's drawing
+    says a seat's name is)."""
+    for seat in bot_seats:
+        anchor = d.seat_labels.get(seat)
+        if anchor is None:
+            continue
+        x, y = anchor
+        d.rect(x, y - 0.8 * size, 3.1 * size, 1.6 * size, fill="#37474f",
+               stroke="#ffffff", radius=4, layer="highlight")
+        d.text(x + 1.55 * size, y, "BOT", size=size, bold=True, fill="#ffffff",
+               layer="highlight")
+
+
+def drawing(table: Any, viewer: Viewer) -> Drawing:
+    """The picture of the position as ``viewer`` is shown it."""
+    board = table.game.board()
+    d = table.game.draw(table.view_of(viewer.viewpoint), highlights=viewer.highlights,
+                        selection=viewer.selection)
+    mark_bots(d, table.bot_labels, getattr(board, "TEXT_MIN", 11))
+    if table.seat_mode:
+        no_move_buttons(d, getattr(board, "VIEWING_KEYS", ()), getattr(board, "TEXT_MIN", 12))
+    return d
+
+
+# ---------------------------------------------------------------------- moves
+def covered(table: Any, viewer: Viewer) -> bool:
+    """Whether the screen is covered (a screen passed round waiting for the next
+    player: the game's draw module says, through ``covers(selection)``)."""
+    hook = getattr(table.game.board(), "covers", None)
+    return bool(hook is not None and hook(viewer.selection))
+
+
+def cover_note(table: Any) -> str:
+    cur = table.current_player
+    who = seat_name(cur) if cur >= 0 else "the next player"
+    return (f"The screen is covered: it waits for {who} (click the cover when {who} "
+            "has the screen).")
+
+
+def locked_name(viewpoint: Any) -> str:
+    """How a page locked to ``viewpoint`` is named in its messages."""
+    return "the teacher's view" if viewpoint is None else (
+        "the player to move's view" if viewpoint == "current"
+        else f"seat {seat_name(viewpoint)}")
+
+
+def page_refusal(table: Any, viewer: Viewer) -> tuple[str, str] | None:
+    """Why this page may not play a move here, as ``(reason, text)``, or ``None``.
+
+    In a game with secrets only the teacher's view plays away from the present: a
+    branch re-deals from the seed, so a seat (or a screen passed round) would see cards
+    another seat drew in the main line. A page locked to a seat plays that seat's moves
+    only, whoever the other seats are. (A seat of the server: the server decides.)"""
+    if table.remote or table.seat_mode:
+        return None
+    view = viewer.viewpoint
+    if table.game.has_secrets and view is not None and not table.live:
+        where = ("On a screen passed round" if view == "current" else
+                 f"In {locked_name(view)}'s view")
+        return ("not the present",
+                f"{where} the game goes on at its present only: go to the end of the "
+                "main line (End) to play; a branch would show cards from another time.")
+    if viewer.locked and isinstance(view, int) and not table.is_over:
+        state = table.state
+        while state.is_chance and table.replay.at_end:      # the move waits for chance
+            state = state.play(state.sample_chance())
+        mover = state.current_player
+        if mover >= 0 and mover != view:
+            return ("not this seat",
+                    f"It is {seat_name(mover)}'s move, and this page plays seat "
+                    f"{seat_name(view)} only.")
+    return None
+
+
+def moves(table: Any, viewer: Viewer) -> Moves:
+    """The legal moves to list, or why none is listed."""
+    why = table.not_playable()
+    if table.seat_mode:
+        return Moves([], "(a seat's record: nothing can be played)", False)
+    if why:
+        return Moves([], f"({why.rstrip('.')})", False)
+    if covered(table, viewer):
+        return Moves([], "(the screen is covered: no move is shown until the next "
+                         "player takes it)", False)
+    if table.is_over:
+        return Moves([], "(the game is over)", False)
+    if table.is_chance:
+        return Moves([], "(chance) press ▶ step for the dice/draw" if not table.remote
+                     else "(chance acts now: the server deals)", False)
+    refused = page_refusal(table, viewer)
+    if refused:
+        return Moves([], f"({refused[1].rstrip('.')})", False)
+    listed = table.legal_moves()
+    if listed or not table.remote:
+        return Moves([(m.notation, m.description) for m in listed])
+    return Moves([], "(not this seat's turn)", False)
+
+
+def move_highlights(table: Any, viewer: Viewer, d: Drawing) -> list[list[int]]:
+    """For each legal move listed, the indices of the regions of ``d`` it highlights."""
+    board = table.game.board()
+    view = table.view_of(viewer.viewpoint)
+    index = {}
+    for i, region in enumerate(d.regions):
+        index.setdefault(region.key, i)
+    out = []
+    for move in table.legal_moves():
+        keys = board.highlight(view, move)
+        out.append([index[k] for k in keys if k in index])
+    return out
+
+
+# ---------------------------------------------------------------------- log and lines
+def log(table: Any, viewer: Viewer) -> tuple[list[tuple[str, int]], int | None]:
+    """The move log around the cursor, in the viewer's words, and the entry at the
+    cursor."""
+    lo = max(0, table.index - LOG_WINDOW)
+    hi = min(table.length, table.index + LOG_WINDOW)
+    entries = [("start", 0)] if lo == 0 else []
+    entries += table.log(viewer.viewpoint, lo, hi)
+    return entries, (table.index if lo <= table.index <= hi else None)
+
+
+def lines(table: Any) -> list[tuple[str, int]]:
+    """The lines of play: ``("main line", 0)``, ``("line 1 (from line 0 after move 4)",
+    1)``."""
+    return [("main line" if line.parent is None else
+             f"line {line.id} (from line {line.parent} after move {line.at})", line.id)
+            for line in table.lines]
+
+
+def steps(table: Any) -> dict[str, Any]:
+    """The step bar: the cursor, the line's length, whether autoplay runs."""
+    return {"index": table.index, "length": table.length,
+            "at_end": table.index == table.length, "autoplay": bool(table.autoplaying)}
+
+
+# ---------------------------------------------------------------------- status
+def shown_view(table: Any, viewer: Viewer) -> Any:
+    """What the screen shows of the position (a covered screen: what every seat has
+    seen; the game's draw module says, through ``screen_view``)."""
+    hook = getattr(table.game.board(), "screen_view", None)
+    view = table.view_of(viewer.viewpoint)
+    return view if hook is None else hook(view, viewer.selection)
+
+
+def status(table: Any, viewer: Viewer) -> Status:
+    """The status line's facts for ``viewer``."""
+    facts = table.facts(viewer.viewpoint)
+    turn = facts.turn_text
+    mark = ""
+    if turn.startswith("Game over"):
+        mark = "Game over"
+    elif facts.turn >= 0 and not facts.record_of:
+        mark = seat_name(facts.turn)
+    return Status(where=facts.where, turn=turn, mark=mark, scores=facts.scores_text,
+                  last=facts.last, note=facts.note,
+                  position=str(shown_view(table, viewer)), over=facts.turn == TERMINAL)
+
+
+def heading(table: Any, viewer: Viewer) -> str:
+    """The heading's words after the game's title: the rules, the seed (the teacher's
+    view only), whose record or which seat of which table."""
+    rules = table.game.describe_variant(table.variant)
+    seed = f", seed {table.state.seed}" if table.shows_secrets(viewer.viewpoint) else ""
+    whose = ""
+    if table.seat_mode:
+        whose = f" · {table.replay.seat_record.whose}'s record"
+    elif table.remote:
+        whose = f" · seat {seat_name(table.seat)} at table {table.table_id}"
+    return rules + seed + whose
+
+
+def seats(table: Any) -> list[dict[str, Any]]:
+    """Who plays each seat (``human`` or a bot's name), and for a seat of the server
+    which seats are connected and which is this page's."""
+    labels = table.bot_labels
+    connected = getattr(table, "connected_seats", None)
+    mine = getattr(table, "seat", None) if table.remote else None
+    return [{"seat": seat_name(s), "who": labels.get(s, "human"),
+             "connected": None if connected is None else s in connected,
+             "you": s == mine} for s in range(table.num_players)]
+
+
+def result(table: Any) -> dict[str, Any]:
+    """The result at the cursor: over or not, the winners, the scores, who won and why."""
+    state = table.state
+    over = state.current_player == TERMINAL
+    return {"over": over, "winners": [seat_name(w) for w in state.winners()] if over else [],
+            "scores": [float(x) for x in state.scores()],
+            "outcome": state.outcome() if over else ""}
+
+
+# ---------------------------------------------------------------------- the game's own
+def panels(table: Any, viewer: Viewer) -> list[Panel]:
+    """The game's own panels for the position shown (its draw module's
+    ``panels(view)``), e.g. Janus's census of the tiles left."""
+    hook = getattr(table.game.board(), "panels", None)
+    return [] if hook is None else list(hook(shown_view(table, viewer)))
+
+
+def actions(table: Any, viewer: Viewer) -> list[Action]:
+    """The game's own buttons that apply now: its draw module's ``DEAL_ACTION`` while
+    chance deals at the end of the line of a table this page runs (a seat of the server
+    has the server deal)."""
+    action = getattr(table.game.board(), "DEAL_ACTION", None)
+    if action is None or table.remote or table.seat_mode:
+        return []
+    if table.replay.at_end and table.is_chance:
+        return [action]
+    return []
+
+
+# ---------------------------------------------------------------------- the whole
+def make(table: Any, viewer: Viewer, *, message: tuple[str, str] = ("", "info"),
+         with_highlights: bool = True) -> Screen:
+    """The whole screen of ``table`` for ``viewer`` (``message``: the answer to the
+    page's last action, with its kind)."""
+    d = drawing(table, viewer)
+    m = moves(table, viewer)
+    entries, at = log(table, viewer)
+    return Screen(game=table.game.name, title=table.game.title,
+                  heading=heading(table, viewer), drawing=d, status=status(table, viewer),
+                  moves=m, log=entries, log_at=at, steps=steps(table), lines=lines(table),
+                  seats=seats(table), result=result(table),
+                  panels=panels(table, viewer), actions=actions(table, viewer),
+                  highlights=move_highlights(table, viewer, d)
+                  if with_highlights and m.options else [],
+                  message=message)
+
