@@ -269,6 +269,8 @@ def test_a_lessons_checks_reach_the_teachers_tally(room, browser):
     assert "jactus-odds" in text and "0 of 1" in text
     answers = [a for a in room.teacher.answers("jactus-odds") if a["student"] == "5c/ada"]
     assert answers and answers[0]["verdict"] == "wrong" and answers[0]["mistake"]
+    # typed, then Check: one check (the box confirming as it lost the focus made two)
+    assert len(answers) == 1 and answers[0]["tries"] == 1, answers
     assert not widget_errors(lesson)
     lesson.context.close()
     dash.context.close()

@@ -125,7 +125,7 @@ def test_shown_text_is_escaped_kept_from_math_and_cut():
     for text in NASTY:
         page = dashboard_module.shown(text)
         assert "<script" not in page and "<img" not in page
-        assert page.startswith("<span class='tex2jax_ignore mathjax_ignore'")
+        assert page.startswith("<span class='tex2jax_ignore mathjax_ignore' dir='auto'")
         seen = visible_text(page)
         assert len(seen) <= dashboard_module.SHOWN_CHARS
         assert seen == text or (seen.endswith("\u2026") and text.startswith(seen[:-1]))
@@ -186,11 +186,11 @@ def test_a_pending_refresh_of_tables_never_swallows_one_of_answers(board, monkey
     loop.run_due()
     assert "off by one" in board.answers_html.value    # the answers were refreshed too
     assert board.updates == updates + 1                # the tables once
-    news(board, {"type": "answer", "answer": answer("q9", "off by two")})
+    news(board, {"type": "answer", "answer": answer("q9", "forgot the order")})
     news(board, {"type": "table"})
     assert len(loop.calls) == 2                        # nothing left pending from before
     loop.run_due()
-    assert "off by two" in board.answers_html.value and board.updates == updates + 2
+    assert "forgot the order" in board.answers_html.value and board.updates == updates + 2
 
 
 # --- tables for the whole class ------------------------------------------------------------
@@ -252,3 +252,68 @@ def test_a_table_that_does_not_play_says_why_in_the_overview(board):
     news(board, {"type": "table"})
     assert "paused" in board.overview.value
     assert "a bot failed: &lt;oops&gt;" in board.overview.value
+
+
+# --- mistakes by kind, across students with numbers of their own ---------------------------
+def made(lesson: str, key: str, student: str, starts: str) -> dict[str, Any]:
+    """The row a student's page sends when ``student`` gives the common mistake of
+    ``lesson``'s exercise ``key`` whose explanation begins with ``starts``."""
+    from janus_widgets.analysis.checking import exercise_sets
+    exercise = getattr(exercise_sets(student)[lesson], key)
+    mistake = next(m for m in exercise.mistakes if m.why.startswith(starts))
+    verdict = exercise.check(mistake.resolve())
+    assert verdict.kind == "wrong" and verdict.mistake
+    return {"lesson": lesson, "question": key, "student": f"3b/{student}",
+            "answer": str(mistake.resolve()), "verdict": "wrong",
+            "mistake": verdict.mistake, "at": 0.0}
+
+
+def test_one_mistake_made_with_each_students_numbers_is_counted_as_one_kind(board):
+    students = ["ada", "bo", "cy", "dee", "eli", "fay"]
+    rows = [made("what-can-i-know", "double", s, "That counts cards, not sides")
+            for s in students]
+    assert len({r["mistake"] for r in rows}) >= 3          # their own numbers differ
+    rows.append(made("what-can-i-know", "double", "ada", "That counts the double's"))
+    rows.append({**rows[0], "answer": "0.9", "mistake": ""})          # ada, no known one
+    rows.append({**rows[1], "answer": "0.8", "mistake": ""})
+    for row in rows:
+        news(board, {"type": "answer", "answer": row})
+    (line,) = dashboard_module.tally(board.answers)
+    assert line["tried"] == 6
+    (example, n), (unknown, m), (other, k) = line["mistakes"]
+    assert n == 6 and example in {r["mistake"] for r in rows[:6]}
+    assert m == 2 and unknown.startswith("(no known mistake), e.g. 0.")
+    assert k == 1 and "counts the double's" in other
+    said = visible_text(board.answers_html.value)
+    assert "6 students, e.g." in said and "1 student, e.g." in said
+
+
+def test_a_lessons_different_mistakes_stay_different_kinds_for_every_student():
+    from janus_widgets.analysis.checking import exercise_sets, mistake_kind
+    for student in ("ada", "bo", "fay"):
+        for lesson, exercises in exercise_sets(student).items():
+            for exercise in exercises:
+                texts = {exercise.check(m.resolve()).mistake for m in exercise.mistakes}
+                kinds = [mistake_kind(t) for t in texts if t]
+                assert len(set(kinds)) == len(kinds), (lesson, exercise.key, student, kinds)
+
+
+def test_the_plot_counts_whole_students_and_its_legend_covers_no_bar():
+    rows = [{"lesson": "jactus-odds", "question": "q1", "tried": 1, "right": 0},
+            {"lesson": "jactus-odds", "question": "q2", "tried": 3, "right": 2},
+            {"lesson": "roman-dice", "question": "q4", "tried": 2, "right": 2}]
+    for some in (rows[:1], rows):
+        fig = dashboard_module._tally_figure(some)
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+        assert len(ticks) >= 2 and all(float(t).is_integer() for t in ticks), ticks
+        renderer = fig.canvas.get_renderer()
+        legends = fig.legends + [ax.get_legend()] * (ax.get_legend() is not None)
+        assert legends
+        bars = [p.get_window_extent(renderer) for p in ax.patches]
+        labels = [t.get_window_extent(renderer) for t in ax.texts]
+        assert len(labels) == len(some)                   # "2 of 3 right" at each bar
+        for legend in legends:
+            box = legend.get_window_extent(renderer)
+            assert not any(box.overlaps(bar) for bar in bars + labels)

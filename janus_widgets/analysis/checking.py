@@ -45,7 +45,7 @@ import numpy as np
 
 __all__ = ["Verdict", "Mistake", "Tolerance", "SignificantFigures", "Within", "WithinShown",
            "Exercise", "ExerciseSet", "read_answer", "significant_figures", "check_answer",
-           "grade", "grade_exercise", "show_value", "unique_mistakes"]
+           "grade", "grade_exercise", "show_value", "unique_mistakes", "mistake_kind"]
 
 
 @dataclass(frozen=True)
@@ -321,6 +321,43 @@ def show_value(x: Fraction) -> str:
 
 
 _show = show_value
+
+#: A number as a check's text shows it (``7``, ``1,296``, ``0.1944``, ``8.2e-20``, a
+#: value as :func:`show_value` writes it: ``7/36 ≈ 0.1944``), or a small one in words.
+_NUMBER_SHOWN = re.compile(r"(?:≈\s*)?[−-]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?"
+                     r"(?:\s*/\s*\d[\d,]*)?(?:\s*≈\s*[−-]?\d[\d.]*(?:e[-+]?\d+)?)?"
+                     r"|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                     r"twelve)\b", re.IGNORECASE)
+
+
+def mistake_kind(mistake: str) -> str:
+    """What kind of common mistake a check's ``mistake`` text (``"7/36 ≈ 0.1944: That
+    counts cards, not sides. Of the 7 cards …"``) names, whatever the student's own
+    numbers: the explanation without its value, every number (in figures or a small one
+    in words) as ``#`` and a word after one without its plural ``s``. Two students who
+    made the same mistake with numbers of their own get the same kind (its first
+    :data:`KIND_CHARS` characters); ``""`` is no known mistake.
+
+    >>> mistake_kind("1/36 ≈ 0.02778: That is for 3 dice to throw; here two are thrown.")
+    'That is for # die to throw; here # are thrown.'
+    >>> mistake_kind("1/216 ≈ 0.00463: That is for four dice to throw; here 3 are thrown.")
+    'That is for # die to throw; here # are thrown.'
+    """
+    text = str(mistake).strip()
+    value, sep, why = text.partition(": ")
+    if sep and _NUMBER_SHOWN.sub("", value).strip() == "":
+        text = why                                 # the value the student gave
+    text = _NUMBER_SHOWN.sub("#", text)
+    text = re.sub(r"#(\s+\w+?)(?:s|ce)\b", lambda m: "#" + m.group(1) +
+                  ("e" if m.group(0).endswith("ce") else ""), text)
+    # A check's text is cut at 200 characters, which ends one student's explanation
+    # sooner than another's (their numbers differ in length): the kind is the same
+    # first KIND_CHARS characters.
+    return re.sub(r"\s+", " ", text).strip()[:KIND_CHARS]
+
+
+#: How much of a mistake's explanation tells its kind (see :func:`mistake_kind`).
+KIND_CHARS = 120
 
 
 # --- exercises --------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from urllib.parse import quote, urlencode
 import ipywidgets as W
 
 from .. import games as game_registry
+from ..analysis.checking import mistake_kind
 from ..core.bots import bot_names
 from ..table.client import ClassroomError, TeacherClient, TeacherWatch
 from ..table.local import Table, kernel_loop
@@ -61,19 +62,21 @@ def _cut(text: object, limit: int) -> str:
 
 def shown(text: object, limit: int = SHOWN_CHARS) -> str:
     """Text a student sent, as HTML that shows it literally: escaped, kept from math
-    typesetting (``$x$`` stays ``$x$``), cut to ``limit`` characters with an ellipsis
-    (the tooltip then holds more of it, up to :data:`TOOLTIP_CHARS`).
+    typesetting (``$x$`` stays ``$x$``), its direction isolated (``dir='auto'``: a
+    right-to-left mark cannot turn the text around it), cut to ``limit`` characters with
+    an ellipsis (the tooltip then holds more of it, up to :data:`TOOLTIP_CHARS`).
 
     >>> shown("<b>$x$</b>")
-    "<span class='tex2jax_ignore mathjax_ignore'>&lt;b&gt;$x$&lt;/b&gt;</span>"
+    "<span class='tex2jax_ignore mathjax_ignore' dir='auto'>&lt;b&gt;$x$&lt;/b&gt;</span>"
     >>> shown("abcdef", limit=4)
-    "<span class='tex2jax_ignore mathjax_ignore' title='abcdef'>abc…</span>"
+    "<span class='tex2jax_ignore mathjax_ignore' dir='auto' title='abcdef'>abc…</span>"
     """
     full = str(text)
     cut = _cut(full, limit)
     title = "" if cut == full else \
         f" title='{html.escape(_cut(full, TOOLTIP_CHARS), quote=True)}'"
-    return f"<span class='tex2jax_ignore mathjax_ignore'{title}>{html.escape(cut)}</span>"
+    return (f"<span class='tex2jax_ignore mathjax_ignore' dir='auto'{title}>"
+            f"{html.escape(cut)}</span>")
 
 
 class TablesNotAllMade(ClassroomError):
@@ -165,6 +168,13 @@ def tally(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
     students made each. A row is one student's verdict and mistake; its ``tries`` (1 if
     absent) says how many such checks that student sent.
 
+    Students have numbers of their own, so one mistake reads differently on each page
+    ("7/36: … Of the 7 cards …", "1/10: … Of the 10 cards …"): mistakes are counted by
+    their kind (:func:`~janus_widgets.analysis.checking.mistake_kind`), each as
+    ``(an example, how many students made it)``, a student once however often; wrong
+    answers that match no known mistake count as one kind, their example an answer
+    given.
+
     >>> rows = tally([{"lesson": "l", "question": "q1", "student": "a", "verdict": "wrong",
     ...                "mistake": "forgot order"},
     ...               {"lesson": "l", "question": "q1", "student": "a", "verdict": "right",
@@ -179,15 +189,34 @@ def tally(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
         groups[(a["lesson"], a["question"])].append(a)
     out = []
     for (lesson, question), rows in sorted(groups.items()):
-        mistakes = Counter(mistake for _, mistake in {    # a student counts once
-            (r["student"], r["mistake"] or "(no known mistake)") for r in rows
-            if r["verdict"] == "wrong"})
         out.append({"lesson": lesson, "question": question,
                     "tried": len({r["student"] for r in rows}),
                     "right": len({r["student"] for r in rows if r["verdict"] == "right"}),
                     "checks": sum(int(r.get("tries", 1)) for r in rows),
-                    "mistakes": mistakes.most_common(3)})
+                    "mistakes": _commonest_mistakes(rows)})
     return out
+
+
+#: How many kinds of mistake the tally lists per question.
+MISTAKES_LISTED = 3
+
+
+def _commonest_mistakes(rows: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    """The kinds of mistake in one question's rows, commonest first (by students, then
+    first made): ``(an example, how many students)`` each."""
+    students: dict[str, set[str]] = {}
+    examples: dict[str, Counter[str]] = {}
+    for r in rows:
+        if r["verdict"] != "wrong":
+            continue
+        mistake = str(r.get("mistake") or "")
+        kind = mistake_kind(mistake) if mistake else ""
+        students.setdefault(kind, set()).add(str(r["student"]))
+        example = mistake or f"(no known mistake), e.g. {r.get('answer', '')}"
+        examples.setdefault(kind, Counter())[example] += 1
+    order = sorted(students, key=lambda kind: -len(students[kind]))   # stable: first made
+    return [(examples[kind].most_common(1)[0][0], len(students[kind]))
+            for kind in order[:MISTAKES_LISTED]]
 
 
 def _download(label: str, name: str, data: bytes, mime: str) -> str:
@@ -533,12 +562,14 @@ class Dashboard(W.VBox):
         body = "".join(
             f"<tr><td>{shown(r['lesson'])}</td><td>{shown(r['question'])}</td>"
             f"<td>{r['right']} of {r['tried']}</td><td>{r['checks']}</td><td>"
-            + "<br>".join(f"{shown(m)} ({n})" for m, n in r["mistakes"])
+            + "<br>".join(f"<b>{n} student{'s' * (n != 1)}</b>, e.g. {shown(m)}"
+                          for m, n in r["mistakes"])
             + "</td></tr>" for r in rows)
         self.answers_html.value = (
             "<table border=1 cellpadding=4 style='border-collapse:collapse'><tr><th>lesson"
             "</th><th>question</th><th>right (of students who tried)</th><th>checks</th>"
-            "<th>commonest mistakes (how many)</th></tr>" + body + "</table>")
+            "<th>commonest mistakes (students who made each kind, with their own numbers;"
+            " an example)</th></tr>" + body + "</table>")
         try:
             picture = _tally_plot(rows)
         except Exception as exc:  # noqa: BLE001 - a plot never stops the tally
@@ -550,26 +581,41 @@ class Dashboard(W.VBox):
             self.plot_note.value = ""
 
 
-def _tally_plot(rows: list[dict[str, Any]]) -> bytes:
-    """A bar per question: students right and students who tried (PNG). The labels are
-    drawn as plain text (no mathtext, no TeX), cut to :data:`PLOT_LABEL_CHARS`."""
-    import matplotlib
+def _tally_figure(rows: list[dict[str, Any]]) -> Any:
+    """The tally's plot as a matplotlib ``Figure``: a bar per question, the students who
+    tried (grey, hatched) and those right (green, solid), each bar's count written at
+    its end; the axis counts whole students, and the legend sits above the bars, never
+    on them. The labels are drawn as plain text (no mathtext, no TeX), cut to
+    :data:`PLOT_LABEL_CHARS`."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+    fig = Figure(figsize=(7, 1.1 + 0.45 * len(rows)), dpi=90, layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    labels = [_cut(f"{r['lesson']} {r['question']}", PLOT_LABEL_CHARS) for r in rows]
+    ys = list(range(len(rows)))
+    tried = ax.barh(ys, [r["tried"] for r in rows], color="#d0d7de", hatch="//",
+                    label="tried", edgecolor="#555")
+    ax.barh(ys, [r["right"] for r in rows], color="#2e7d32", label="right",
+            edgecolor="#1b4d1e")
+    ax.bar_label(tried, labels=[f"{r['right']} of {r['tried']} right" for r in rows],
+                 padding=3, parse_math=False, usetex=False)
+    ax.set_yticks(ys, labels, parse_math=False, usetex=False)
+    ax.invert_yaxis()
+    ax.set_xlabel("students")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    most = max([int(r["tried"]) for r in rows] + [1])
+    ax.set_xlim(0, most * 1.3 + 0.5)        # room for the counts at the bars' ends
+    fig.legend(loc="outside upper left", ncols=2, frameon=False)
+    return fig
+
+
+def _tally_plot(rows: list[dict[str, Any]]) -> bytes:
+    """:func:`_tally_figure` as a PNG."""
+    import matplotlib
     with matplotlib.rc_context({"text.usetex": False}):
-        fig = Figure(figsize=(7, 0.5 + 0.45 * len(rows)), dpi=90)
-        FigureCanvasAgg(fig)
-        ax = fig.subplots()
-        labels = [_cut(f"{r['lesson']} {r['question']}", PLOT_LABEL_CHARS) for r in rows]
-        ys = range(len(rows))
-        ax.barh(ys, [r["tried"] for r in rows], color="#d0d7de", hatch="//",
-                label="tried", edgecolor="#555")
-        ax.barh(ys, [r["right"] for r in rows], color="#2e7d32", label="right")
-        ax.set_yticks(list(ys), labels, parse_math=False, usetex=False)
-        ax.invert_yaxis()
-        ax.set_xlabel("students")
-        ax.legend(loc="lower right")
-        fig.tight_layout()
+        fig = _tally_figure(rows)
         out = io.BytesIO()
         fig.savefig(out, format="png")
     return out.getvalue()
