@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -219,16 +220,41 @@ CREATE TABLE IF NOT EXISTS answers (
 """
 
 
+#: The files SQLite keeps beside a database in WAL mode.
+SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def _make_private(path: str, *, created: bool = True) -> None:
+    """Make the database file ``path`` (created empty if missing, when ``created``) and
+    the files SQLite keeps beside it readable and writable by their owner only (0600):
+    they hold every table's seed and the join codes' hashes. SQLite creates its ``-wal``
+    and ``-shm`` files with the database file's mode, so a private database has private
+    ones; an older database made readable by all is made private when opened. A file
+    this user does not own is left as it is (the operating system would refuse)."""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    if created:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for name in (path, *(path + side for side in SIDE_FILES)):
+        try:
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
+        except (FileNotFoundError, PermissionError):
+            continue
+
+
 class SQLiteStorage(Storage):
     """:class:`Storage` in one SQLite file (WAL, ``synchronous=FULL``); ``":memory:"``
     for a throwaway one. One connection, used from the server's thread."""
 
     def __init__(self, path: str) -> None:
         self.path = path
+        _make_private(path)
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                        timeout=10)
             self._db.execute("PRAGMA journal_mode=WAL")
+            _make_private(path, created=False)
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
