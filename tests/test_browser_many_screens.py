@@ -196,6 +196,8 @@ def test_a_card_game_at_three_screens_and_the_dashboard(room, browser):
     # holds sides hidden from A (in the teacher's move log), and the seed is not needed.
     dash.locator(".widget-dropdown select").first.select_option(t.id)
     dash.get_by_role("button", name="Open").click()
+    dash.get_by_role("button", name="Show secrets").click()      # asked first
+    dash.get_by_role("button", name="Yes, show them").click()
     dash.wait_for_selector(".janus-widget canvas", timeout=60_000)
     hidden_from_a = hidden_pairs(final, 0)
 

@@ -317,3 +317,100 @@ def test_the_plot_counts_whole_students_and_its_legend_covers_no_bar():
         for legend in legends:
             box = legend.get_window_extent(renderer)
             assert not any(box.overlaps(bar) for bar in bars + labels)
+
+
+# --- New tables, the Tables tab, Open ----------------------------------------------------
+def test_new_tables_names_the_ruleset_and_every_label_is_whole(board):
+    from janus_widgets import games
+    for name in games.names():
+        board.game_box.value = name
+        rulesets = [r.name for r in games.get(name).rulesets()]
+        assert [value for _, value in board.ruleset_box.options] == rulesets
+        assert board.ruleset_box.value == "rulebook"
+        assert "rulebook" in board.ruleset_box.label
+    # A label is cut at its box's description width (ipywidgets' default: 80 px, which
+    # cuts "empty seats"); a sans-serif letter is at most about 0.62 em wide.
+    for box in (board.game_box, board.ruleset_box, board.seats_box, board.students_box,
+                board.bot_box):
+        width = box.style.description_width
+        assert width.endswith("em"), (box.description, width)
+        assert float(width[:-2]) >= 0.62 * len(box.description) + 0.5, box.description
+    client = FakeClient.instances[-1]
+    made: list[Any] = []
+    client.create_table = lambda game, seats, **kw: made.append(kw) or FakeTable("t1", 1)
+    board.game_box.value = "jactus"
+    board.create_button.click()
+    assert made and made[0]["ruleset"] == "rulebook"
+
+
+def test_a_finished_game_says_finished_not_playing(board):
+    board.watch.tables = {"t1": summary("t1", turn="over", outcome="A won"),
+                          "t2": summary("t2")}
+    news(board, {"type": "table"})
+    rows = {m.group(1): m.group(2) for m in re.finditer(
+        r"<tr data-table='(t\d)'.*?</td><td>.*?</td><td>.*?</td><td>(\w+)", board.overview.value)}
+    assert rows == {"t1": "finished", "t2": "playing"}
+
+
+def every_widget(widget: Any) -> list[Any]:
+    out = [widget]
+    for child in getattr(widget, "children", ()):
+        out += every_widget(child)
+    return out
+
+
+def on_screen(widget: Any) -> str:
+    """Every value the widgets under ``widget`` send to the browser, as one text."""
+    import base64
+    parts = []
+    for w in every_widget(widget):
+        for value in w.get_state().values():
+            parts.append(str(value))
+            if isinstance(value, str) and "base64," in value:      # pictures' own text
+                for data in re.findall(r"base64,([A-Za-z0-9+/=]+)", value):
+                    parts.append(base64.b64decode(data).decode("utf-8", "replace"))
+    return "\n".join(parts)
+
+
+def test_open_hides_the_seed_and_every_card_until_the_teacher_says_yes(board):
+    import janus_widgets as jw
+    from janus_widgets.core.protocol import TABLE
+    from janus_widgets.drawing import render_svg
+    from janus_widgets.widgets.shell import GameWidget
+    seed = 987654321987
+    state = jw.new("janus-cards", players=3, seed=seed)
+    while len(state.record().moves) < 12:
+        state = state.play_chance() if state.is_chance else state.play(
+            state.legal_moves()[0])
+    record = state.record()
+    client = FakeClient.instances[-1]
+    client.record = lambda table_id: record
+    board_drawing = jw.games.get("janus-cards").board()
+    public = render_svg(board_drawing.draw(state.view(TABLE)))
+    secret = render_svg(board_drawing.draw(state.view(None)))
+    assert public != secret                                # there is something to hide
+    assert board.open_table("t1") is None
+    seen = on_screen(board.opened_box)
+    assert public in seen and secret not in seen and str(seed) not in seen
+    assert not any(isinstance(w, GameWidget) for w in every_widget(board))
+    ask = next(w for w in every_widget(board.opened_box)
+               if isinstance(w, dashboard_module.W.Button)
+               and w.description.startswith("Show secrets"))
+    ask.click()                                            # asks first: nothing shown yet
+    assert "may be projected" in on_screen(board.opened_box)
+    assert not any(isinstance(w, GameWidget) for w in every_widget(board))
+    no = next(w for w in every_widget(board.opened_box)
+              if getattr(w, "description", "") == "Cancel")
+    no.click()
+    assert "may be projected" not in on_screen(board.opened_box)
+    ask.click()
+    yes = next(w for w in every_widget(board.opened_box)
+               if getattr(w, "description", "") == "Yes, show them")
+    yes.click()
+    (shell,) = [w for w in every_widget(board) if isinstance(w, GameWidget)]
+    assert shell.viewpoint is None and str(seed) in on_screen(shell)   # the teacher's
+    hide = next(w for w in every_widget(board.opened_box)
+                if getattr(w, "description", "") == "Hide secrets")
+    hide.click()
+    assert not any(isinstance(w, GameWidget) for w in every_widget(board))
+    assert str(seed) not in on_screen(board.opened_box)

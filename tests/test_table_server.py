@@ -761,7 +761,7 @@ def test_the_dashboard_makes_tables_for_the_class_follows_them_and_tallies(
     code = board.codes[made[0]]["A"]
     assert code in page and "seat.ipynb?server=" in page and "@page" in page
     assert f"data-table='{made[0]}'" in board.overview.value
-    widget = board.open_table(made[0])
+    widget = board.open_table(made[0], secrets=True)
     assert widget.viewpoint is None                      # the teacher's view
     a = classroom.join(server.url, code)
     before = widget.table.length

@@ -52,6 +52,10 @@ SHOWN_CHARS = 80
 TOOLTIP_CHARS = 500
 #: The most characters of a question's label on the plot.
 PLOT_LABEL_CHARS = 40
+#: The width of the labels of the forms (New tables, Lesson codes): "empty seats" whole.
+FORM_LABEL_WIDTH = "7.5em"
+#: The width of a form's box, its label included.
+FORM_WIDTH = "22em"
 
 
 def _cut(text: object, limit: int) -> str:
@@ -135,6 +139,21 @@ h1 {{ font-size: 14pt; }}
 .where {{ font-size: 13pt; }} .code {{ font: bold 26pt monospace; letter-spacing: 3pt; }}
 .how {{ font-size: 9pt; color: #333; }} .address {{ font: 9pt monospace; word-break: break-all; }}
 </style></head><body><h1>{html.escape(title)}</h1>{slips}</body></html>"""
+
+
+def shown_status(summary: dict[str, Any]) -> str:
+    """A table's status as the Tables tab says it: a game at its end is ``finished``
+    (the server keeps such a table ``playing``: nothing stops it, there is just no move
+    left), an ended one ``ended``, else ``playing`` or ``paused``.
+
+    >>> shown_status({"status": "playing", "turn": "over"}), shown_status(
+    ...     {"status": "paused", "turn": "A"}), shown_status({"status": "ended", "turn": "over"})
+    ('finished', 'paused', 'ended')
+    """
+    status = str(summary.get("status", ""))
+    if summary.get("turn") == "over" and status != "ended":
+        return "finished"
+    return status
 
 
 def _answer_kind(row: dict[str, Any]) -> tuple[str, ...]:
@@ -241,6 +260,7 @@ class Dashboard(W.VBox):
         self.codes: dict[str, dict[str, str]] = {}       # table → its codes (this session)
         self.answers: list[dict[str, Any]] = self.client.answers()
         self.opened: tuple[str, Table] | None = None
+        self.public_view: W.HTML | None = None          # the opened table, secrets hidden
         self._pending: set[Callable[[], None]] = set()   # refreshes waiting on the loop
         self.updates = 0                                  # overview refreshes so far
         self._build()
@@ -258,8 +278,9 @@ class Dashboard(W.VBox):
         self.table_menu = W.Dropdown(description="table", options=[],
                                      layout=W.Layout(width="260px"))
         self.open_button = W.Button(description="Open", icon="eye",
-                                    tooltip="Show the table in the teacher's view (every "
-                                            "card, the seed), following the game live")
+                                    tooltip="Show the table as every seat sees it, "
+                                            "following the game live; its secrets (every "
+                                            "card, the seed) only when you ask")
         self.pause_button = W.Button(description="Pause", icon="pause")
         self.resume_button = W.Button(description="Resume", icon="play")
         self.end_button = W.Button(description="End", icon="stop", button_style="danger")
@@ -287,12 +308,16 @@ class Dashboard(W.VBox):
                              self.opened_box])
 
         names = game_registry.names()
-        self.game_box = W.Dropdown(options=names, value="janus-cards", description="game")
-        self.ruleset_box = W.Dropdown(description="ruleset")
-        self.seats_box = W.BoundedIntText(value=3, min=2, max=6, description="seats")
+        form = {"style": {"description_width": FORM_LABEL_WIDTH},
+                "layout": W.Layout(width=FORM_WIDTH)}
+        self.game_box = W.Dropdown(options=names, value="janus-cards", description="game",
+                                   **form)
+        self.ruleset_box = W.Dropdown(description="ruleset", **form)
+        self.seats_box = W.BoundedIntText(value=3, min=2, max=6, description="seats",
+                                          **form)
         self.students_box = W.BoundedIntText(value=12, min=1, max=500,
-                                             description="students")
-        self.bot_box = W.Dropdown(description="empty seats")
+                                             description="students", **form)
+        self.bot_box = W.Dropdown(description="empty seats", **form)
         self.create_button = W.Button(description="Make the tables", icon="plus",
                                       button_style="primary", layout=W.Layout(width="auto"))
         self.slips_link = W.HTML()
@@ -348,7 +373,9 @@ class Dashboard(W.VBox):
 
     def _game_chosen(self) -> None:
         game = game_registry.get(self.game_box.value)
-        self.ruleset_box.options = [r.name for r in game.rulesets()]
+        self.ruleset_box.options = [(f"{r.name} (the rulebook)" if r.name == "rulebook"
+                                     else r.name, r.name) for r in game.rulesets()]
+        self.ruleset_box.value = game.ruleset("rulebook").name
         spec = {s.name: s for s in game.Variant.options()}["players"]
         self.seats_box.min, self.seats_box.max = int(spec.minimum or 2), int(spec.maximum or 6)
         self.seats_box.value = min(max(self.seats_box.value, self.seats_box.min),
@@ -402,8 +429,9 @@ class Dashboard(W.VBox):
                                else t["turn"])
             cells = [f"<b>{html.escape(t['id'])}</b>", html.escape(t["title"]),
                      html.escape(t["ruleset"]),
-                     html.escape(t["status"]) + (f"<br><small>{html.escape(t['note'])}</small>"
-                                                 if t.get("note") else ""), turn,
+                     html.escape(shown_status(t)) + (
+                         f"<br><small>{html.escape(t['note'])}</small>"
+                         if t.get("note") else ""), turn,
                      html.escape(str(t["moves"])), scores, seats]
             rows.append(f"<tr data-table='{html.escape(t['id'])}' "
                         f"data-moves='{html.escape(str(t['moves']))}'>"
@@ -423,29 +451,81 @@ class Dashboard(W.VBox):
                 self.table_menu.value = keep
 
     # ------------------------------------------------------------------ a table
-    def open_table(self, table_id: str) -> Any:
-        """Show a table in the teacher's view, following it live: step back through it
-        and see every seat's cards; its moves are played from the seats' pages."""
-        from .shell import GameWidget
+    def open_table(self, table_id: str, *, secrets: bool = False) -> Any:
+        """Show a table, following it live; its moves are played from the seats' pages.
+
+        At first it shows only what every seat sees (the public view: no hidden card, no
+        seed), for the screen may be projected; *Show secrets* asks first, then shows
+        the teacher's view (``secrets=True`` at once): step back through the game and
+        see every seat's cards and the seed. Returns the teacher's view's widget, or
+        None while the secrets are hidden."""
         record = self.client.record(table_id)
         table = Table(record.game, record=record, bot_delay=0)
         table.hold("this is the class's table: it is played from the seats' pages")
-        widget = GameWidget(table, viewpoint=None)
         self.opened = (table_id, table)
-        self.opened_box.children = [W.HTML(f"<b>Table {html.escape(table_id)}</b> (the "
-                                           "teacher's view)"), widget]
         self.watch.watch(table_id)
-        self.say(f"Table {table_id} is open in the teacher's view.")
+        if secrets:
+            return self._show_secrets()
+        self._hide_secrets()
+        self.say(f"Table {table_id} is open as every seat sees it (no hidden card, no "
+                 "seed): Show secrets for the teacher's view.")
+        return None
+
+    def _opened_heading(self, what: str) -> W.HTML:
+        table_id, table = self.opened  # type: ignore[misc]
+        return W.HTML(f"<b>Table {html.escape(table_id)}</b>, "
+                      f"{html.escape(table.game.title)}: {what}")
+
+    def _hide_secrets(self) -> None:
+        """The opened table as every seat sees it, with the button that asks for more."""
+        _, table = self.opened  # type: ignore[misc]
+        self.public_view = W.HTML(_public_picture(table))
+        self.public_view.add_class("janus-dashboard-public")
+        ask = W.Button(description="Show secrets…", icon="unlock",
+                       tooltip="The teacher's view: every card and the seed",
+                       layout=W.Layout(width="auto"))
+        ask.on_click(self._guard(lambda _: self._ask_secrets()))
+        self.secrets_question = W.HBox()
+        self.opened_box.children = [
+            self._opened_heading("as every seat sees it (no hidden card, no seed)"),
+            self.public_view, ask, self.secrets_question]
+
+    def _ask_secrets(self) -> None:
+        """The confirmation before any secret is shown."""
+        yes = W.Button(description="Yes, show them", icon="eye", button_style="warning",
+                       layout=W.Layout(width="auto"))
+        no = W.Button(description="Cancel", layout=W.Layout(width="auto"))
+        yes.on_click(self._guard(lambda _: self._show_secrets()))
+        no.on_click(lambda _: setattr(self.secrets_question, "children", ()))
+        self.secrets_question.children = [
+            W.HTML("<b>Show every card and the seed?</b> The screen may be projected or "
+                   "shared: anyone who sees it sees them too.&nbsp;"), yes, no]
+
+    def _show_secrets(self) -> Any:
+        """The opened table in the teacher's view (every card, the seed)."""
+        from .shell import GameWidget
+        table_id, table = self.opened  # type: ignore[misc]
+        widget = GameWidget(table, viewpoint=None)
+        hide = W.Button(description="Hide secrets", icon="lock",
+                        layout=W.Layout(width="auto"))
+        hide.on_click(self._guard(lambda _: self._hide_secrets()))
+        self.public_view = None
+        self.opened_box.children = [
+            self._opened_heading("the teacher's view (every card, the seed)"), hide, widget]
+        self.say(f"Table {table_id} is open in the teacher's view: every card and the "
+                 "seed are on the screen.")
         return widget
 
     def _follow(self, msg: dict[str, Any]) -> None:
         table_id, table = self.opened  # type: ignore[misc]
         have = len(table.replay.lines[0])
         new = [(m["move"], m["by"]) for m in msg["moves"] if m["ply"] >= have]
-        if msg["from"] > have:
-            self.open_table(table_id)            # missed some: read the record again
+        if msg["from"] > have:                   # missed some: read the record again
+            self.open_table(table_id, secrets=self.public_view is None)
         elif new:
             table.extend(new)
+            if self.public_view is not None:
+                self.public_view.value = _public_picture(table)
 
     def _status(self, table_id: str, action: str) -> None:
         getattr(self.client, action)(table_id)
@@ -579,6 +659,23 @@ class Dashboard(W.VBox):
         else:
             self.answers_plot.value = picture
             self.plot_note.value = ""
+
+
+def _public_picture(table: Table) -> str:
+    """The table's present position as every seat sees it (``state.view(TABLE)``: no
+    hidden card; the seed is never drawn), as an HTML picture."""
+    from ..core.protocol import TABLE
+    from ..drawing import render_svg
+    state = table.replay.lines[0].state_at(len(table.replay.lines[0]))
+    try:
+        drawing = table.game.board().draw(state.view(TABLE))
+    except (NotImplementedError, ModuleNotFoundError):      # a game without a drawing
+        return f"<pre>{html.escape(str(state.view(TABLE)))}</pre>"
+    data = base64.b64encode(render_svg(drawing).encode()).decode()
+    moves = len(table.replay.lines[0])
+    return (f"<div>{moves} move{'s' * (moves != 1)} played</div>"
+            f"<img alt='the table as every seat sees it' src='data:image/svg+xml;base64,"
+            f"{data}' style='max-width:560px;width:100%;height:auto'>")
 
 
 def _tally_figure(rows: list[dict[str, Any]]) -> Any:
