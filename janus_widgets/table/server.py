@@ -50,11 +50,14 @@ from ..core.protocol import CHANCE, TERMINAL, Game, seat_index, seat_name
 from ..core.record import Record
 from ..core.replay import HUMAN
 from ..core.rng import check_seed, fresh_seed
+from . import screen as S
 from .local import Table
+from .client import SeatMirror
 from .narrate import sentence
+from .seat_pages import SECURITY_HEADERS, PageError, PageView, page_file
 from .storage import AnswerRow, MoveRow, SQLiteStorage, Storage, StorageError, TableRow
 
-__all__ = ["Hall", "make_app", "serve", "main", "LIMITS", "WireError"]
+__all__ = ["Hall", "make_app", "serve", "main", "LIMITS", "WireError", "PAGE_MESSAGES"]
 
 log = logging.getLogger("janus_widgets.server")
 
@@ -77,6 +80,8 @@ CODE_LETTERS = "ACDEFHJKMNPRTUVWXY3469"
 #: tries a minute from one address.
 CODE_LENGTH = 8
 STATUSES = ("playing", "paused", "ended")
+#: What a web seat page sends besides hello, ping, sync and play (see .seat_pages).
+PAGE_MESSAGES = frozenset({"click", "select", "goto", "record", "picture"})
 
 
 class WireError(Exception):
@@ -162,6 +167,7 @@ class Connection:
     tokens: float = LIMITS["burst"]
     refill: float = field(default_factory=time.monotonic)
     warned: float = 0.0
+    page: PageView | None = None   # a web seat page: it is sent screens, not updates
 
     def allow(self) -> bool:
         """Take one message from the budget (``per_second``, up to ``burst`` saved)."""
@@ -268,6 +274,9 @@ class Hall:
             self._answer_kinds[key] = self._answer_kinds.get(key, 0) + 1
         self.unrestored: dict[str, str] = {}    # table id → why it could not come back
         self.sockets: dict[str, set[Connection]] = {}  # credential hash → its sockets
+        #: (table, seat) → what that seat knows, fed by :meth:`seat_update` like any other
+        #: connection of the seat: the web seat pages' screens are made from it alone.
+        self.mirrors: dict[tuple[str, int], SeatMirror] = {}
         for row in storage.tables():
             try:
                 self.tables[row.id] = self._restore(row)
@@ -340,6 +349,12 @@ class Hall:
                                       meta={**(served.row.meta or {}), "note": served.note}))
         fresh.connections = served.connections
         self.tables[served.id] = fresh
+        for seat in range(len(served.row.seats)):       # rebuilt from the stored moves
+            self.mirrors.pop((served.id, seat), None)
+        for seat, conns in fresh.connections.items():
+            for conn in conns:
+                if conn.page is not None:
+                    conn.page = PageView(self.mirror(fresh, seat))
 
     def _let_bots_move(self, served: ServedTable, start: Callable[[], Any]) -> None:
         """``start()`` lets the table's bots move (at once when they have no delay):
@@ -759,13 +774,43 @@ class Hall:
                  for i, raw in zip(range(since, len(line)), line.raws(since, len(line)))]
         return {"type": "moves", "table": served.id, "from": since, "moves": moves}
 
+    # ------------------------------------------------------------------ seat pages
+    def mirror(self, served: ServedTable, seat: int) -> SeatMirror:
+        """What seat ``seat`` of ``served`` knows, up to date: built from the seat's
+        own welcome and updates (the filter every seat's connection gets)."""
+        key = (served.id, seat)
+        mirror = self.mirrors.get(key)
+        if mirror is None:
+            mirror = self.mirrors[key] = SeatMirror()
+            mirror.take(self.seat_welcome(served, seat))
+        self.feed(served, seat, mirror)
+        return mirror
+
+    def feed(self, served: ServedTable, seat: int, mirror: SeatMirror) -> bool:
+        """Bring a seat's mirror up to date; returns whether its game moved."""
+        return mirror.take(self.seat_update(served, seat, mirror.length))
+
+    def page_screen(self, conn: Connection) -> dict[str, Any]:
+        """The screen of a web seat page now."""
+        assert conn.page is not None
+        return conn.page.screen()
+
     # ------------------------------------------------------------------ pushing
     def broadcast(self, served: ServedTable) -> None:
-        """Send every connection of the table what it has not seen, and every teacher
-        the table's summary."""
+        """Send every connection of the table what it has not seen (a web seat page:
+        its screen, made from its seat's mirror fed once), and every teacher the
+        table's summary."""
         for seat, conns in served.connections.items():
+            pages = [c for c in conns if c.page is not None]
+            if pages:
+                mirror = self.mirrors.get((served.id, seat)) or self.mirror(served, seat)
+                moved = self.feed(served, seat, mirror)
+                for conn in pages:
+                    conn.page.news(moved)
+                    conn.send(conn.page.screen())
             for conn in list(conns):
-                self.send_seat(conn, served, seat)
+                if conn.page is None:
+                    self.send_seat(conn, served, seat)
         summary = {"type": "table", "table": self.summary(served)}
         for conn in list(self.teachers):
             conn.send(summary)
@@ -773,6 +818,10 @@ class Hall:
                 self.send_watch(conn, served)
 
     def send_seat(self, conn: Connection, served: ServedTable, seat: int) -> None:
+        if conn.page is not None:
+            self.feed(served, seat, conn.page.mirror)
+            conn.send(conn.page.screen())
+            return
         update = self.seat_update(served, seat, conn.sent)
         conn.sent = update["length"]
         conn.send(update)
@@ -904,9 +953,10 @@ class _Handler(tornado.web.RequestHandler):
         self.hall = hall
 
     def set_default_headers(self) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            self.set_header(name, value)
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
-        self.set_header("X-Content-Type-Options", "nosniff")
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         exc = kwargs.get("exc_info", (None, None))[1]
@@ -1124,11 +1174,12 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
         if kind == "hello":
             self._hello(data)
             return
-        known = {"sync", "play", "watch", "unwatch"}
+        known = {"sync", "play", "watch", "unwatch", *PAGE_MESSAGES}
         if kind not in known:
             raise WireError("unknown_type", f"unknown message type {kind!r}; the types are "
                                             "hello, ping, sync, play (a seat), watch and "
-                                            "unwatch (the teacher)")
+                                            "unwatch (the teacher), and a seat page's "
+                                            + ", ".join(sorted(PAGE_MESSAGES)))
         if not conn.role:
             raise WireError("no_credential", "sign in first: send hello with a "
                                              "credential or the teacher's token")
@@ -1136,6 +1187,12 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
             raise WireError("seat_only", f"{kind} is a seat's or the teacher's message; a "
                                          "student's lesson page only sends answers "
                                          "(POST /api/answers)")
+        if conn.page is not None:
+            self._page_message(kind, data)
+            return
+        if kind in PAGE_MESSAGES:
+            raise WireError("page_only", f"{kind} is a seat page's message: sign in with "
+                                         "hello and \"screen\": true")
         if kind in ("sync", "play"):
             if conn.role != "seat":
                 raise WireError("seat_only", f"{kind} is a seat's message; the teacher "
@@ -1165,6 +1222,52 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
             hall.send_watch(conn, served)
         else:
             conn.watching.discard(served.id)
+
+    def _page_message(self, kind: str, data: dict) -> None:
+        """A web seat page's message: what the student did; the answer is a new screen
+        (a refusal is said in its status line)."""
+        hall, conn = self.hall, self.conn
+        page = conn.page
+        assert page is not None
+        served = hall.tables[conn.table_id]
+        hall.feed(served, conn.seat, page.mirror)
+        if kind in ("watch", "unwatch"):
+            raise WireError("teacher_only", f"{kind} is the teacher's message")
+        if kind == "record":
+            self._send({"type": "record", "record": page.mirror.record().to_dict()})
+            return
+        if kind == "picture":
+            from ..drawing import render_svg
+            page._at()
+            shown = S.drawing(page.mirror, page._viewer())
+            self._send({"type": "picture", "svg": render_svg(shown)})
+            return
+        try:
+            move = None
+            if kind == "goto":
+                page.goto(data.get("index"))
+            elif kind == "select":
+                page.select(data.get("move"))
+            elif kind == "click":
+                move = page.click(data.get("serial"), data.get("region"))
+            elif kind == "play":
+                move = data.get("move")
+                if not isinstance(move, str):
+                    raise PageError("bad_request", "'move' is a move's notation, as the "
+                                                   "list shows it")
+            if move is not None:
+                client_id = data.get("id") if isinstance(data.get("id"), str) else \
+                    secrets.token_hex(8)
+                try:
+                    ack = hall.play(served, conn.seat, move, client_id)
+                except WireError as exc:
+                    page.say(exc.text[0].upper() + exc.text[1:], "refused")
+                else:
+                    self._send(ack)
+                    return                   # the move's screen comes with the news
+        except PageError as exc:
+            page.say(exc.text, "refused")
+        self._send(page.screen())
 
     def _hello(self, data: dict) -> None:
         hall, conn = self.hall, self.conn
@@ -1201,6 +1304,8 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
             since = 0
         conn.sent = since
+        if data.get("screen") is True:             # a web seat page: it is sent screens
+            conn.page = PageView(hall.mirror(served, seat))
         self._send(hall.seat_welcome(served, seat))
         hall.attach(conn, served, seat)
 
@@ -1224,8 +1329,27 @@ def make_app(hall: Hall) -> tornado.web.Application:
         (r"/api/join_class", JoinClassHandler, args),
         (r"/api/answers", AnswersHandler, args),
         (r"/ws", SocketHandler, args),
+        (r"/seat", SeatPageHandler, args),
+        (r"/seat/(seat\.js|seat\.css|icon\.svg)", SeatPageHandler, args),
     ], websocket_max_message_size=LIMITS["frame_bytes"], websocket_ping_interval=20,
         default_handler_class=_NotFound, default_handler_args=args)
+
+
+class SeatPageHandler(tornado.web.RequestHandler):
+    """The static seat page (``/seat``) and its own files, under
+    :data:`.seat_pages.SECURITY_HEADERS`; nothing of the address is written into them."""
+
+    def initialize(self, hall: Hall) -> None:
+        self.hall = hall
+
+    def set_default_headers(self) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            self.set_header(name, value)
+
+    def get(self, name: str = "seat.html") -> None:
+        body, kind = page_file(name)
+        self.set_header("Content-Type", kind)
+        self.finish(body)
 
 
 class _NotFound(_Handler):

@@ -1,0 +1,524 @@
+// The seat page: join with the code, then paint every screen the table server sends and
+// send what the student does. No framework, nothing from another host; every text from
+// the server is set as text (never as HTML). See janus_widgets/table/seat_pages.py.
+
+const STORE = "janus-seat-credential";
+const SCREEN_VERSION = 1;
+const $ = (id) => document.getElementById(id);
+
+let socket = null;
+let screen = null;          // the last screen painted
+let credential = sessionStorage.getItem(STORE);
+let retry = 300;            // ms before reconnecting; doubles up to 4 s
+let autoplay = null;        // the autoplay timer
+let closing = false;        // the page gave up its seat (a refused credential)
+
+// ------------------------------------------------------------------ joining
+function codeFromAddress() {
+  const params = new URLSearchParams(location.search);
+  const code = (params.get("code") || "").trim().toUpperCase();
+  return /^[A-Z0-9]{4,20}$/.test(code) ? code : "";
+}
+
+function showJoin(message) {
+  $("seat").hidden = true;
+  $("join").hidden = false;
+  $("join-message").textContent = message || "";
+  $("code").focus();
+}
+
+async function join(code) {
+  $("join-message").textContent = "Joining…";
+  let reply;
+  try {
+    reply = await fetch("/api/join", {
+      method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({code}), credentials: "omit", cache: "no-store"});
+  } catch (err) {
+    showJoin("The table server does not answer: check the network, then try again.");
+    return;
+  }
+  let data = {};
+  try { data = await reply.json(); } catch (err) { data = {}; }
+  if (!reply.ok) {
+    const said = typeof data.error === "string" ? data.error : `the server answered ${reply.status}`;
+    const what = {
+      unknown_code: "No seat has this code: check it on your slip (letters and digits).",
+      ended: "This table has ended: ask your teacher for a new slip.",
+      rate_limit: said,
+    }[data.code] || said;
+    showJoin(what);
+    return;
+  }
+  credential = data.credential;
+  sessionStorage.setItem(STORE, credential);
+  history.replaceState(null, "", "/seat");      // the code leaves the address bar
+  connect();
+}
+
+$("join-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const code = $("code").value.trim().toUpperCase();
+  if (!/^[A-Z0-9]{4,20}$/.test(code)) {
+    showJoin("A code is the 8 letters and digits on your slip.");
+    return;
+  }
+  join(code);
+});
+
+// ------------------------------------------------------------------ the connection
+function connect() {
+  $("join").hidden = true;
+  $("seat").hidden = false;
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${scheme}//${location.host}/ws`);
+  socket = ws;
+  ws.addEventListener("open", () => {
+    ws.send(JSON.stringify({type: "hello", credential, screen: true}));
+  });
+  ws.addEventListener("message", (event) => {
+    let msg;
+    try { msg = JSON.parse(event.data); } catch (err) {
+      console.error("dropped a frame that is not JSON", err);
+      return;
+    }
+    try { receive(msg); } catch (err) {
+      console.error("dropped a frame the page cannot read", err, msg);
+    }
+  });
+  ws.addEventListener("close", () => {
+    if (socket !== ws || closing) return;
+    socket = null;
+    setConnection("Reconnecting…");
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 4000);
+  });
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+  say("Not connected: the page reconnects by itself; try again in a moment.", "error");
+  return false;
+}
+
+function setConnection(text) {
+  $("connection").textContent = text;
+}
+
+function receive(msg) {
+  if (msg.type === "welcome") {
+    retry = 300;
+    setConnection("");
+  } else if (msg.type === "screen") {
+    if (msg.version !== SCREEN_VERSION) throw new Error(`screen version ${msg.version}`);
+    paint(msg);
+  } else if (msg.type === "record") {
+    download(JSON.stringify(msg.record, null, 1), "application/json",
+             `${screen.game}-${screen.table}-seat-${screen.seat}.json`);
+  } else if (msg.type === "picture") {
+    download(msg.svg, "image/svg+xml",
+             `${screen.game}-${screen.table}-seat-${screen.seat}-position.svg`);
+  } else if (msg.type === "error") {
+    if (["bad_credential", "no_credential"].includes(msg.code)) {
+      closing = true;
+      sessionStorage.removeItem(STORE);
+      credential = null;
+      if (socket) socket.close();
+      const code = codeFromAddress();
+      showJoin(code ? "" : "Your seat needs its code again: type the code on your slip.");
+      if (code) join(code);
+    } else if (msg.code === "limit") {
+      closing = true;
+      setConnection(msg.error);
+    } else {
+      say(msg.error, "error");
+    }
+  }
+}
+
+// ------------------------------------------------------------------ painting
+const canvas = $("board");
+const ctx = canvas.getContext("2d");
+let scale = 1;              // CSS pixels per drawing unit
+
+function fitBoard(drawing) {
+  // The whole board, the step bar and the status line on screen at once: the board gets
+  // the width it has, as far as its height leaves room for the rest.
+  const big = document.body.classList.contains("big");
+  const stage = $("stage");
+  const width = stage.clientWidth || drawing.width;
+  const reserve = big ? 50 : ($("top").offsetHeight + $("stepbar").offsetHeight + 90);
+  const room = Math.max(200, window.innerHeight - reserve);
+  scale = Math.min(width / drawing.width, room / drawing.height);
+  const cssW = Math.floor(drawing.width * scale);
+  const cssH = Math.floor(drawing.height * scale);
+  const ratio = window.devicePixelRatio || 1;
+  canvas.style.width = `${cssW}px`;
+  canvas.style.height = `${cssH}px`;
+  canvas.width = Math.round(cssW * ratio);
+  canvas.height = Math.round(cssH * ratio);
+  return scale * ratio;
+}
+
+function draw(target, drawing, factor, highlight) {
+  target.setTransform(factor, 0, 0, factor, 0, 0);
+  target.fillStyle = drawing.background || "#fff";
+  target.fillRect(0, 0, drawing.width, drawing.height);
+  for (const layer of ["board", "pieces", "highlight"]) {
+    for (const shape of drawing.layers[layer] || []) drawShape(target, shape);
+  }
+  for (const index of highlight || []) outline(target, drawing.regions[index]);
+}
+
+function stroke(c, colour, width, dash) {
+  if (!colour) return;
+  c.setLineDash(dash || []);
+  c.strokeStyle = colour;
+  c.lineWidth = width;
+  c.stroke();
+  c.setLineDash([]);
+}
+
+function path(c, points) {
+  c.beginPath();
+  points.forEach(([x, y], i) => (i ? c.lineTo(x, y) : c.moveTo(x, y)));
+}
+
+function drawShape(c, s) {
+  const kind = s[0];
+  if (kind === "rect") {
+    const [, x, y, w, h, fill, line, width, radius, dash] = s;
+    c.beginPath();
+    if (radius && c.roundRect) c.roundRect(x, y, w, h, radius); else c.rect(x, y, w, h);
+    if (fill) { c.fillStyle = fill; c.fill(); }
+    stroke(c, line, width, dash);
+  } else if (kind === "circle") {
+    const [, x, y, r, fill, line, width, dash] = s;
+    c.beginPath();
+    c.arc(x, y, r, 0, 2 * Math.PI);
+    if (fill) { c.fillStyle = fill; c.fill(); }
+    stroke(c, line, width, dash);
+  } else if (kind === "arc") {
+    const [, x, y, r, start, end, line, width, fill] = s;
+    c.beginPath();
+    c.arc(x, y, r, start, end);
+    if (fill) { c.fillStyle = fill; c.fill(); }
+    stroke(c, line, width);
+  } else if (kind === "line") {
+    const [, points, line, width, dash] = s;
+    path(c, points);
+    stroke(c, line, width, dash);
+  } else if (kind === "polygon") {
+    const [, points, fill, line, width] = s;
+    path(c, points);
+    c.closePath();
+    if (fill) { c.fillStyle = fill; c.fill(); }
+    stroke(c, line, width);
+  } else if (kind === "text") {
+    const [, x, y, text, size, fill, align, baseline, bold, font] = s;
+    c.font = `${bold ? "bold " : ""}${size}px ${font}`;
+    c.fillStyle = fill;
+    c.textAlign = align === "center" ? "center" : align;
+    c.textBaseline = baseline;
+    c.fillText(text, x, y);
+  }
+}
+
+function outline(c, region) {
+  if (!region) return;
+  const g = region.geometry;
+  c.beginPath();
+  if (region.kind === "rect") c.rect(g[0] - 3, g[1] - 3, g[2] + 6, g[3] + 6);
+  else if (region.kind === "circle") c.arc(g[0], g[1], g[2] + 3, 0, 2 * Math.PI);
+  else { path(c, g); c.closePath(); }
+  stroke(c, "#ff9f1c", 4, [8, 4]);            // dashed: not colour alone
+}
+
+function contains(region, x, y) {
+  const g = region.geometry;
+  if (region.kind === "rect") return x >= g[0] && x <= g[0] + g[2] && y >= g[1] && y <= g[1] + g[3];
+  if (region.kind === "circle") return (x - g[0]) ** 2 + (y - g[1]) ** 2 <= g[2] ** 2;
+  let inside = false;
+  for (let i = 0, j = g.length - 1; i < g.length; j = i++) {
+    const [xi, yi] = g[i], [xj, yj] = g[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+function paint(data) {
+  screen = data;
+  document.title = `${data.title} · seat ${data.seat}`;
+  $("heading").textContent = `${data.title} — ${data.heading}`;
+  canvas.setAttribute("aria-label", data.drawing.title || data.title);
+  draw(ctx, data.drawing, fitBoard(data.drawing), []);
+  paintSteps(data.steps);
+  paintStatus(data.status);
+  paintMoves(data.moves);
+  paintLog(data.log, data.log_at);
+  paintSeats(data.seats);
+  paintPanels(data.panels);
+  if (autoplay && data.steps.at_end) stopAutoplay();
+}
+
+function paintSteps(steps) {
+  const slider = $("slider");
+  slider.max = String(steps.length);
+  slider.value = String(steps.index);
+  $("where").textContent = `move ${steps.index}/${steps.length}`;
+  $("first").disabled = $("back").disabled = steps.index === 0;
+  $("forward").disabled = $("last").disabled = steps.at_end;
+}
+
+function paintStatus(status) {
+  const turn = $("status-turn");
+  turn.replaceChildren();
+  const where = document.createTextNode(`${status.where} · `);
+  const bold = document.createElement("b");
+  bold.textContent = status.mark;
+  const rest = document.createTextNode(status.turn.slice(status.mark.length)
+                                       + (status.scores ? ` · scores ${status.scores}` : ""));
+  turn.append(where, bold, rest);
+  $("status-last").textContent = status.last;
+  const message = $("status-message");
+  message.textContent = status.message;
+  message.className = status.message ? status.kind : "";
+  $("status-note").textContent = status.note;
+  $("live-last").textContent = [status.message || status.last, status.turn, status.note]
+    .filter(Boolean).join(". ");
+  $("live-position").textContent = status.position;
+}
+
+function say(text, kind) {
+  const message = $("status-message");
+  message.textContent = text;
+  message.className = kind;
+}
+
+function paintMoves(moves) {
+  const list = $("options");
+  const keep = list.value;
+  list.replaceChildren();
+  if (!moves.options.length) {
+    const note = document.createElement("option");
+    note.disabled = true;
+    note.textContent = moves.note || "(no move here)";
+    list.append(note);
+  }
+  moves.options.forEach((option, i) => {
+    const item = document.createElement("option");
+    item.value = String(i);
+    item.textContent = `${option.notation} — ${option.description}`;
+    list.append(item);
+  });
+  if (keep && moves.options[Number(keep)]) list.value = keep;
+  $("play").disabled = !moves.can_play || !moves.options.length;
+}
+
+function paintLog(entries, at) {
+  const log = $("log");
+  log.replaceChildren();
+  for (const [text, ply] of entries) {
+    const item = document.createElement("li");
+    item.textContent = text;
+    item.dataset.ply = String(ply);
+    if (ply === at) item.className = "current";
+    log.append(item);
+  }
+  const current = log.querySelector(".current");
+  if (current) current.scrollIntoView({block: "nearest"});
+}
+
+function paintSeats(seats) {
+  const list = $("seats");
+  list.replaceChildren();
+  for (const seat of seats) {
+    const item = document.createElement("li");
+    const who = document.createElement("bdi");
+    who.textContent = seat.who;
+    const online = seat.connected === null ? "" : seat.connected ? ", connected" : "";
+    item.append(`${seat.seat}${seat.you ? " (you)" : ""}: `, who, online);
+    list.append(item);
+  }
+}
+
+function paintPanels(panels) {
+  const box = $("panels");
+  box.replaceChildren();
+  for (const panel of panels) {
+    const div = document.createElement("div");
+    div.className = "panel";
+    div.dataset.panel = panel.id;
+    const title = document.createElement("b");
+    title.textContent = panel.title;
+    div.append(title);
+    for (const line of panel.lines) {
+      const p = document.createElement("div");
+      p.textContent = line;
+      div.append(p);
+    }
+    if (panel.rows.length) {
+      const table = document.createElement("table");
+      for (const row of [panel.head, ...panel.rows]) {
+        const tr = document.createElement("tr");
+        for (const cell of row) {
+          const td = document.createElement("td");
+          td.textContent = cell;
+          tr.append(td);
+        }
+        table.append(tr);
+      }
+      div.append(table);
+    }
+    box.append(div);
+  }
+}
+
+// ------------------------------------------------------------------ what the student does
+function hovered() {
+  const list = $("options");
+  const option = screen && screen.moves.options[Number(list.value)];
+  return list.value !== "" && option ? option.highlights : [];
+}
+
+canvas.addEventListener("click", (event) => {
+  if (!screen) return;
+  const box = canvas.getBoundingClientRect();
+  const x = (event.clientX - box.left) / scale;
+  const y = (event.clientY - box.top) / scale;
+  const regions = screen.drawing.regions;
+  for (let i = regions.length - 1; i >= 0; i--) {       // the topmost region first
+    if (contains(regions[i], x, y)) {
+      send({type: "click", serial: screen.serial, region: i});
+      return;
+    }
+  }
+});
+
+function goto(index) {
+  if (!screen) return;
+  const target = Math.max(0, Math.min(screen.steps.length, index));
+  send({type: "goto", index: target});
+}
+
+function stopAutoplay() {
+  clearInterval(autoplay);
+  autoplay = null;
+  $("autoplay").setAttribute("aria-pressed", "false");
+}
+
+function toggleAutoplay() {
+  if (autoplay) { stopAutoplay(); return; }
+  if (!screen || screen.steps.at_end) return;
+  $("autoplay").setAttribute("aria-pressed", "true");
+  autoplay = setInterval(() => {
+    if (!screen || screen.steps.at_end) { stopAutoplay(); return; }
+    goto(screen.steps.index + 1);
+  }, 700);
+}
+
+function playSelected() {
+  const list = $("options");
+  const option = screen && screen.moves.options[Number(list.value)];
+  if (list.value === "" || !option) {
+    say("Select a move in the list first (or with ↑ ↓).", "refused");
+    return;
+  }
+  send({type: "play", move: option.notation, id: crypto.randomUUID()});
+}
+
+function walk(step) {
+  if (!screen || !screen.moves.options.length) {
+    say(screen && screen.moves.note ? screen.moves.note : "There is no move to choose here.",
+        "info");
+    return;
+  }
+  const list = $("options");
+  const count = screen.moves.options.length;
+  const now = list.value === "" ? (step > 0 ? -1 : count) : Number(list.value);
+  const next = (now + step + count) % count;
+  list.value = String(next);
+  send({type: "select", move: next});
+}
+
+$("first").addEventListener("click", () => goto(0));
+$("back").addEventListener("click", () => goto(screen.steps.index - 1));
+$("forward").addEventListener("click", () => goto(screen.steps.index + 1));
+$("last").addEventListener("click", () => goto(screen.steps.length));
+$("slider").addEventListener("change", (e) => goto(Number(e.target.value)));
+$("autoplay").addEventListener("click", toggleAutoplay);
+$("options").addEventListener("change", (e) => {
+  if (e.target.value !== "") send({type: "select", move: Number(e.target.value)});
+});
+$("options").addEventListener("dblclick", playSelected);
+$("play").addEventListener("click", playSelected);
+$("log").addEventListener("click", (e) => {
+  const item = e.target.closest("li");
+  if (item) goto(Number(item.dataset.ply));
+});
+$("big").addEventListener("click", () => {
+  const on = document.body.classList.toggle("big");
+  $("big").setAttribute("aria-pressed", String(on));
+  if (screen) paint(screen);
+});
+$("save-record").addEventListener("click", () => send({type: "record"}));
+$("save-svg").addEventListener("click", () => send({type: "picture"}));
+$("save-png").addEventListener("click", () => {
+  if (!screen) return;
+  const d = screen.drawing;
+  const off = document.createElement("canvas");
+  off.width = d.width * 2;
+  off.height = d.height * 2;
+  draw(off.getContext("2d"), d, 2, []);
+  off.toBlob((blob) => saveBlob(blob, `${screen.game}-${screen.table}-seat-${screen.seat}-position.png`));
+});
+
+document.addEventListener("keydown", (event) => {
+  if ($("seat").hidden || event.altKey || event.ctrlKey || event.metaKey) return;
+  const tag = event.target.tagName;
+  if (tag === "INPUT" || tag === "TEXTAREA") return;
+  const inList = event.target === $("options");
+  const keys = {
+    ArrowLeft: () => goto(screen.steps.index - 1),
+    ArrowRight: () => goto(screen.steps.index + 1),
+    Home: () => goto(0),
+    End: () => goto(screen.steps.length),
+    " ": toggleAutoplay,
+    Enter: playSelected,
+    ArrowUp: () => walk(-1),
+    ArrowDown: () => walk(1),
+  };
+  if (inList && (event.key === "ArrowUp" || event.key === "ArrowDown")) {
+    event.preventDefault();
+  }
+  const act = keys[event.key];
+  if (act && screen && !(tag === "BUTTON" && (event.key === " " || event.key === "Enter"))) {
+    event.preventDefault();
+    act();
+  }
+});
+
+window.addEventListener("resize", () => { if (screen) paint(screen); });
+
+function download(text, type, name) {
+  saveBlob(new Blob([text], {type}), name);
+}
+
+function saveBlob(blob, name) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+// ------------------------------------------------------------------ start
+const code = codeFromAddress();
+if (code) join(code);
+else if (credential) connect();
+else showJoin("");

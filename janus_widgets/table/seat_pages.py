@@ -1,0 +1,220 @@
+"""The seat pages the table server serves: one static page, and one :class:`PageView`
+per open page that makes its screens.
+
+A student's page (``GET /seat``, ``/seat?code=KM4TPXRA`` from a join slip) is static
+HTML, CSS and a small JavaScript module of our own (``seat_page/``): it joins with the
+code, signs in on the WebSocket with ``{"type": "hello", "credential": …, "screen":
+true}`` and from then on paints each ``screen`` message it is sent
+(:meth:`~.screen.Screen.to_json`) and sends what the student does: a click on the board
+(``{"type": "click", "serial": n, "region": i}``: the index of a region of screen ``n``,
+never a key or a move), a move chosen in the list (``select``), the step bar (``goto``),
+a move to play (``play``, as every seat sends it), and asks for its record or a
+picture (``record``, ``picture``).
+
+Nothing of a page's screen comes from anywhere but its seat's messages: the server
+keeps one :class:`~.client.SeatMirror` per seat, fed by the same outgoing filter as
+every other seat's connection (:meth:`Hall.seat_update`); a :class:`PageView` adds what
+the page holds of its own (its cursor, its selection, the answer to its last action)
+and makes the screen with the same screen model as the notebook widget
+(:mod:`.screen`).
+
+>>> import json
+>>> from janus_widgets.table.client import SeatMirror
+>>> m = SeatMirror()
+>>> _ = m.take({"type": "welcome", "table": "t1", "seat": "A", "game": "jactus",
+...             "variant": {"players": 2}, "ruleset": "rulebook", "players": 2,
+...             "seats": ["human", "greedy"]})
+>>> _ = m.take({"type": "update", "from": 0, "length": 0, "moves": [], "turn": 0,
+...             "legal": [[0, "r*", "throw all five dice"]], "status": "playing"})
+>>> page = PageView(m)
+>>> screen = page.screen()
+>>> screen["status"]["turn"], [o["notation"] for o in screen["moves"]["options"]]
+('A to move (human)', ['r*'])
+>>> page.select(0); page.screen()["status"]["message"]
+'Selected r*: throw all five dice'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any
+
+from ..core.protocol import seat_name
+from . import screen as S
+from .client import SeatMirror
+
+__all__ = ["PageView", "PageError", "PAGE_FILES", "CSP", "SECURITY_HEADERS", "page_file"]
+
+#: The files of the seat page, served from this folder only (names checked exactly).
+PAGE_DIR = Path(__file__).resolve().parent / "seat_page"
+PAGE_FILES = {"seat.html": "text/html; charset=utf-8",
+              "seat.js": "text/javascript; charset=utf-8",
+              "seat.css": "text/css; charset=utf-8",
+              "icon.svg": "image/svg+xml"}
+#: Every page the table server sends carries this policy: nothing but our own files,
+#: no inline script or style, no framing, no plugin, no form sent elsewhere.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: "
+       "blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+                    "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+                    "Cross-Origin-Opener-Policy": "same-origin",
+                    "Cache-Control": "no-cache"}
+
+
+class PageError(ValueError):
+    """A page's message that cannot be done: ``code`` for programs, the text for people."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+        self.text = text
+
+
+def page_file(name: str) -> tuple[bytes, str]:
+    """One of the seat page's files and its content type (:class:`KeyError` for any
+    other name: nothing else of the disk is served)."""
+    kind = PAGE_FILES[name]
+    return (PAGE_DIR / name).read_bytes(), kind
+
+
+def _index(value: Any, count: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < count:
+        raise PageError("bad_request", f"{what} is a whole number from 0 to {count - 1}, "
+                                       f"not {value!r}" if count else f"there is no {what} "
+                                       "here")
+    return value
+
+
+class PageView:
+    """One open seat page: its cursor (``None`` follows the present), its selection and
+    highlights, and the answer to its last action while it applies. Its screens are
+    made from ``mirror`` (the seat's :class:`SeatMirror`) and nothing else."""
+
+    def __init__(self, mirror: SeatMirror) -> None:
+        self.mirror = mirror
+        self.index: int | None = None
+        self.selection: Any = None
+        self.highlights: tuple[Hashable, ...] = ()
+        self.serial = 0
+        self._keys: list[Hashable] = []
+        self._message: tuple[str, str] = ("", "info")
+        self._for: Hashable = None
+        self._fresh()
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def board(self) -> Any:
+        return self.mirror.game.board()
+
+    @property
+    def seat(self) -> int:
+        return self.mirror.seat
+
+    def _at(self) -> None:
+        """Put the seat's cursor where this page looks (pages share the mirror)."""
+        length = self.mirror.length
+        if self.index is not None and self.index >= length:
+            self.index = None
+        self.mirror._index = length if self.index is None else self.index
+
+    def _viewer(self) -> S.Viewer:
+        return S.Viewer(self.seat, self.selection, self.highlights, locked=True)
+
+    def _situation(self) -> Hashable:
+        m = self.mirror
+        return (m.length if self.index is None else ("at", self.index), m.status,
+                repr(self.selection), self.highlights)
+
+    def say(self, text: str, kind: str = "info") -> None:
+        """Answer this page's last action (it stays while the situation does)."""
+        self._at()
+        self._message = (text, kind)
+        self._for = self._situation()
+
+    def screen(self) -> dict[str, Any]:
+        """The page's screen now, as JSON data (with a ``serial`` its clicks name)."""
+        self._at()
+        message = self._message if self._for == self._situation() else ("", "info")
+        made = S.make(self.mirror, self._viewer(), message=message)
+        self.serial += 1
+        self._keys = [r.key for r in made.drawing.regions]
+        data = made.to_json()
+        data["serial"] = self.serial
+        data["seat"] = seat_name(self.seat)
+        data["table"] = self.mirror.table_id
+        data["connected"] = True
+        return data
+
+    # ------------------------------------------------------------------ news
+    def news(self, moved: bool) -> None:
+        """The seat's game moved: a page at the present starts afresh (a half-made
+        move of an old position means nothing now)."""
+        if moved and self.index is None:
+            self._fresh()
+
+    def _fresh(self) -> None:
+        self._at()
+        hook = getattr(self.board, "fresh_selection", None)
+        self.selection = None if hook is None else hook(
+            self.mirror.view_of(self.seat), self.seat, self.selection)
+        self.highlights = ()
+
+    # ------------------------------------------------------------------ actions
+    def goto(self, index: Any) -> None:
+        """Show the position after ``index`` moves of the seat's history."""
+        length = self.mirror.length
+        index = _index(index, length + 1, "a move number")
+        self.index = None if index == length else index
+        self._fresh()
+
+    def select(self, choice: Any) -> None:
+        """Select legal move number ``choice`` of the list (``None``: none): it is
+        highlighted on the board."""
+        self._at()
+        if choice is None:
+            self.highlights = ()
+            self._fresh()
+            return
+        listed = S.moves(self.mirror, self._viewer())
+        if not listed.options:
+            raise PageError("no_move", f"There is no move to choose here "
+                                       f"{listed.note or ''}".strip())
+        choice = _index(choice, len(listed.options), "a move of the list")
+        move = self.mirror.legal_moves()[choice]
+        view = self.mirror.view_of(self.seat)
+        self.highlights = tuple(self.board.highlight(view, move))
+        chooser = getattr(self.board, "selection_for", None)
+        if chooser is not None:
+            self.selection = chooser(view, move)
+        self.say(f"Selected {move.notation}: {move.description}")
+
+    def click(self, serial: Any, region: Any) -> str | None:
+        """A click on region ``region`` of screen ``serial``: the move it makes (its
+        notation, for the server to play), or ``None`` (a selection changed; the page's
+        message says what happened)."""
+        if serial != self.serial:
+            raise PageError("stale", "The board changed before your click arrived: "
+                                     "click again.")
+        key = self._keys[_index(region, len(self._keys), "a region of the board")]
+        self._at()
+        result = self.board.click(self.mirror.view_of(self.seat), self.selection, key)
+        if result.step:
+            self.say("Chance acts by itself on a class table: the server deals and "
+                     "throws.")
+            return None
+        if result.move is not None:
+            why = self.mirror.not_playable() or self.mirror.whose_turn_note()
+            if why:
+                self.say(why, "refused")
+                return None
+            self.selection = result.selection
+            return result.move
+        self.selection = result.selection
+        self.highlights = ()
+        if result.message:
+            import re
+            cites_rule = re.match(r"[A-Z]{2}-\d+", result.message) is not None
+            self.say(result.message, "refused" if cites_rule else "info")
+        return None
