@@ -414,3 +414,35 @@ def test_open_hides_the_seed_and_every_card_until_the_teacher_says_yes(board):
     hide.click()
     assert not any(isinstance(w, GameWidget) for w in every_widget(board))
     assert str(seed) not in on_screen(board.opened_box)
+
+
+# --- Lesson codes -----------------------------------------------------------------------------
+def test_the_lesson_is_chosen_from_the_lessons_the_pages_serve(monkeypatch, tmp_path):
+    import base64
+    import shutil
+
+    from janus_widgets.analysis import lessons
+    served = tmp_path / "lessons"                       # the class's pages: two lessons
+    served.mkdir()
+    for stem in ("roman-dice", "jactus-odds"):
+        shutil.copy(lessons.lesson(stem).path, served / f"{stem}.ipynb")
+    shutil.copy(lessons.lesson("janus-tolls").path, tmp_path)   # not among the pages'
+    FakeClient.instances.clear()
+    monkeypatch.setattr(dashboard_module, "TeacherClient", FakeClient)
+    monkeypatch.setattr(dashboard_module, "TeacherWatch", FakeWatch)
+    monkeypatch.chdir(tmp_path)                          # Voila runs teacher.ipynb here
+    board = Dashboard("http://server:8866", "token")
+    assert isinstance(board.lesson_box, dashboard_module.W.Dropdown)   # never typed
+    assert [value for _, value in board.lesson_box.options] == ["jactus-odds", "roman-dice"]
+    assert any(label.startswith("Roman dice") for label, _ in board.lesson_box.options)
+    client = FakeClient.instances[-1]
+    client.create_class = lambda name, n: {f"student-{k + 1}": f"CODE{k}" for k in range(n)}
+    for typed in ("Jactus odds", "jactus_odds", "janus-tolls"):
+        with pytest.raises(ValueError, match="choose one of jactus-odds, roman-dice"):
+            board.create_class("3b", 2, typed)
+    board.lesson_box.value = "roman-dice"
+    board.class_box.value = "3b"
+    board.class_size.value = 2
+    board.class_button.click()
+    page = base64.b64decode(board.class_link.value.split("base64,")[1].split("'")[0])
+    assert b"/voila/render/lessons/roman-dice.ipynb?" in page and b"CODE1" in page

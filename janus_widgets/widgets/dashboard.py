@@ -33,6 +33,7 @@ import time
 import zipfile
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -238,6 +239,23 @@ def _commonest_mistakes(rows: list[dict[str, Any]]) -> list[tuple[str, int]]:
             for kind in order[:MISTAKES_LISTED]]
 
 
+def served_lessons(pages_folder: str | Path | None = None) -> dict[str, str]:
+    """The lessons the class's pages serve whose checks reach the Answers tab (file stem
+    → title): those in the ``lessons/`` folder of the class's pages
+    (``pages_folder``, by default the folder the dashboard runs in, which is the class's
+    pages' own when Voila serves ``teacher.ipynb`` from there), else those the
+    ``classroom`` command writes there (every lesson of the package's notebooks).
+
+    >>> "jactus-odds" in served_lessons()
+    True
+    """
+    from ..analysis import lessons
+    from ..analysis.checking import LESSON_EXERCISES
+    folder = Path(pages_folder if pages_folder is not None else Path.cwd()) / "lessons"
+    found = lessons.lessons(folder) if any(folder.glob("*.ipynb")) else lessons.lessons()
+    return {les.stem: les.title for les in found if les.stem in LESSON_EXERCISES}
+
+
 def _download(label: str, name: str, data: bytes, mime: str) -> str:
     encoded = base64.b64encode(data).decode()
     return (f"<a download='{html.escape(name)}' href='data:{mime};base64,{encoded}' "
@@ -248,8 +266,12 @@ class Dashboard(W.VBox):
     """Every table live, and the class's answers: see the module's docstring."""
 
     def __init__(self, url: str, token: str, *, pages: str | None = None,
-                 server_for_pages: str | None = None, **kwargs: Any) -> None:
+                 server_for_pages: str | None = None,
+                 lessons: dict[str, str] | None = None, **kwargs: Any) -> None:
+        """``lessons``: the lessons the class's pages serve, file stem → title (default
+        :func:`served_lessons`)."""
         super().__init__()
+        self.lessons = dict(served_lessons() if lessons is None else lessons)
         self.client = TeacherClient(url, token, **kwargs)
         info = self.client.info()
         self.pages = pages if pages is not None else info.get("pages", "")
@@ -330,10 +352,14 @@ class Dashboard(W.VBox):
                           self.students_box, self.bot_box, self.create_button,
                           self.slips_link])
 
-        self.lesson_box = W.Text(value="", description="lesson",
-                                 placeholder="e.g. jactus-odds")
-        self.class_box = W.Text(value="", description="class", placeholder="e.g. 3b")
-        self.class_size = W.BoundedIntText(value=24, min=1, max=500, description="students")
+        self.lesson_box = W.Dropdown(options=[(f"{title} ({stem})", stem)
+                                              for stem, title in self.lessons.items()],
+                                     description="lesson", style=form["style"],
+                                     layout=W.Layout(width="34em"))
+        self.class_box = W.Text(value="", description="class", placeholder="e.g. 3b",
+                                **form)
+        self.class_size = W.BoundedIntText(value=24, min=1, max=500, description="students",
+                                           **form)
         self.class_button = W.Button(description="Make the codes", icon="key",
                                      layout=W.Layout(width="auto"))
         self.class_link = W.HTML()
@@ -602,7 +628,12 @@ class Dashboard(W.VBox):
 
     def create_class(self, name: str, students: int, lesson: str = "") -> dict[str, str]:
         """Codes for a lesson's class list (one per student) and their slips: a lesson
-        page joined with one sends its checks to the Answers tab."""
+        page joined with one sends its checks to the Answers tab. ``lesson`` is one the
+        class's pages serve (:attr:`lessons`, the *Lesson codes* menu), or ``""``: slips
+        with no page's address."""
+        if lesson and lesson not in self.lessons:
+            raise ValueError(f"the class's pages serve no lesson {lesson!r}: choose one of "
+                             + ", ".join(self.lessons))
         codes = self.client.create_class(name, students)
         page = f"lessons/{lesson}.ipynb" if lesson else ""
         rows = [{"where": f"{lesson or 'lesson'} · {student}", "code": code,
