@@ -446,3 +446,43 @@ def test_the_lesson_is_chosen_from_the_lessons_the_pages_serve(monkeypatch, tmp_
     board.class_button.click()
     page = base64.b64decode(board.class_link.value.split("base64,")[1].split("'")[0])
     assert b"/voila/render/lessons/roman-dice.ipynb?" in page and b"CODE1" in page
+
+
+# --- join slips ------------------------------------------------------------------------------
+def test_a_slip_has_a_qr_code_and_a_short_address_on_the_table_server(board):
+    import base64
+    import html
+
+    import segno
+    client = FakeClient.instances[-1]
+    board.create_tables("janus-cards", 3, 5)
+    page = base64.b64decode(board.slips_link.value.split("base64,")[1].split("'")[0]
+                            ).decode()
+    slips = page.split("<div class='slip'>")[1:]
+    codes = [code for t in client.made for code in t.codes.values()]
+    assert len(slips) == len(codes) == 5
+    for slip, code in zip(slips, codes):
+        address = f"http://server:8866/seat?code={code}"     # the table server's own
+        text = html.unescape(re.sub(r"<svg.*?</svg>", "", slip))
+        assert address in text and "%" not in text and "voila" not in text
+        assert segno.make(address, error="m", micro=False).svg_inline(scale=3) in slip
+        # without the address: which page to open, and that the code is all it asks
+        assert f"Or open http://server:8866/seat and type the code {code}." in text
+
+
+def test_lesson_slips_have_a_qr_code_of_the_lesson_page(board):
+    import base64
+    import html
+    from urllib.parse import parse_qs, urlparse
+    client = FakeClient.instances[-1]
+    client.create_class = lambda name, n: {f"student-{k + 1}": f"CODE{k}" for k in range(n)}
+    board.create_class("3b", 2, "roman-dice")
+    page = base64.b64decode(board.class_link.value.split("base64,")[1].split("'")[0]
+                            ).decode()
+    slips = page.split("<div class='slip'>")[1:]
+    assert len(slips) == 2 and all("<svg" in slip for slip in slips)
+    address = html.unescape(re.search(r"<div class='address'>([^<]*)<", slips[1]).group(1))
+    parts = urlparse(address)
+    assert parts.path == "/voila/render/lessons/roman-dice.ipynb"
+    assert parse_qs(parts.query) == {"server": ["http://server:8866"], "code": ["CODE1"]}
+    assert "opens http://pages:8867/voila/render/lessons/roman-dice.ipynb" in slips[1]

@@ -110,36 +110,73 @@ def split_class(students: int, seats: int) -> list[int]:
 
 
 def seat_page(pages: str, server: str, code: str, page: str = "seat.ipynb") -> str:
-    """The address a student opens: the seat (or lesson) page with the server and code
-    in its query string."""
+    """The address of a page of the class's pages (Voila: a lesson's) with the server
+    and code in its query string."""
     return f"{pages.rstrip('/')}/voila/render/{quote(page)}?" + urlencode(
         {"server": server, "code": code})
 
 
+def seat_address(server: str, code: str = "") -> str:
+    """The short address a student types to reach their seat: the table server's own
+    seat page, ``<server>/seat?code=CODE`` (a join code is letters and digits: nothing to
+    encode); without a code, the page that asks for one.
+
+    >>> seat_address("http://192.168.1.10:8866/", "KM4TPXRA")
+    'http://192.168.1.10:8866/seat?code=KM4TPXRA'
+    >>> seat_address("http://192.168.1.10:8866")
+    'http://192.168.1.10:8866/seat'
+    """
+    base = f"{server.rstrip('/')}/seat"
+    return f"{base}?code={quote(code, safe='')}" if code else base
+
+
+def qr_svg(text: str, scale: int = 3) -> str:
+    """``text`` as a QR code, an inline SVG (segno; error correction M or better, so a
+    creased slip still scans)."""
+    import segno
+    return segno.make(text, error="m", micro=False).svg_inline(scale=scale)
+
+
 def join_slips(rows: list[dict[str, str]], *, title: str = "Join slips",
                paper: str = "A4") -> str:
-    """An HTML page to print: one slip per row (``where`` — table and seat, or lesson
-    and student —, ``code``, ``address``), cut along the dashed lines.
+    """An HTML page to print: one slip per row, cut along the dashed lines. A row holds
+    ``where`` (table and seat, or lesson and student), ``code``, ``address`` (what the
+    QR code holds and a student may type) and ``fallback`` (what to do without the
+    address: which page to open, and what to type there), or ``address`` empty and
+    ``fallback`` alone.
 
     >>> page = join_slips([{"where": "table t1 · seat A", "code": "K7MTPX",
-    ...                     "address": "http://h:8867/voila/render/seat.ipynb?code=K7MTPX"}])
-    >>> "K7MTPX" in page and "@page" in page
+    ...                     "address": "http://h:8866/seat?code=K7MTPX",
+    ...                     "fallback": "Or open http://h:8866/seat and type K7MTPX."}])
+    >>> "K7MTPX" in page and "@page" in page and "<svg" in page
     True
     """
     size = "A4" if paper.upper() == "A4" else "letter"
-    slips = "".join(
-        f"<div class='slip'><div class='where'>{html.escape(r['where'])}</div>"
-        f"<div class='code'>{html.escape(r['code'])}</div>"
-        f"<div class='how'>Open this address, or open the page and type the code:</div>"
-        f"<div class='address'>{html.escape(r['address'])}</div></div>" for r in rows)
+    slips = []
+    for r in rows:
+        address = r.get("address", "")
+        how = ("<div class='how'>Scan the square with a phone or tablet, or type this "
+               f"address:</div><div class='address'>{html.escape(address)}</div>"
+               if address else "")
+        fallback = r.get("fallback", "")
+        slips.append(
+            "<div class='slip'>"
+            + (f"<div class='qr'>{qr_svg(address)}</div>" if address else "")
+            + f"<div class='text'><div class='where' dir='auto'>{html.escape(r['where'])}"
+            f"</div><div class='code'>{html.escape(r['code'])}</div>{how}"
+            + (f"<div class='how'>{html.escape(fallback)}</div>" if fallback else "")
+            + "</div></div>")
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>@page {{ size: {size}; margin: 12mm; }}
 body {{ font-family: sans-serif; margin: 0; }}
 h1 {{ font-size: 14pt; }}
-.slip {{ border: 1px dashed #555; padding: 5mm; margin: 0 0 3mm 0; break-inside: avoid; }}
+.slip {{ border: 1px dashed #555; padding: 4mm; margin: 0 0 3mm 0; break-inside: avoid;
+         display: flex; gap: 5mm; align-items: center; }}
+.qr svg {{ display: block; }}
 .where {{ font-size: 13pt; }} .code {{ font: bold 26pt monospace; letter-spacing: 3pt; }}
-.how {{ font-size: 9pt; color: #333; }} .address {{ font: 9pt monospace; word-break: break-all; }}
-</style></head><body><h1>{html.escape(title)}</h1>{slips}</body></html>"""
+.how {{ font-size: 10pt; color: #222; margin-top: 1mm; }}
+.address {{ font: bold 12pt monospace; word-break: break-all; }}
+</style></head><body><h1>{html.escape(title)}</h1>{"".join(slips)}</body></html>"""
 
 
 def shown_status(summary: dict[str, Any]) -> str:
@@ -617,9 +654,13 @@ class Dashboard(W.VBox):
             self.say(f"The tables' overview is not up to date: {exc}", error=True)
 
     def _show_slips(self, made: dict[str, dict[str, str]], target: W.HTML, name: str) -> None:
+        """The join slips of ``made`` (table → seat → code): each with the short address
+        the table server serves the student's seat at, as a QR code and as text, and the
+        page to open to type the code instead."""
+        page = seat_address(self.server_for_pages)
         rows = [{"where": f"table {table_id} · seat {letter}", "code": code,
-                 "address": seat_page(self.pages, self.server_for_pages, code)
-                 if self.pages else "(open the seat page and type the code)"}
+                 "address": seat_address(self.server_for_pages, code),
+                 "fallback": f"Or open {page} and type the code {code}."}
                 for table_id, codes in made.items() for letter, code in codes.items()]
         page = join_slips(rows, title="Join slips: one game at many screens")
         target.value = (_download(f"Join slips ({len(rows)}, to print)", f"{name}.html",
@@ -636,9 +677,16 @@ class Dashboard(W.VBox):
                              + ", ".join(self.lessons))
         codes = self.client.create_class(name, students)
         page = f"lessons/{lesson}.ipynb" if lesson else ""
-        rows = [{"where": f"{lesson or 'lesson'} · {student}", "code": code,
+        where = (f"{self.pages.rstrip('/')}/voila/render/{page}" if self.pages and page
+                 else "")
+        rows = [{"where": f"{self.lessons.get(lesson, lesson) or 'lesson'} · {student}",
+                 "code": code,
                  "address": seat_page(self.pages, self.server_for_pages, code, page)
-                 if self.pages and page else "(open the lesson's page with the code)"}
+                 if where else "",
+                 "fallback": (f"The address opens {where} and gives it your code: "
+                              "your checks then reach your teacher." if where else
+                              "Your teacher tells you which page to open; the code joins "
+                              "it to the class.")}
                 for student, code in codes.items()]
         self.class_link.value = _download(f"Lesson slips ({len(rows)}, to print)",
                                           f"lesson-slips-{name}.html",
