@@ -1,0 +1,273 @@
+"""The seat page the table server serves (``/seat``) and the screens it sends a page.
+
+A page signs in with ``"screen": true`` and is sent screens (the screen model of
+``table/screen.py``) made from its seat's mirror of the server's one outgoing filter.
+These tests talk to a real server over HTTP and raw WebSockets; the page itself in
+Chromium is ``test_browser_seat_page.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import urllib.error
+import urllib.request
+from html.parser import HTMLParser
+
+import pytest
+
+from janus_widgets import classroom, games
+from janus_widgets.table import Table
+from janus_widgets.table import screen as S
+from janus_widgets.table.seat_pages import CSP, PAGE_FILES
+from server_support import Socket, table_server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with table_server(tmp_path_factory.mktemp("seat-pages")) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def teacher(server):
+    return classroom.connect(server.url, server.token)
+
+
+def get(server, path):
+    """(status, headers, body) of a GET, whatever the status."""
+    try:
+        with urllib.request.urlopen(server.url + path, timeout=10) as reply:
+            return reply.status, reply.headers, reply.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers, exc.read()
+
+
+def join(server, code):
+    request = urllib.request.Request(server.url + "/api/join", method="POST",
+                                     data=json.dumps({"code": code}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read())["credential"]
+
+
+def page_socket(server, credential):
+    sock = Socket(server.url)
+    sock.send({"type": "hello", "credential": credential, "screen": True})
+    sock.receive("screen")
+    return sock
+
+
+# ------------------------------------------------------------------ the static page
+@pytest.mark.parametrize("path", ["/seat", "/seat?code=KM4TPXRA", "/seat/seat.js",
+                                  "/seat/seat.css", "/seat/icon.svg"])
+def test_every_file_of_the_page_carries_the_policy(server, path):
+    status, headers, _ = get(server, path)
+    assert status == 200
+    assert headers["Content-Security-Policy"] == CSP
+    assert "default-src 'self'" in CSP and "frame-ancestors 'none'" in CSP
+    assert "'unsafe-inline'" not in CSP and "'unsafe-eval'" not in CSP
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_the_api_answers_carry_the_policy_too(server):
+    status, headers, _ = get(server, "/api/status")
+    assert status == 200 and headers["Content-Security-Policy"] == CSP
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.inline_script = False
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        self._in_script = tag == "script"
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script and data.strip():
+            self.inline_script = True
+
+
+def test_the_page_is_static_and_holds_no_inline_script_or_style(server):
+    _, _, plain = get(server, "/seat")
+    for path in ("/seat?code=%3Cscript%3Ealert(1)%3C/script%3E",
+                 "/seat?theme=%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E"):
+        assert get(server, path)[2] == plain, "nothing of the address is in the page"
+    parser = _Tags()
+    parser.feed(plain.decode())
+    assert not parser.inline_script
+    for tag, attrs in parser.tags:
+        assert "style" not in attrs, tag
+        assert not any(name.startswith("on") for name in attrs), (tag, attrs)
+        for name in ("src", "href"):
+            if attrs.get(name):
+                assert attrs[name].startswith("/seat/"), (tag, attrs)
+
+
+@pytest.mark.parametrize("path", ["/seat/../server.py", "/seat/seat.py", "/seat/%2e%2e/x",
+                                  "/seat/seat_pages.py", "/seat/"])
+def test_nothing_but_the_pages_own_files_is_served(server, path):
+    status, _, body = get(server, path)
+    assert status == 404
+    assert b"import" not in body
+
+
+def test_the_page_files_are_the_ones_named():
+    from janus_widgets.table.seat_pages import PAGE_DIR
+    assert sorted(p.name for p in PAGE_DIR.iterdir()) == sorted(PAGE_FILES)
+
+
+# ------------------------------------------------------------------ the screens
+def test_every_screen_a_page_receives_holds_its_seats_view_and_never_the_seed(server,
+                                                                                teacher):
+    """Two pages and a bot play the card game to the end through the page's own
+    messages; every screen each page received is checked against the truth: its
+    drawing is the drawing of its seat's view of the true position (nothing else), its
+    log is its seat's words, and the seed is in none of them."""
+    t = teacher.create_table("janus-cards", players=3, bots={2: "greedy"}, stall_rounds=6)
+    seed = str(teacher.record(t.id).seed)
+    pages = {letter: page_socket(server, join(server, code))
+             for letter, code in t.codes.items()}
+    played = 0
+    for _ in range(600):
+        record = teacher.record(t.id)
+        state = record.final_state()
+        if state.is_over:
+            break
+        seat = state.current_player
+        if seat not in (0, 1):
+            import time
+            time.sleep(0.03)
+            continue
+        sock = pages["AB"[seat]]
+        screen = sock.receive("screen", where=lambda f: f["steps"]["length"] ==
+                              len(record.moves))
+        listed = [o["notation"] for o in screen["moves"]["options"]]
+        assert listed == [m.notation for m in state.view(seat).legal_moves()]
+        mark = sock.mark()
+        sock.send({"type": "play", "move": random.Random(played).choice(listed),
+                   "id": f"p{played}"})
+        assert sock.receive("ack", after=mark)["id"] == f"p{played}"
+        played += 1
+    final = teacher.record(t.id)
+    assert final.final_state().is_over and played > 5
+    game = games.get("janus-cards")
+    board = game.board()
+    states = final.states()
+    truth = Table("janus-cards", final.variant, seed=final.seed)
+    truth.load(final)
+    checked = 0
+    for letter, sock in pages.items():
+        seat = "AB".index(letter)
+        sock.receive("screen", where=lambda f: f["steps"]["length"] == len(final.moves))
+        for frame in sock.frames:
+            assert seed not in json.dumps(frame), f"the seed reached seat {letter}'s page"
+            if frame["type"] != "screen":
+                continue
+            ply = frame["steps"]["length"]
+            view = states[ply].view(seat)
+            selection = board.fresh_selection(view, seat, None)
+            expected = game.draw(view, selection=selection)
+            S.mark_bots(expected, {2: "greedy"}, board.TEXT_MIN)
+            assert frame["drawing"] == S.drawing_data(expected), (letter, ply)
+            truth.goto(ply)
+            words = [text for text, _ in truth.log(seat, max(0, ply - S.LOG_WINDOW), ply)]
+            assert [text for text, _ in frame["log"] if text != "start"] == words
+            checked += 1
+        sock.close()
+    assert checked > played
+
+
+def test_a_click_names_a_region_of_the_screen_it_was_made_on(server, teacher):
+    t = teacher.create_table("jactus", players=2, bots={1: "greedy"})
+    sock = page_socket(server, join(server, t.codes["A"]))
+    screen = sock.frames[-1]
+    keys = [r["key"] for r in screen["drawing"]["regions"]]
+    throw = keys.index("button throw")
+    mark = sock.mark()
+    sock.send({"type": "click", "serial": screen["serial"] - 1, "region": throw})
+    stale = sock.receive("screen", after=mark)
+    assert "click again" in stale["status"]["message"]
+    assert stale["steps"]["length"] == 0                    # nothing was played
+    for bad in (len(keys), -1, "0", None, True, 1.5):
+        mark = sock.mark()
+        sock.send({"type": "click", "serial": stale["serial"], "region": bad})
+        refused = sock.receive("screen", after=mark)
+        assert refused["status"]["kind"] == "refused"
+        assert f"0 to {len(keys) - 1}" in refused["status"]["message"]
+        stale = refused
+    mark = sock.mark()
+    sock.send({"type": "click", "serial": stale["serial"], "region": throw})
+    assert sock.receive("ack", after=mark)["ply"] == 0
+    moved = sock.receive("screen", after=mark, where=lambda f: f["steps"]["length"] >= 2)
+    assert moved["log"][1][0] == "1. A r*"
+
+
+def test_a_page_selects_steps_and_is_refused_in_words(server, teacher):
+    t = teacher.create_table("jinns", players=2, bots={1: "greedy"})
+    sock = page_socket(server, join(server, t.codes["A"]))
+    mark = sock.mark()
+    sock.send({"type": "select", "move": 2})
+    chosen = sock.receive("screen", after=mark)
+    assert chosen["status"]["message"].startswith("Selected Y3")
+    assert any(shape[0] in ("rect", "circle", "polygon") for shape in
+               chosen["drawing"]["layers"]["highlight"])
+    mark = sock.mark()
+    sock.send({"type": "play", "move": "Y3", "id": "y3"})
+    sock.receive("ack", after=mark)
+    now = sock.receive("screen", after=mark, where=lambda f: f["steps"]["length"] >= 1)
+    mark = sock.mark()
+    sock.send({"type": "goto", "index": 0})
+    back = sock.receive("screen", after=mark)
+    assert back["steps"]["index"] == 0 and not back["moves"]["options"]
+    assert "go to the end" in back["moves"]["note"]
+    mark = sock.mark()
+    sock.send({"type": "goto", "index": now["steps"]["length"] + 5})
+    assert "a move number is a whole number from 0 to" in \
+        sock.receive("screen", after=mark)["status"]["message"]
+    mark = sock.mark()
+    sock.send({"type": "play", "move": "Q9", "id": "bad"})
+    refused = sock.receive("screen", after=mark)
+    assert refused["status"]["kind"] == "refused" and "Not played" in \
+        refused["status"]["message"]
+
+
+def test_page_messages_are_for_pages_and_a_record_is_the_seats(server, teacher):
+    t = teacher.create_table("janus-cards", players=3, bots={1: "random", 2: "random"})
+    credential = join(server, t.codes["A"])
+    plain = Socket(server.url)
+    plain.send({"type": "hello", "credential": credential})
+    plain.receive("update")
+    plain.send({"type": "click", "serial": 1, "region": 0})
+    assert plain.receive("error")["code"] == "page_only"
+    page = page_socket(server, credential)
+    mark = page.mark()
+    page.send({"type": "record"})
+    record = page.receive("record", after=mark)["record"]
+    assert record["seat"] == "A" and "seed" not in record
+    mark = page.mark()
+    page.send({"type": "picture"})
+    svg = page.receive("picture", after=mark)["svg"]
+    assert svg.startswith("<svg") and "<script" not in svg
+    for sock in (plain, page):
+        sock.close()
+
+
+def test_a_seat_page_screen_fits_the_json_form(server, teacher):
+    t = teacher.create_table("janus", players=2, bots={1: "greedy"})
+    sock = page_socket(server, join(server, t.codes["A"]))
+    screen = sock.receive("screen", where=lambda f: f["steps"]["length"] >= 1)
+    assert screen["version"] == S.SCREEN_VERSION and screen["seat"] == "A"
+    assert [p["id"] for p in screen["panels"]] == ["janus-census"]
+    assert re.match(r"Tiles left \d+", screen["panels"][0]["lines"][0])
+    assert [s["you"] for s in screen["seats"]] == [True, False]
+    assert screen["actions"] == []                  # the server deals, not the page
+    sock.close()
