@@ -320,6 +320,9 @@ class Dashboard(W.VBox):
         self.answers: list[dict[str, Any]] = self.client.answers()
         self.opened: tuple[str, Table] | None = None
         self.public_view: W.HTML | None = None          # the opened table, secrets hidden
+        self.lost_at: float | None = None               # when the server was lost
+        self.back_at: float | None = None               # when it came back
+        self.away = 0.0                                 # how long it was away, seconds
         self._pending: set[Callable[[], None]] = set()   # refreshes waiting on the loop
         self.updates = 0                                  # overview refreshes so far
         self._build()
@@ -413,7 +416,9 @@ class Dashboard(W.VBox):
 
         self.tabs = W.Tab(children=[tables_tab, new_tab, lesson_tab, answers_tab],
                           titles=["Tables", "New tables", "Lesson codes", "Answers"])
-        self.children = [self.heading, self.message, self.tabs]
+        self.link = W.HTML()                               # the link to the server
+        self.link.add_class("janus-dashboard-link")
+        self.children = [self.heading, self.link, self.message, self.tabs]
         self.add_class("janus-dashboard")
 
     def _guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -449,6 +454,15 @@ class Dashboard(W.VBox):
     # ------------------------------------------------------------------ news
     def _on_news(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
+        if kind == "connection" and not msg.get("connected", False):
+            if self.lost_at is None:
+                self.lost_at, self.back_at = time.time(), None
+            self._link_line()                      # at once, not with the next refresh
+        elif kind == "welcome" and self.lost_at is not None:
+            self.away = time.time() - self.lost_at
+            self.lost_at, self.back_at = None, time.time()
+            self._link_line()
+            self._soon(self._reload_answers)       # what came while it was away
         if kind in ("table", "welcome", "connection"):
             self._soon(self._refresh_overview)
         elif kind == "moves" and self.opened is not None and msg["table"] == self.opened[0]:
@@ -476,14 +490,47 @@ class Dashboard(W.VBox):
             fn()
         loop.call_later(0.1, run)
 
+    def _link_line(self) -> None:
+        """Say whether the dashboard has its table server: nothing while it has had it
+        all along; when it lost it, since when, that it tries again and that the tables
+        shown are from before; when it came back, when and after how long."""
+        url = html.escape(self.client.url)
+        if self.lost_at is not None or not self.watch.connected:
+            since = time.strftime("%H:%M:%S", time.localtime(self.lost_at or time.time()))
+            self.link.value = (
+                "<div role='alert' style='background:#fde7e9;color:#8a1020;border:2px solid"
+                " #b00020;padding:6px 10px;margin:4px 0'><b>&#9888; Lost the table server"
+                f"</b> ({url}) at {since}: reconnecting&#8230; Nothing below is live: the "
+                "tables, seats and moves are as they were then. (If the server was "
+                "stopped, start it again; this page comes back by itself.)</div>")
+        elif self.back_at is not None:
+            back = time.strftime("%H:%M:%S", time.localtime(self.back_at))
+            self.link.value = (
+                "<div role='status' style='background:#e6f4ea;color:#14532d;border:1px "
+                f"solid #2e7d32;padding:4px 10px;margin:4px 0'>&#10004; Reconnected to the "
+                f"table server ({url}) at {back}, after {self.away:.0f} s away: the tables "
+                "are live again.</div>")
+        else:
+            self.link.value = ""
+
+    def _reload_answers(self) -> None:
+        """The class's answers as the server has them (after the link was away)."""
+        try:
+            self.answers = self.client.answers()
+        except ClassroomError:
+            return                                 # the next answer's news adds on
+        self._refresh_answers()
+
     def _refresh_overview(self) -> None:
-        tables = list(self.watch.tables.values()) or self.client.tables()
+        live = self.watch.connected
+        self._link_line()
+        tables = list(self.watch.tables.values()) or (self.client.tables() if live else [])
         self.updates += 1
         rows = []
         for t in tables:
             seats = " ".join(
                 f"<span title='{html.escape(s['who'])}'>{html.escape(s['seat'])}"
-                f"{'&#9679;' if s['connected'] else '&#9675;'}"
+                f"{('&#9679;' if s['connected'] else '&#9675;') if live else '?'}"
                 f"{'' if s['who'] == 'human' else ' ' + html.escape(s['who'])}</span>"
                 for s in t["seats"])
             scores = " · ".join(f"{html.escape(s['seat'])} {v:g}"
@@ -499,13 +546,16 @@ class Dashboard(W.VBox):
             rows.append(f"<tr data-table='{html.escape(t['id'])}' "
                         f"data-moves='{html.escape(str(t['moves']))}'>"
                         + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
-        live = "live" if self.watch.connected else "reconnecting…"
+        when = (f"live, {time.strftime('%H:%M:%S')}" if live else
+                "NOT LIVE: the table server is away (? = not known now); as they were at "
+                + time.strftime("%H:%M:%S", time.localtime(self.lost_at or time.time())))
         self.overview.value = (
-            "<table style='border-collapse:collapse;font-family:sans-serif' border=1 "
+            f"<table style='border-collapse:collapse;font-family:sans-serif"
+            f"{'' if live else ';opacity:0.55'}' border=1 "
             "cellpadding=4><tr><th>table</th><th>game</th><th>ruleset</th><th>status</th>"
             "<th>to move</th><th>moves</th><th>scores</th><th>seats (&#9679; connected, "
             "&#9675; not)</th></tr>" + "".join(rows) + f"</table><small>{len(tables)} "
-            f"table(s), {live}, {time.strftime('%H:%M:%S')}</small>")
+            f"table(s), {when}</small>")
         ids = [t["id"] for t in tables]
         if list(self.table_menu.options) != ids:
             keep = self.table_menu.value
