@@ -209,6 +209,11 @@ def _add_server_commands(sub: argparse._SubParsersAction) -> None:
                       help="port of the pages (Voila; default: --port + 1)")
     room.add_argument("--pages", help="folder to write the pages to (default: "
                                       "classroom-pages beside the database)")
+    room.add_argument("--dashboard-host", default="127.0.0.1",
+                      help="address the teacher's dashboard listens on (default 127.0.0.1: "
+                           "this machine only, out of the class's reach)")
+    room.add_argument("--dashboard-port", type=int,
+                      help="port of the teacher's dashboard (default: the pages' port + 1)")
     room.add_argument("--verbose", action="store_true", help="show Voila's own log")
 
 

@@ -3,10 +3,12 @@
 One command for a lesson at many screens. It writes the pages a class opens into a
 folder of their own (the seat page, the teacher's dashboard and every lesson's
 *student* edition, never a lesson's source, which holds the teacher's notes and
-answers), starts the table server and a Voila server for that folder, prints the
-addresses, and opens nothing. Ctrl-C stops both; starting it again with the same
-database brings every table back, and rewrites only the pages it wrote (what the pages
-saved in ``janus-saves/`` stays).
+answers), starts the table server, a Voila server for that folder (every page but the
+dashboard) and one for the teacher's dashboard alone, on this machine's loopback address
+unless the teacher asks for another (``--dashboard-host``), prints the addresses, and
+opens nothing. Both Voilas are guarded (:mod:`janus_widgets.voila_guard`). Ctrl-C
+stops them all; starting it again with the same database brings every table back, and
+rewrites only the pages it wrote (what the pages saved in ``janus-saves/`` stays).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from typing import Any
 from .resources import NOTEBOOKS, notebooks_folder
 from .table.server import run_until_stopped
 
-__all__ = ["main", "build_pages", "NOTEBOOKS", "MANIFEST"]
+__all__ = ["main", "build_pages", "voila_command", "voila_servers", "NOTEBOOKS",
+           "MANIFEST"]
 
 # NOTEBOOKS: the package's notebooks (the pages are made from them; janus_widgets.resources
 # finds the packaged ones, or a clone's notebooks/).
@@ -149,10 +152,47 @@ def _wait(url: str, proc: subprocess.Popen, timeout: float = 90) -> None:
     raise RuntimeError(f"Voila did not answer at {url} within {timeout:.0f} s")
 
 
+def voila_command(folder: Path, host: str, port: int, *, page: str | None = None,
+                  refused: tuple[str, ...] = ()) -> list[str]:
+    """The command that serves ``folder`` (or only its notebook ``page``) with Voila on
+    ``host:port``, guarded (:func:`janus_widgets.nodelay.run_voila`: theme and template
+    overrides off, the security headers, the kernel caps), never rendering ``refused``."""
+    command = [sys.executable, "-m", "janus_widgets.nodelay", page or str(folder),
+               "--no-browser", f"--port={port}", f"--Voila.ip={host}",
+               "--Voila.port_retries=0"]
+    command += [f"--GuardedKernelManager.refused_pages={name}" for name in refused]
+    return command
+
+
+def _local(host: str) -> str:
+    """The address to reach a server listening on ``host`` from this machine."""
+    return "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+
+
+def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, str], str]]:
+    """The two Voila servers of a classroom, each as its command, its environment and
+    the address that answers once it is up: the class's pages (every page of ``folder``
+    but the teacher's dashboard) on ``--host``, and the dashboard alone on
+    ``--dashboard-host``, this machine's loopback address unless the teacher asks for
+    another (another origin, out of the class's reach)."""
+    pages_port = args.pages_port or args.port + 1
+    dashboard_host = getattr(args, "dashboard_host", None) or "127.0.0.1"
+    dashboard_port = getattr(args, "dashboard_port", None) or pages_port + 1
+    return [
+        (voila_command(folder, args.host, pages_port, refused=("teacher.ipynb",)),
+         {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime")},
+         f"http://{_local(args.host)}:{pages_port}/voila/static/voila.js"),
+        (voila_command(folder, dashboard_host, dashboard_port, page="teacher.ipynb"),
+         {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime-dashboard")},
+         f"http://{_local(dashboard_host)}:{dashboard_port}/voila/static/voila.js")]
+
+
 def main(args: Any) -> int:
     """Run the classroom until Ctrl-C."""
     host, port = args.host, args.port
     pages_port = args.pages_port or port + 1
+    dashboard_host = getattr(args, "dashboard_host", None) or "127.0.0.1"
+    dashboard_port = getattr(args, "dashboard_port", None) or pages_port + 1
     folder = Path(args.pages or Path(args.db).resolve().parent / "classroom-pages")
     try:
         written = build_pages(folder)
@@ -161,17 +201,28 @@ def main(args: Any) -> int:
         return 2
     shown = _lan_address() if host in ("0.0.0.0", "::") else host
     pages_url = f"http://{shown}:{pages_port}"
-    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime")}
-    voila = subprocess.Popen(
-        [sys.executable, "-m", "janus_widgets.nodelay", str(folder), "--no-browser",
-         f"--port={pages_port}", f"--Voila.ip={host}", "--Voila.port_retries=0"],
-        cwd=folder, env=env, stdout=subprocess.DEVNULL if not args.verbose else None,
-        stderr=subprocess.STDOUT if not args.verbose else None)
+    dashboard_shown = _lan_address() if dashboard_host in ("0.0.0.0", "::") \
+        else dashboard_host
+    dashboard_url = f"http://{dashboard_shown}:{dashboard_port}/"
+    quiet: dict[str, Any] = {"stdout": subprocess.DEVNULL if not args.verbose else None,
+                             "stderr": subprocess.STDOUT if not args.verbose else None}
+    voilas = [(subprocess.Popen(command, cwd=folder, env=env, **quiet), url)
+              for command, env, url in voila_servers(args, folder)]
+
+    def stop_voilas() -> None:
+        for voila, _ in voilas:
+            voila.terminate()
+        for voila, _ in voilas:
+            try:
+                voila.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                voila.kill()
+
     try:
-        _wait(f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{pages_port}"
-              "/voila/static/voila.js", voila)
+        for voila, url in voilas:
+            _wait(url, voila)
     except RuntimeError as exc:
-        voila.terminate()
+        stop_voilas()
         print(f"error: {exc}", file=sys.stderr)
         return 1
 
@@ -188,18 +239,16 @@ def main(args: Any) -> int:
             print(f"Teacher's token in {args.teacher_token_file}")
         else:
             print(f"Teacher's token: {token}")
-        print(f"  your dashboard:   {pages_url}/voila/render/teacher.ipynb?server="
-              f"{server_url}&token=… (keep an address with your token off the projector)")
-        print("Ctrl-C stops both.", flush=True)
+        where = "this machine only" if dashboard_host in ("127.0.0.1", "localhost", "::1") \
+            else dashboard_host
+        print(f"  your dashboard ({where}): {dashboard_url}?server={server_url}&token=… "
+              "(keep an address with your token off the projector)")
+        print("Ctrl-C stops them all.", flush=True)
 
     try:
         code = run_until_stopped(args, ready, pages=pages_url)
     finally:
-        voila.terminate()
-        try:
-            voila.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            voila.kill()
+        stop_voilas()
     if code:
         return code
     print("Classroom stopped: the table server and the pages; every table is in the "

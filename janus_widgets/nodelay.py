@@ -41,11 +41,19 @@ def patch() -> bool:
 
 
 def run_voila(argv: list[str]) -> int:
-    """``voila`` with :func:`patch` applied: what the ``classroom`` command starts."""
+    """``voila`` with :func:`patch` applied and guarded against a hostile student
+    (:mod:`janus_widgets.voila_guard`: theme and template overrides off, the guard's kernel
+    manager, the security headers): what the ``classroom`` command starts. ``argv``
+    comes after those settings, so it may change the caps, not turn the guard off."""
     import sys
+    from . import voila_guard
     patch()
+    voila_guard.install()
     from voila.app import main
-    sys.argv = ["voila", *argv]
+    sys.argv = ["voila", f"--VoilaConfiguration.multi_kernel_manager_class="
+                         f"{voila_guard.GuardedKernelManager.__module__}."
+                         f"{voila_guard.GuardedKernelManager.__name__}",
+                *argv, *voila_guard.OVERRIDES_OFF]
     return int(main() or 0)
 
 

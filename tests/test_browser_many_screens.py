@@ -34,11 +34,13 @@ class Classroom:
         self.folder = folder
         self.port = free_port()
         self.pages_port = free_port()
+        self.dashboard_port = free_port()       # the dashboard's own Voila (loopback)
         self.token_file = folder / "token"
         self.log = open(folder / "classroom.log", "w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "janus_widgets", "classroom", "--port", str(self.port),
              "--pages-port", str(self.pages_port), "--db", str(folder / "class.sqlite"),
+             "--dashboard-port", str(self.dashboard_port),
              "--teacher-token-file", str(self.token_file), "--bot-delay", "0.2"],
             stdout=self.log, stderr=subprocess.STDOUT, cwd=folder)
         self.url = f"http://127.0.0.1:{self.port}"
@@ -51,7 +53,7 @@ class Classroom:
                 + urlencode({"server": self.url, "code": code}))
 
     def dashboard_url(self) -> str:
-        return (f"{self.pages}/voila/render/teacher.ipynb?"
+        return (f"http://127.0.0.1:{self.dashboard_port}/?"
                 + urlencode({"server": self.url, "token": self.token_file.read_text().strip()}))
 
     def stop(self) -> str:

@@ -1,0 +1,236 @@
+"""The project's Voila against a hostile student (issue 33, items 1, 2 and 11).
+
+One Voila server, started as the README says (``voila`` in a folder with the project's
+``voila.json``), serves a lesson and a small page. A student's link may not bring script
+(``?theme=<script>``), every response carries the security headers, a kernel WebSocket
+without the v1 protocol is refused at the handshake while the other pages go on
+answering, and a lesson page works under the policy in Chromium with every asset from
+the server itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shutil
+import statistics
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from browser_support import voila_tree, widget_errors
+
+from janus_widgets import voila_guard
+from janus_widgets.classroom_cmd import voila_servers
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON = "roman-dice"
+#: What a student puts in a link: out of the attribute Voila writes the theme into, then
+#: a script.
+ATTACK = '"><script>window.__pwned=1;alert("pwned")</script><b class="'
+
+SMALL = {"cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "metadata": {},
+                    "outputs": [], "source": ["import ipywidgets as w\n",
+                                              "b = w.Button(description='Go', icon='check')\n",
+                                              "b"]}],
+         "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                     "name": "python3"}},
+         "nbformat": 4, "nbformat_minor": 5}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One Voila for the module: a lesson and a small page, the notebooks' voila.json."""
+    folder = tmp_path_factory.mktemp("guard")
+    shutil.copy(ROOT / "notebooks" / "voila.json", folder / "voila.json")
+    shutil.copy(ROOT / "notebooks" / f"{LESSON}.ipynb", folder / f"{LESSON}.ipynb")
+    (folder / "small.ipynb").write_text(json.dumps(SMALL))
+    with voila_tree(folder, folder / "voila.log") as base:
+        yield base
+
+
+def get(url: str) -> tuple[int, dict[str, str], str]:
+    """Status, headers and text of a GET (an error status too)."""
+    try:
+        with urllib.request.urlopen(url, timeout=180) as response:
+            return response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read().decode()
+
+
+def policy(headers: dict[str, str]) -> dict[str, list[str]]:
+    """The Content-Security-Policy header as directive → sources."""
+    text = headers.get("Content-Security-Policy", "")
+    return {part.split()[0]: part.split()[1:] for part in text.split(";") if part.strip()}
+
+
+def kernel_of(html: str) -> str:
+    return re.search(r'"kernelId": "([0-9a-f-]{36})"', html).group(1)
+
+
+# --- what the project configures ---------------------------------------------------
+def test_every_voila_the_project_configures_has_no_overrides_and_the_guard():
+    for path in (ROOT / "voila.json", ROOT / "notebooks" / "voila.json"):
+        config = json.loads(path.read_text())["VoilaConfiguration"]
+        assert config["allow_theme_override"] == "NO", path
+        assert config["allow_template_override"] == "NO", path
+        assert config["multi_kernel_manager_class"] == \
+            "janus_widgets.voila_guard.GuardedKernelManager", path
+    assert set(voila_guard.OVERRIDES_OFF) == {
+        "--VoilaConfiguration.allow_theme_override=NO",
+        "--VoilaConfiguration.allow_template_override=NO"}
+
+
+def test_the_classroom_keeps_the_dashboard_on_loopback(tmp_path):
+    """On the class's network (``--host 0.0.0.0``) the pages' Voila never renders the
+    dashboard, and the dashboard's own Voila listens on loopback unless asked."""
+    args = Namespace(host="0.0.0.0", port=8866, pages_port=None, dashboard_host="127.0.0.1",
+                     dashboard_port=None)
+    (pages, _, _), (dashboard, _, _) = voila_servers(args, tmp_path)
+    assert pages[1:3] == ["-m", "janus_widgets.nodelay"] and "--Voila.ip=0.0.0.0" in pages
+    assert "--GuardedKernelManager.refused_pages=teacher.ipynb" in pages
+    assert dashboard[1:4] == ["-m", "janus_widgets.nodelay", "teacher.ipynb"]
+    assert "--Voila.ip=127.0.0.1" in dashboard and "--port=8868" in dashboard
+    asked = Namespace(**{**vars(args), "dashboard_host": "10.0.0.5", "dashboard_port": 9000})
+    dashboard = voila_servers(asked, tmp_path)[1][0]
+    assert "--Voila.ip=10.0.0.5" in dashboard and "--port=9000" in dashboard
+
+
+# --- item 1: the headers, and no script from the address ----------------------------
+def test_every_response_carries_the_security_headers(server):
+    status, headers, html = get(server + "voila/render/small.ipynb")
+    assert status == 200
+    kernel = kernel_of(html)
+    answers = {"page": (status, headers, html),
+               "tree": get(server),
+               "script file": get(server + "voila/static/voila.js"),
+               "missing page": get(server + "voila/render/nothing-here.ipynb"),
+               "kernel API": get(server + f"api/kernels/{kernel}"),
+               "denied file": get(server + "voila/files/small.ipynb")}
+    for name, (status, headers, _) in answers.items():
+        csp = policy(headers)
+        assert csp, f"{name} ({status}) has no Content-Security-Policy"
+        scripts = csp["script-src"]
+        assert "'self'" in scripts and not {"'unsafe-inline'", "'unsafe-eval'", "*",
+                                             "https:", "http:", "data:"} & set(scripts), name
+        assert all(s == "'self'" or s.startswith("'nonce-") for s in scripts), (name, scripts)
+        assert csp["frame-ancestors"] == ["'none'"] and csp["object-src"] == ["'none'"]
+        assert csp["default-src"] == ["'self'"] and csp["base-uri"] == ["'none'"]
+        assert headers.get("X-Content-Type-Options") == "nosniff", name
+        assert headers.get("Referrer-Policy") == "no-referrer", name
+    assert answers["missing page"][0] == 404 and answers["denied file"][0] in (403, 404)
+    # every inline script that can run carries this response's nonce; none from elsewhere
+    page_policy = policy(answers["page"][1])["script-src"]
+    nonce = [s for s in page_policy if s.startswith("'nonce-")][0][7:-1]
+    for name in ("page", "tree", "missing page"):
+        text = answers[name][2]
+        for attrs, _ in re.findall(r"<script([^>]*)>(.*?)</script>", text, re.S):
+            if "src=" in attrs or re.search(r'type="application/[\w.+-]*json"', attrs):
+                continue
+            assert 'nonce="' in attrs, (name, attrs)
+        assert not re.search(r"<(?:link|script)[^>]+(?:href|src)=[\"']?(?:https?:)?//", text), \
+            name
+    assert f'nonce="{nonce}"' in html
+
+
+def test_a_theme_or_template_in_the_address_is_ignored(server):
+    query = urllib.parse.urlencode({"theme": ATTACK, "template": "reveal"})
+    status, headers, html = get(server + f"voila/render/small.ipynb?{query}")
+    assert status == 200
+    assert "__pwned" not in html and "pwned" not in html
+    assert 'data-jp-theme-name="JupyterLab Light"' in html
+    assert "reveal" not in html.lower()
+
+
+# --- item 2: the legacy kernel protocol ----------------------------------------------
+async def _attempt(url: str, protocols: list[str] | None) -> int | str | None:
+    """Open a kernel WebSocket asking for ``protocols``: the HTTP status it was refused
+    with, else the subprotocol the server chose (the socket is closed again)."""
+    import tornado.httpclient
+    import tornado.websocket
+    try:
+        ws = await tornado.websocket.websocket_connect(url, subprotocols=protocols,
+                                                       connect_timeout=20)
+    except tornado.httpclient.HTTPClientError as exc:
+        return exc.code
+    chosen = ws.selected_subprotocol
+    ws.close()
+    return chosen
+
+
+def test_a_kernel_socket_without_the_v1_protocol_is_refused(server):
+    html = get(server + "voila/render/small.ipynb")[2]
+    kernel = kernel_of(html)
+    url = server.replace("http://", "ws://") + f"api/kernels/{kernel}/channels"
+    refused = [asyncio.run(_attempt(url, protocols)) for protocols in
+               (None, [], ["v0.kernel.websocket.jupyter.org"], ["anything"])]
+    assert refused == [400] * 4, f"sockets without the v1 protocol answered {refused}"
+    # the pages' own protocol opens
+    assert asyncio.run(_attempt(url, [voila_guard.KERNEL_PROTOCOL])) == \
+        voila_guard.KERNEL_PROTOCOL
+
+    # the other pages go on answering at once
+    times = []
+    for path in ["voila/static/voila.js", f"api/kernels/{kernel}"] * 5:
+        start = time.perf_counter()
+        assert get(server + path)[0] == 200
+        times.append(time.perf_counter() - start)
+    assert statistics.median(times) < 0.1 and sorted(times)[-2] < 0.1, times
+
+
+# --- items 1 and 11 in a real browser -------------------------------------------------
+@pytest.mark.browser
+def test_a_lesson_works_under_the_policy_and_a_link_brings_no_script(server, browser):
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    # an init script runs before the page's own and is not subject to its policy
+    context.add_init_script("window.__violations = [];"
+                            "document.addEventListener('securitypolicyviolation', e => "
+                            "window.__violations.push([e.violatedDirective, e.blockedURI, "
+                            "(e.sample || '').slice(0, 80)]));")
+    page = context.new_page()
+    requests: list[str] = []
+    dialogs: list[str] = []
+    errors: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        query = urllib.parse.urlencode({"theme": ATTACK})
+        page.goto(server + f"voila/render/{LESSON}.ipynb?{query}",
+                  wait_until="domcontentloaded", timeout=240_000)
+        page.wait_for_selector(".janus-exercise", timeout=240_000)
+        # the page works: a student answers the first exercise and the kernel replies
+        exercise = page.locator(".janus-exercise").first
+        exercise.locator("input").fill("1/2")
+        exercise.locator("input").press("Enter")
+        exercise.locator("button", has_text="Check").click()
+        exercise.locator(".janus-exercise-verdict").filter(has_text="1/2").wait_for(
+            timeout=60_000)
+        assert widget_errors(page) == []
+        # the icons come from Voila's own bundle of Font Awesome (no CDN)
+        icon = exercise.locator("button i.fa").first
+        family = icon.evaluate("el => getComputedStyle(el, '::before').fontFamily")
+        assert "Font Awesome 5 Free" in family, family
+        page.wait_for_function("() => document.fonts.check('900 16px \"Font Awesome 5 "
+                               "Free\"')", timeout=30_000)
+        assert page.evaluate("() => window.__pwned") is None and dialogs == []
+        violations = page.evaluate("() => window.__violations")
+        # the policy is enforced: a script put into the page now does not run
+        page.evaluate("() => { const s = document.createElement('script');"
+                      "s.textContent = 'window.__late = 1'; document.body.append(s); }")
+        page.wait_for_function("() => window.__violations.length > 0", timeout=10_000)
+        late = page.evaluate("() => [window.__late, window.__violations]")
+    finally:
+        context.close()
+    assert violations == [], violations        # nothing Voila's page needs was blocked
+    assert late[0] is None and late[1][0][0] == "script-src-elem", late
+    foreign = [u for u in requests if not u.startswith(server) and not u.startswith("data:")
+               and not u.startswith("blob:")]
+    assert foreign == [], foreign
+    assert not [e for e in errors if "Content Security Policy" in e], errors
