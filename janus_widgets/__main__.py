@@ -214,6 +214,10 @@ def _add_server_commands(sub: argparse._SubParsersAction) -> None:
                            "this machine only, out of the class's reach)")
     room.add_argument("--dashboard-port", type=int,
                       help="port of the teacher's dashboard (default: the pages' port + 1)")
+    room.add_argument("--no-browser", action="store_true",
+                      help="do not open the dashboard in this machine's browser (its "
+                           "address, token and all, is in the database's name + "
+                           ".dashboard.html, readable by you only; it is never printed)")
     room.add_argument("--verbose", action="store_true", help="show Voila's own log")
 
 

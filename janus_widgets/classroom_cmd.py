@@ -5,8 +5,10 @@ folder of their own (the seat page, the teacher's dashboard and every lesson's
 *student* edition, never a lesson's source, which holds the teacher's notes and
 answers), starts the table server, a Voila server for that folder (every page but the
 dashboard) and one for the teacher's dashboard alone, on this machine's loopback address
-unless the teacher asks for another (``--dashboard-host``), prints the addresses, and
-opens nothing. Both Voilas are guarded (:mod:`janus_widgets.voila_guard`). Ctrl-C
+unless the teacher asks for another (``--dashboard-host``), prints the addresses (never
+the teacher's token, nor an address that holds it: the dashboard's is written to a page
+beside the database that only the teacher may read, and opened in the teacher's browser
+unless ``--no-browser``: :mod:`janus_widgets.teacher_link`). Both Voilas are guarded (:mod:`janus_widgets.voila_guard`). Ctrl-C
 stops them all; starting it again with the same database brings every table back, and
 rewrites only the pages it wrote (what the pages saved in ``janus-saves/`` stays).
 """
@@ -27,7 +29,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .resources import NOTEBOOKS, notebooks_folder
-from .table.server import run_until_stopped
+from . import teacher_link
+from .table.server import default_token_file, run_until_stopped
 
 __all__ = ["main", "build_pages", "voila_command", "voila_servers", "NOTEBOOKS",
            "MANIFEST"]
@@ -227,22 +230,29 @@ def main(args: Any) -> int:
         return 1
 
     def ready(url: str, token: str) -> None:
+        # Nothing printed here holds the teacher's token: the terminal may be on the
+        # projector. The dashboard's address, token and all, goes to a page beside the
+        # database that only the teacher may read, opened in their browser.
         server_url = url.replace("0.0.0.0", shown)
         lessons = sorted(p.stem for p in (folder / "lessons").glob("*.ipynb"))
         print(f"Table server at {server_url} (database {args.db})")
         print(f"Pages for the class at {pages_url}/ (folder {folder}, {len(written)} files)")
-        print(f"  students' seats:  {pages_url}/voila/render/seat.ipynb "
-              "(the join slips hold each student's address)")
+        print(f"  students' seats:  {server_url}/seat (the join slips hold each "
+              "student's address and QR code)")
         print(f"  lessons (student editions): {pages_url}/voila/render/lessons/NAME.ipynb "
               f"for {', '.join(lessons)}")
-        if args.teacher_token_file:
-            print(f"Teacher's token in {args.teacher_token_file}")
-        else:
-            print(f"Teacher's token: {token}")
+        kept = args.teacher_token_file or default_token_file(args.db)
+        print(f"Teacher's token kept in {kept} (readable by you only; never shown here)")
+        page = teacher_link.write_dashboard_file(
+            teacher_link.dashboard_file(args.db),
+            teacher_link.dashboard_address(dashboard_url, server_url, token))
         where = "this machine only" if dashboard_host in ("127.0.0.1", "localhost", "::1") \
             else dashboard_host
-        print(f"  your dashboard ({where}): {dashboard_url}?server={server_url}&token=… "
-              "(keep an address with your token off the projector)")
+        opened = (not getattr(args, "no_browser", False) and teacher_link.has_display()
+                  and teacher_link.open_dashboard(page))
+        print(f"Your dashboard ({where}): "
+              + ("opened in your browser; to open it again, open " if opened else "open ")
+              + f"{page} in your browser (it holds your token: readable by you only)")
         print("Ctrl-C stops them all.", flush=True)
 
     try:
