@@ -200,7 +200,7 @@ def _add_server_commands(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--teacher-token-file", metavar="F",
                        help="read the teacher's token from F, or write a new one there "
                             "(default: the database's name + .token, so a restart keeps "
-                            "the token; the token is printed too)")
+                            "the token; serve prints the token too, classroom never)")
         p.add_argument("--certfile", help="TLS certificate (serve https and wss)")
         p.add_argument("--keyfile", help="TLS private key (with --certfile)")
         p.add_argument("--bot-delay", type=float, default=0.4,
