@@ -1,0 +1,148 @@
+"""Page loads cannot exhaust the server (issue 33, item 3): the kernels of one page and
+of the whole Voila are capped (a load beyond a cap gets a page that says so), and a
+kernel whose page never connected, or has left, is shut down after the timeout.
+
+One Voila, with the project's ``voila.json`` and small caps for the test (2 kernels a
+page, 3 in all, 4 s without a page); the kernels are kept by WebSockets as a browser's
+page keeps them (the v1 kernel protocol).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_support import voila_tree
+
+from janus_widgets.voila_guard import KERNEL_PROTOCOL
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 4.0
+PAGE = {"cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "metadata": {},
+                   "outputs": [], "source": ["print('ready')"]}],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                    "name": "python3"}},
+        "nbformat": 4, "nbformat_minor": 5}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("kernels")
+    config = json.loads((ROOT / "notebooks" / "voila.json").read_text())
+    config["GuardedKernelManager"] = {"max_kernels_per_page": 2, "max_kernels": 3,
+                                      "unconnected_timeout": TIMEOUT,
+                                      "check_interval": 0.5}
+    (folder / "voila.json").write_text(json.dumps(config))
+    for name in ("a", "b"):
+        (folder / f"{name}.ipynb").write_text(json.dumps(PAGE))
+    with voila_tree(folder, folder / "voila.log") as base:
+        yield base
+
+
+def load(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=120) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def kernel_of(html: str) -> str:
+    return re.search(r'"kernelId": "([0-9a-f-]{36})"', html).group(1)
+
+
+def alive(base: str, kernel: str) -> bool:
+    return load(base + f"api/kernels/{kernel}")[0] == 200
+
+
+class Pages:
+    """Kernel WebSockets held open on a thread of their own, as open pages hold them."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        self.sockets: dict[str, Any] = {}
+
+    def _run(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(30)
+
+    def open(self, base: str, kernel: str) -> None:
+        import tornado.websocket
+        url = base.replace("http://", "ws://") + f"api/kernels/{kernel}/channels"
+
+        async def connect() -> Any:
+            return await tornado.websocket.websocket_connect(
+                url, subprotocols=[KERNEL_PROTOCOL])
+        self.sockets[kernel] = self._run(connect())
+
+    def leave(self, kernel: str) -> None:
+        async def close() -> None:
+            self.sockets.pop(kernel).close()
+        self._run(close())
+
+    def close(self) -> None:
+        for kernel in list(self.sockets):
+            self.leave(kernel)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+def wait_gone(base: str, kernel: str, within: float) -> float:
+    """Seconds until the kernel is shut down (fails after ``within``)."""
+    start = time.monotonic()
+    while time.monotonic() - start < within:
+        if not alive(base, kernel):
+            return time.monotonic() - start
+        time.sleep(0.25)
+    pytest.fail(f"kernel {kernel} still runs {within:.0f} s later")
+
+
+def test_kernels_are_capped_and_unconnected_ones_shut_down(server):
+    pages = Pages()
+    try:
+        status, html = load(server + "voila/render/a.ipynb")
+        assert status == 200
+        first = kernel_of(html)
+        pages.open(server, first)
+        status, html = load(server + "voila/render/a.ipynb")
+        assert status == 200
+        second = kernel_of(html)
+        pages.open(server, second)
+
+        # a third copy of page a: the page says why it does not open
+        status, html = load(server + "voila/render/a.ipynb")
+        assert status == 503
+        assert "This page is open 2 times already, its limit" in html, html
+        assert "<h1>" in html and "Close a copy you no longer use" in html
+        # another page opens (3 in all), but a fourth kernel is refused server-wide
+        status, html = load(server + "voila/render/b.ipynb")
+        assert status == 200
+        never_connected = kernel_of(html)
+        status, html = load(server + "voila/render/b.ipynb")
+        assert status == 503 and "The server is full: it runs 3 pages at once" in html
+
+        # the kernel no page connected to goes after the timeout; the connected stay
+        waited = wait_gone(server, never_connected, within=TIMEOUT + 10)
+        assert waited <= TIMEOUT + 5
+        assert alive(server, first) and alive(server, second)
+        # a page that leaves: its kernel goes after the timeout, not before
+        pages.leave(second)
+        left = time.monotonic()
+        time.sleep(TIMEOUT / 2)
+        assert alive(server, second)
+        wait_gone(server, second, within=TIMEOUT + 10)
+        assert time.monotonic() - left >= TIMEOUT
+        time.sleep(TIMEOUT / 2)
+        assert alive(server, first)                 # still connected, still there
+        # the freed places open again
+        assert load(server + "voila/render/a.ipynb")[0] == 200
+    finally:
+        pages.close()
