@@ -47,3 +47,70 @@ def test_a_display_is_needed_to_open_a_browser():
     assert not teacher_link.has_display({"TERM": "xterm"}, "linux")
     assert teacher_link.has_display({"WAYLAND_DISPLAY": "wayland-0"}, "linux")
     assert teacher_link.has_display({}, "win32")
+
+
+def run_classroom(folder: Path, *extra: str, env: dict[str, str]) -> tuple[
+        subprocess.Popen, str]:
+    """Start ``python -m janus_widgets classroom`` in ``folder``; it and what it printed
+    up to "Ctrl-C stops"."""
+    from browser_support import free_port
+    ports = [str(free_port()) for _ in range(3)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "janus_widgets", "classroom", "--port", ports[0],
+         "--pages-port", ports[1], "--dashboard-port", ports[2],
+         "--db", str(folder / "class.sqlite"), "--bot-delay", "0", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=folder, env=env)
+    out = []
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        out.append(line)
+        if "Ctrl-C stops" in line:
+            return proc, "".join(out)
+    proc.kill()
+    raise AssertionError("the classroom did not start:\n" + "".join(out)[-3000:])
+
+
+def stop(proc: subprocess.Popen) -> str:
+    proc.terminate()
+    return proc.communicate(timeout=60)[0]
+
+
+@pytest.mark.slow
+def test_the_classroom_command_opens_the_dashboard_and_prints_no_secret(tmp_path):
+    import urllib.request
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.sh"                 # stands in for the teacher's browser
+    browser.write_text(f'#!/bin/sh\necho "$@" >> "{opened}"\n')
+    browser.chmod(0o700)
+    env = {**os.environ, "BROWSER": str(browser), "DISPLAY": ":99"}
+    proc, printed = run_classroom(tmp_path, env=env)
+    try:
+        token = (tmp_path / "class.sqlite.token").read_text().strip()
+        page = tmp_path / "class.sqlite.dashboard.html"
+        assert stat.S_IMODE(page.stat().st_mode) == 0o600
+        assert token not in printed and "token=" not in printed
+        assert f"opened in your browser; to open it again, open {page}" in printed
+        assert re.search(r"students' seats:  http://127\.0\.0\.1:\d+/seat ", printed)
+        time.sleep(0.5)                               # the stand-in browser writes
+        assert opened.read_text().split() == [page.as_uri()]
+        import html
+        address = html.unescape(re.search(r'url=([^"]*)"', page.read_text()).group(1))
+        assert f"token={token}" in address
+        with urllib.request.urlopen(address, timeout=120) as answer:   # it opens
+            assert answer.status == 200
+    finally:
+        printed += stop(proc)
+    assert token not in printed and "Classroom stopped" in printed
+    # Started again without the browser: the same token, the page rewritten, nothing
+    # opened, and still no secret printed.
+    proc, again = run_classroom(tmp_path, "--no-browser", env=env)
+    try:
+        assert (tmp_path / "class.sqlite.token").read_text().strip() == token
+        assert f"Your dashboard (this machine only): open {page} in your browser" in again
+        assert opened.read_text().split() == [page.as_uri()]          # not again
+    finally:
+        again += stop(proc)
+    assert token not in again
