@@ -62,8 +62,16 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
+    """Turn Nagle's algorithm off for the server's kernel WebSockets, and Voila's theme and
+    template overrides off for the server's Voila pages (``/voila/render`` in JupyterLab:
+    Voila 0.5 writes ``?theme=`` into its page unescaped). Extensions load in the order
+    of their names, so Voila's, which reads the server's settings, comes after this."""
     patch()
-    serverapp.log.info("janus_widgets: kernel WebSockets send at once (TCP_NODELAY)")
+    voila = serverapp.config.VoilaConfiguration
+    voila.allow_theme_override = "NO"
+    voila.allow_template_override = "NO"
+    serverapp.log.info("janus_widgets: kernel WebSockets send at once (TCP_NODELAY); "
+                       "Voila's theme and template overrides are off")
 
 
 if __name__ == "__main__":  # python -m janus_widgets.nodelay ARGS: Voila, patched

@@ -87,6 +87,23 @@ def test_every_voila_the_project_configures_has_no_overrides_and_the_guard():
         "--VoilaConfiguration.allow_template_override=NO"}
 
 
+def test_voila_inside_a_jupyter_server_has_no_overrides():
+    """Voila's server extension (``/voila/render`` in JupyterLab, the teacher's own
+    server) takes its settings from the server's, after the project's extension has
+    loaded (extensions load in the order of their names)."""
+    from jupyter_server.serverapp import ServerApp
+    from voila.configuration import VoilaConfiguration
+
+    from janus_widgets import nodelay
+    assert sorted(["janus_widgets.nodelay", "voila.server_extension"])[0] == \
+        "janus_widgets.nodelay"
+    server = ServerApp()
+    assert VoilaConfiguration(parent=server).allow_theme_override == "YES"   # Voila's own
+    nodelay._load_jupyter_server_extension(server)
+    settings = VoilaConfiguration(parent=server)
+    assert (settings.allow_theme_override, settings.allow_template_override) == ("NO", "NO")
+
+
 def test_the_classroom_keeps_the_dashboard_on_loopback(tmp_path):
     """On the class's network (``--host 0.0.0.0``) the pages' Voila never renders the
     dashboard, and the dashboard's own Voila listens on loopback unless asked."""
