@@ -79,14 +79,21 @@ def stop(proc: subprocess.Popen) -> str:
 
 
 @pytest.mark.slow
-def test_the_classroom_command_opens_the_dashboard_and_prints_no_secret(tmp_path):
-    import urllib.request
+@pytest.mark.browser
+def test_the_classroom_command_opens_the_dashboard_and_prints_no_secret(tmp_path, browser):
+    """As a teacher starts it: no token in the terminal, the dashboard's page opened in
+    the browser; the dashboard shows; Ctrl-C (the page's kernel goes with the classroom)
+    and the page says it lost its kernel; started again, a reload brings it back."""
+    import html
+    from janus_widgets.widgets.dashboard import STALE_AFTER
     opened = tmp_path / "opened.txt"
-    browser = tmp_path / "browser.sh"                 # stands in for the teacher's browser
-    browser.write_text(f'#!/bin/sh\necho "$@" >> "{opened}"\n')
-    browser.chmod(0o700)
-    env = {**os.environ, "BROWSER": str(browser), "DISPLAY": ":99"}
+    stand_in = tmp_path / "browser.sh"                # stands in for the teacher's browser
+    stand_in.write_text(f'#!/bin/sh\necho "$@" >> "{opened}"\n')
+    stand_in.chmod(0o700)
+    env = {**os.environ, "BROWSER": str(stand_in), "DISPLAY": ":99"}
     proc, printed = run_classroom(tmp_path, env=env)
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    dash = context.new_page()
     try:
         token = (tmp_path / "class.sqlite.token").read_text().strip()
         page = tmp_path / "class.sqlite.dashboard.html"
@@ -96,21 +103,33 @@ def test_the_classroom_command_opens_the_dashboard_and_prints_no_secret(tmp_path
         assert re.search(r"students' seats:  http://127\.0\.0\.1:\d+/seat ", printed)
         time.sleep(0.5)                               # the stand-in browser writes
         assert opened.read_text().split() == [page.as_uri()]
-        import html
         address = html.unescape(re.search(r'url=([^"]*)"', page.read_text()).group(1))
         assert f"token={token}" in address
-        with urllib.request.urlopen(address, timeout=120) as answer:   # it opens
-            assert answer.status == 200
+        dash.goto(page.as_uri())                      # the page opens the dashboard
+        dash.wait_for_selector(".janus-dashboard-tables", timeout=180_000)
+        time.sleep(STALE_AFTER + 2)                   # a live kernel: no warning
+        assert not dash.is_visible(".janus-dashboard-stale")
     finally:
         printed += stop(proc)
     assert token not in printed and "Classroom stopped" in printed
+    start = time.monotonic()
+    dash.wait_for_selector(".janus-dashboard-stale", state="visible",
+                           timeout=(STALE_AFTER + 5) * 1000)
+    said = time.monotonic() - start
+    assert "lost its kernel" in dash.inner_text(".janus-dashboard-stale")
+    assert said <= STALE_AFTER + 3, said
+    print(f"the dashboard said it lost its kernel {said:.1f} s after the classroom stopped")
     # Started again without the browser: the same token, the page rewritten, nothing
-    # opened, and still no secret printed.
+    # opened, still no secret printed; a reload brings the dashboard back.
     proc, again = run_classroom(tmp_path, "--no-browser", env=env)
     try:
         assert (tmp_path / "class.sqlite.token").read_text().strip() == token
         assert f"Your dashboard (this machine only): open {page} in your browser" in again
         assert opened.read_text().split() == [page.as_uri()]          # not again
+        dash.goto(page.as_uri())
+        dash.wait_for_selector(".janus-dashboard-tables", timeout=180_000)
+        assert not dash.is_visible(".janus-dashboard-stale")
     finally:
         again += stop(proc)
+        context.close()
     assert token not in again

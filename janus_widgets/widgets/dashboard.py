@@ -194,6 +194,35 @@ def shown_status(summary: dict[str, Any]) -> str:
     return status
 
 
+#: Seconds between the dashboard's signs of life to its page.
+HEARTBEAT = 2.0
+#: Seconds without a sign of life after which the page says it lost its kernel.
+STALE_AFTER = 7.0
+
+
+def alive_html(beat: int) -> str:
+    """A sign of life from the dashboard's kernel: a warning the page keeps hidden for
+    :data:`STALE_AFTER` seconds (a CSS animation's delay, run in the browser), then
+    shows, unless the next sign (``beat + 1``) has replaced it first. So a page whose
+    kernel is gone says so by itself, with no code of its own.
+
+    >>> "animation:janus-dashboard-stale 0s linear 7s forwards" in alive_html(1)
+    True
+    """
+    return (
+        "<style>@keyframes janus-dashboard-stale { to { visibility: visible; } }</style>"
+        f"<div class='janus-dashboard-stale' data-beat='{beat}' role='alert' "
+        "style='visibility:hidden;position:fixed;top:0;left:0;right:0;z-index:10000;"
+        "background:#fde7e9;color:#8a1020;border-bottom:3px solid #b00020;padding:10px 14px;"
+        "font:15px sans-serif;"
+        f"animation:janus-dashboard-stale 0s linear {STALE_AFTER:g}s forwards'>"
+        f"<b>&#9888; This page has lost its kernel</b> (no sign of life for "
+        f"{STALE_AFTER:g} s): nothing on it is live now. If the classroom was stopped or "
+        "restarted, reload the page (F5), or open the dashboard again from the "
+        "<code>.dashboard.html</code> file beside the database. If the page was only busy, "
+        "this goes away by itself.</div>")
+
+
 def _answer_kind(row: dict[str, Any]) -> tuple[str, ...]:
     """What makes two of a class's checks one row of the tally (as the server counts)."""
     return tuple(str(row.get(k, "")) for k in ("lesson", "question", "student", "verdict",
@@ -329,6 +358,8 @@ class Dashboard(W.VBox):
         self.watch.on(self._on_news)
         self._refresh_overview()
         self._refresh_answers()
+        self.beats = 0
+        self._beat()
 
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
@@ -418,7 +449,9 @@ class Dashboard(W.VBox):
                           titles=["Tables", "New tables", "Lesson codes", "Answers"])
         self.link = W.HTML()                               # the link to the server
         self.link.add_class("janus-dashboard-link")
-        self.children = [self.heading, self.link, self.message, self.tabs]
+        self.alive = W.HTML()                              # the page's link to its kernel
+        self.alive.add_class("janus-dashboard-alive")
+        self.children = [self.heading, self.link, self.alive, self.message, self.tabs]
         self.add_class("janus-dashboard")
 
     def _guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -512,6 +545,17 @@ class Dashboard(W.VBox):
                 "are live again.</div>")
         else:
             self.link.value = ""
+
+    def _beat(self) -> None:
+        """A sign of life to the page, every :data:`HEARTBEAT` seconds while the kernel
+        runs (:func:`alive_html`): when the kernel stops (the classroom command stopped
+        or restarted, the page's Voila gone), the signs stop and the page itself says,
+        after :data:`STALE_AFTER` seconds, that it must be reloaded."""
+        self.beats += 1
+        self.alive.value = alive_html(self.beats)
+        loop = kernel_loop()
+        if loop is not None:
+            loop.call_later(HEARTBEAT, self._beat)
 
     def _reload_answers(self) -> None:
         """The class's answers as the server has them (after the link was away)."""
