@@ -82,28 +82,78 @@ def test_wrong_codes_from_one_address_make_it_wait_and_right_ones_count_nothing(
     assert hall.join(codes["A"], "10.0.0.7")[1] == 0
 
 
-def test_an_ended_tables_codes_join_nothing_and_its_record_stays(hall, tmp_path):
+def test_an_ended_tables_codes_answer_410_count_nothing_and_its_credentials_stop(hall):
+    """Issue 33 (5, 6): an ended table's code says the table ended (410), never counts
+    as a wrong code (honest reloads after End cannot lock the class out), and End
+    withdraws every credential of the table (a page's seat, its answers)."""
+    hall.clock = Clock()
     served, codes = hall.create_table({"game": "jactus", "players": 2})
     _, seat, credential = hall.join(codes["A"])
     hall.play(served, seat, "r*", "m1")
     hall.set_status(served, "ended")
-    for code in codes.values():
-        with pytest.raises(WireError, match="no seat has the join code"):
-            hall.join(code)
-    assert sqlite3.connect(tmp_path / "class.sqlite").execute(
-        "SELECT COUNT(*) FROM codes WHERE table_id = ?", (served.id,)).fetchone()[0] == 0
+    for _ in range(3 * LIMITS["join_failures"]):          # a class reloading its pages
+        with pytest.raises(WireError, match="has ended: its join codes join nothing") as gone:
+            hall.join(codes["B"], "address:10.0.0.7")
+        assert gone.value.status == 410
+    other, more = hall.create_table({"game": "jactus", "players": 2})
+    assert hall.join(more["A"], "address:10.0.0.7")[0] is other    # nobody was locked out
     with pytest.raises(WireError, match="has ended: it gets no new join codes"):
         hall.new_codes(served)
     record = served.table.replay.record(table=served.id)    # what the teacher downloads
     assert record.moves[0] == "r*"
-    assert hall.who(credential)[0] == "seat"              # its pages still show the game
-    # A table ended before codes were deleted at the end: its code is refused too.
-    other, codes = hall.create_table({"game": "jactus", "players": 2})
-    hall.storage._write([("UPDATE tables SET status = 'ended' WHERE id = ?", (other.id,))])
-    other.status = "ended"
-    with pytest.raises(WireError, match="has ended: its join codes join nothing") as gone:
-        hall.join(codes["A"])
-    assert gone.value.status == 410
+    with pytest.raises(WireError) as withdrawn:
+        hall.who(credential)
+    assert withdrawn.value.code == "bad_credential"
+
+
+def test_new_codes_can_withdraw_the_credentials_handed_out(hall):
+    served, codes = hall.create_table({"game": "jactus", "players": 2})
+    kept = hall.join(codes["A"])[2]
+    hall.new_codes(served)                                   # lost slips: seats stay
+    assert hall.who(kept)[0] == "seat"
+    told = []
+    conn = Connection(send=told.append, close=lambda: told.append("closed"))
+    conn.page = None
+    served.connections.setdefault(0, set()).add(conn)
+    fresh = hall.new_codes(served, withdraw=True)            # a stolen slip: taken back
+    with pytest.raises(WireError):
+        hall.who(kept)
+    assert told[0]["code"] == "withdrawn" and told[-1] == "closed"
+    assert hall.join(fresh["A"])[1] == 0
+
+
+def test_a_credential_expires(hall, monkeypatch):
+    served, codes = hall.create_table({"game": "jactus", "players": 2})
+    credential = hall.join(codes["A"])[2]
+    assert hall.who(credential)[0] == "seat"
+    hall.storage._write([("UPDATE credentials SET created = created - ?",
+                          (LIMITS["credential_hours"] * 3600 + 5,))])
+    with pytest.raises(WireError) as old:
+        hall.who(credential)
+    assert old.value.code == "bad_credential"
+
+
+def test_wrong_codes_count_per_page_and_the_class_is_slowed_never_locked(hall):
+    """One page's wrong codes hold up that page only, even behind one shared address;
+    many pages guessing together make every wrong code answer late (never a right
+    one)."""
+    hall.clock = clock = Clock()
+    _, codes = hall.create_table({"game": "jactus", "players": 2})
+    for _ in range(LIMITS["join_failures"]):
+        with pytest.raises(WireError):
+            hall.join("KKKKKKKK", "page:guesser")
+    with pytest.raises(WireError) as held:
+        hall.join(codes["A"], "page:guesser")
+    assert held.value.status == 429
+    assert hall.join(codes["A"], "page:classmate")[1] == 0   # the same address, another page
+    assert hall.wrong_code_delay() == 0
+    for k in range(LIMITS["class_wrong_codes"] + 20):     # rotating ids: many "pages"
+        with pytest.raises(WireError):
+            hall.join("KKKKKKKK", f"page:rotating{k}")
+    assert 0.5 < hall.wrong_code_delay() <= 5.0
+    assert hall.join(codes["B"], "page:honest")[1] == 1     # a right code is not held
+    clock.now += 61
+    assert hall.wrong_code_delay() == 0
 
 
 # ------------------------------------------------------------------ answers

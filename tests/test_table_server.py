@@ -42,6 +42,8 @@ def http(server, method, path, secret="", body=None):
     data = None if body is None else (body if isinstance(body, bytes)
                                       else json.dumps(body).encode())
     request = urllib.request.Request(server.url + path, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
     if secret:
         request.add_header("Authorization", f"Bearer {secret}")
     try:
@@ -156,10 +158,36 @@ def test_an_ended_table_joins_nobody_and_its_record_stays(server, teacher):
     a = classroom.join(server.url, t.codes["A"])
     a.play("r*")
     teacher.end(t.id)
-    with pytest.raises(ClassroomError, match="no seat has the join code"):
+    with pytest.raises(ClassroomError, match="has ended: its join codes join nothing"):
         classroom.join(server.url, t.codes["B"])
     assert teacher.record(t.id).moves[0] == "r*"
     a.close()
+
+
+def test_a_body_that_is_not_json_is_refused_and_joins_nobody(server, teacher):
+    """A page of another site can POST text/plain or a form without asking; only JSON
+    is accepted (issue 33, 5)."""
+    t = teacher.create_table("jactus", players=2)
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "text/plain; a=b"):
+        request = urllib.request.Request(server.url + "/api/join", method="POST",
+                                         data=json.dumps({"code": t.codes["A"]}).encode(),
+                                         headers={"Content-Type": kind})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 415
+        assert "application/json" in json.loads(refused.value.read())["error"]
+    assert teacher.table(t.id)["seats"][0]["connected"] == 0
+
+
+def test_end_closes_the_seats_connections_saying_why(server, teacher):
+    t = teacher.create_table("jactus", players=2)
+    creds = credentials(server, t)
+    sock = signed_in(server, creds["A"])
+    sock.receive("update")
+    teacher.end(t.id)
+    assert "ask your teacher for a new slip" in sock.receive("error")["error"]
+    again = signed_in(server, creds["A"])
+    assert again.receive("error")["code"] == "bad_credential"
 
 
 def test_a_wrong_teacher_token_is_refused(server):

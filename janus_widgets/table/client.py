@@ -145,11 +145,13 @@ class TeacherClient:
         """End a table for good (its record stays)."""
         return self._call("POST", f"/api/tables/{urllib.parse.quote(table_id)}/end")
 
-    def new_codes(self, table_id: str) -> dict[str, str]:
+    def new_codes(self, table_id: str, *, withdraw: bool = False) -> dict[str, str]:
         """New join codes for a table's human seats (lost slips): the old codes stop
-        working; pages already joined stay joined."""
-        return self._call("POST", f"/api/tables/{urllib.parse.quote(table_id)}/codes")[
-            "codes"]
+        working; pages already joined stay joined, unless ``withdraw``: then every
+        credential of the table stops working and its pages must join again (a stolen
+        slip's seat is taken back)."""
+        return self._call("POST", f"/api/tables/{urllib.parse.quote(table_id)}/codes",
+                          {"withdraw": withdraw})["codes"]
 
     def create_class(self, name: str, students: int | list[str]) -> dict[str, str]:
         """A class list for the lessons: one code per student (``students``: names, or

@@ -63,12 +63,18 @@ log = logging.getLogger("janus_widgets.server")
 
 #: What one connection may send: the largest message we read (bytes; tornado closes a
 #: connection whose frame exceeds ``frame_bytes``), messages a second and the burst;
-#: the tables of a server; a request's body; wrong join codes one address may try
-#: (``join_failures`` within ``join_window`` seconds, then it waits).
+#: the tables of a server; a request's body; wrong join codes one client may try
+#: (``join_failures`` within ``join_window`` seconds, then it waits); how long a
+#: credential works (``credential_hours``); wrong codes of all clients together a
+#: minute before each further wrong code is answered late (``class_wrong_codes``; the
+#: delay grows with their number) and how many such late answers may wait at once
+#: (``slow_wrong_codes``, then a wrong code is answered 429 at once). A right code is
+#: never delayed: guessing cannot lock the class out.
 LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 1024 * 1024, "per_second": 20.0,
           "burst": 40, "tables": 500, "body_bytes": 64 * 1024, "join_failures": 10,
           "join_window": 60.0, "answers_per_minute": 30, "answer_chars": 200,
-          "sockets_per_credential": 4}
+          "sockets_per_credential": 4, "credential_hours": 24.0,
+          "class_wrong_codes": 120, "slow_wrong_codes": 40}
 #: A lesson's or a question's id, as the lessons name them ("jactus-odds", "q1").
 ANSWER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 ANSWER_FIELDS = ("lesson", "question", "answer", "verdict", "mistake")
@@ -168,6 +174,7 @@ class Connection:
     refill: float = field(default_factory=time.monotonic)
     warned: float = 0.0
     page: PageView | None = None   # a web seat page: it is sent screens, not updates
+    close: Callable[[], None] | None = None    # closes the WebSocket
 
     def allow(self) -> bool:
         """Take one message from the budget (``per_second``, up to ``burst`` saved)."""
@@ -266,6 +273,8 @@ class Hall:
         self.clock: Callable[[], float] = time.monotonic
         self._failed_joins = RateWindow(int(LIMITS["join_failures"]), LIMITS["join_window"],
                                         lambda: self.clock())     # address → wrong codes
+        self._class_failures = RateWindow(10**9, 60.0, lambda: self.clock())
+        self.slow_answers = 0                  # wrong codes waiting for their late answer
         self._answers_sent = RateWindow(int(LIMITS["answers_per_minute"]), 60.0,
                                         lambda: self.clock())     # student → answers
         self._answer_kinds: dict[tuple[str, ...], int] = {}        # see answers()
@@ -506,22 +515,37 @@ class Hall:
         else:
             served.table.hold(served.status_text())
         self.broadcast(served)
+        if status == "ended":                 # its credentials were withdrawn with it
+            self.close_seats(served, "ended", "This table has ended: ask your teacher for "
+                                              "a new slip.")
 
     # ------------------------------------------------------------------ lobby
     def _join_allowed(self, address: str) -> None:
-        """Refuse any join from ``address`` while it has ``join_failures`` wrong codes
-        within the last ``join_window`` seconds (codes cannot be guessed one by one)."""
+        """Refuse any join from ``address`` (the page's own client id, else the network
+        address) while it has ``join_failures`` wrong codes within the last
+        ``join_window`` seconds (codes cannot be guessed one by one)."""
         wait = self._failed_joins.wait(address)
         if wait:
-            raise WireError("rate_limit", f"too many wrong join codes from this address "
+            raise WireError("rate_limit", f"too many wrong join codes from this page "
                                           f"({LIMITS['join_failures']} within "
                                           f"{LIMITS['join_window']:g} s): wait {wait} s, "
                                           "then try the code again (check it on the slip)",
                             429)
 
     def _join_failed(self, address: str) -> None:
-        """Count a wrong code from ``address`` (a join that worked counts nothing)."""
+        """Count a wrong code from ``address`` (a join that worked counts nothing), and
+        in the class's count of wrong codes."""
         self._failed_joins.add(address)
+        self._class_failures.add("class")
+
+    def wrong_code_delay(self) -> float:
+        """Seconds to wait before answering a wrong code: 0 while the whole class has
+        made fewer than ``class_wrong_codes`` wrong codes in the last minute, then
+        growing with their number, up to 5 s (guessing from many addresses is slowed;
+        a right code is never waited on)."""
+        times = self._class_failures._recent("class")
+        over = (len(times) if times else 0) - LIMITS["class_wrong_codes"]
+        return 0.0 if over < 0 else min(5.0, 0.5 + 0.05 * over)
 
     def join(self, code: Any, address: str = "") -> tuple[ServedTable, int, str]:
         """The seat a join code opens and a new credential for it (the same code again
@@ -545,10 +569,11 @@ class Hall:
         self.storage.add_credential(Storage.hash_credential(credential), table_id, seat)
         return self.tables[table_id], seat, credential
 
-    def new_codes(self, served: ServedTable) -> dict[str, str]:
+    def new_codes(self, served: ServedTable, withdraw: bool = False) -> dict[str, str]:
         """New join codes for a table's human seats (lost slips); the old codes stop
-        working, every credential already handed out stays valid. An ended table gets
-        none."""
+        working. Credentials already handed out stay valid, unless ``withdraw``: then
+        every page of the table must join again with the new codes (a stolen slip's
+        seat is taken back). An ended table gets none."""
         if served.status == "ended":
             raise WireError("ended", f"table {served.id} has ended: it gets no new join "
                                      "codes")
@@ -559,7 +584,20 @@ class Hall:
         self.storage.replace_codes(served.id, {seat_index(letter, n):
                                                self.storage.hash_code(code)
                                                for letter, code in codes.items()})
+        if withdraw:
+            self.storage.withdraw_credentials(served.id)
+            self.close_seats(served, "withdrawn", "Your teacher gave this table new join "
+                                                  "codes: join again with your new slip.")
         return codes
+
+    def close_seats(self, served: ServedTable, code: str, text: str) -> None:
+        """Tell every connection of the table's seats why, then close it (its
+        credential no longer works)."""
+        for conns in served.connections.values():
+            for conn in list(conns):
+                conn.send({"type": "error", "code": code, "error": text})
+                if conn.close is not None:
+                    conn.close()
 
     def create_class(self, spec: Any) -> tuple[str, dict[str, str]]:
         """A class list for a lesson: ``{"name": "3b", "students": ["ada", …] or 25}``;
@@ -614,7 +652,7 @@ class Hall:
         digest = Storage.hash_credential(secret)
         if secrets.compare_digest(digest, self._teacher):
             return "teacher", None, -1
-        found = self.storage.find_credential(digest)
+        found = self.storage.find_credential(digest, LIMITS["credential_hours"] * 3600)
         if found is None:
             student = self.storage.find_student_credential(digest)
             if student is not None:
@@ -990,6 +1028,12 @@ class _Handler(tornado.web.RequestHandler):
             raise WireError("teacher_only", "only the teacher's token may do this", 403)
 
     def body(self) -> Any:
+        kind = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if self.request.body and kind != "application/json":
+            # A form or text/plain body is what a page of another site can send without
+            # asking: only our own clients send JSON.
+            raise WireError("bad_request", "a request body is JSON, sent as "
+                                           "Content-Type: application/json", 415)
         if len(self.request.body) > LIMITS["body_bytes"]:
             raise WireError("too_big", f"a request body is at most {LIMITS['body_bytes']} "
                                        "bytes", 413)
@@ -1001,12 +1045,39 @@ class _Handler(tornado.web.RequestHandler):
             raise WireError("bad_json", "the request body is not valid JSON") from None
 
     def code(self) -> Any:
-        """The join code of a body ``{"code": "…"}`` (what a slip gives)."""
+        """The join code of a body ``{"code": "…"}`` (what a slip gives; a page may add
+        ``"client"``, its own random id, by which its wrong codes are counted)."""
         data = self.body()
-        if not isinstance(data, dict) or set(data) - {"code"}:
+        if not isinstance(data, dict) or set(data) - {"code", "client"}:
             raise WireError("bad_request", "join with {\"code\": \"…\"}: the code on "
                                            "the slip")
+        self._client = data.get("client")
         return data.get("code")
+
+    def client(self) -> str:
+        """Whose wrong codes these are: the page's own id (``client`` in the body, 8 to
+        64 letters, digits, - and _), else its network address (one school's pages may
+        share an address: a page's id keeps one page's mistakes its own)."""
+        given = getattr(self, "_client", None)
+        if isinstance(given, str) and re.fullmatch(r"[A-Za-z0-9_-]{8,64}", given):
+            return "page:" + given
+        return "address:" + (self.request.remote_ip or "")
+
+    async def late(self, exc: WireError) -> None:
+        """Answer a wrong code late while the class as a whole makes many (see
+        :meth:`Hall.wrong_code_delay`); too many late answers waiting: 429 now."""
+        delay = self.hall.wrong_code_delay()
+        if not delay:
+            return
+        if self.hall.slow_answers >= LIMITS["slow_wrong_codes"]:
+            raise WireError("rate_limit", "too many wrong join codes on this server just "
+                                          "now: check the code on your slip and try again "
+                                          "in a few seconds", 429)
+        self.hall.slow_answers += 1
+        try:
+            await asyncio.sleep(delay)
+        finally:
+            self.hall.slow_answers -= 1
 
     def reply(self, data: Any, status: int = 200) -> None:
         self.set_status(status)
@@ -1061,8 +1132,13 @@ class StatusChangeHandler(_Handler):
 
 
 class JoinHandler(_Handler):
-    def post(self) -> None:
-        served, seat, credential = self.hall.join(self.code(), self.request.remote_ip or "")
+    async def post(self) -> None:
+        try:
+            served, seat, credential = self.hall.join(self.code(), self.client())
+        except WireError as exc:
+            if exc.code == "unknown_code":
+                await self.late(exc)
+            raise
         self.reply({"table": served.id, "seat": seat_name(seat), "credential": credential,
                     "game": served.row.game})
 
@@ -1100,9 +1176,14 @@ class ClassesHandler(_Handler):
 
 
 class JoinClassHandler(_Handler):
-    def post(self) -> None:
-        class_name, student, credential = self.hall.join_class(self.code(),
-                                                               self.request.remote_ip or "")
+    async def post(self) -> None:
+        try:
+            class_name, student, credential = self.hall.join_class(self.code(),
+                                                                   self.client())
+        except WireError as exc:
+            if exc.code == "unknown_code":
+                await self.late(exc)
+            raise
         self.reply({"class": class_name, "student": student, "credential": credential})
 
 
@@ -1110,7 +1191,12 @@ class CodesHandler(_Handler):
     def post(self, table_id: str) -> None:
         self.teacher()
         served = self.hall.table(table_id)
-        self.reply({"id": served.id, "codes": self.hall.new_codes(served)})
+        data = self.body()
+        withdraw = data.get("withdraw", False) if isinstance(data, dict) else None
+        if not isinstance(withdraw, bool):
+            raise WireError("bad_request", "new codes take {\"withdraw\": true or false}: "
+                                           "whether the credentials handed out stop working")
+        self.reply({"id": served.id, "codes": self.hall.new_codes(served, withdraw)})
 
 
 class SocketHandler(tornado.websocket.WebSocketHandler):
@@ -1118,7 +1204,7 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
 
     def initialize(self, hall: Hall) -> None:
         self.hall = hall
-        self.conn = Connection(send=self._send)
+        self.conn = Connection(send=self._send, close=lambda: self.close(4001, "ended"))
 
     def check_origin(self, origin: str) -> bool:
         # Clients are Python kernels (no browser cookies to ride on): any origin.

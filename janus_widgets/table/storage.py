@@ -116,8 +116,8 @@ class Storage(ABC):
     def set_status(self, table_id: str, status: str, note: str = "") -> None:
         """Change a table's status and say why (``note``, kept in the row's
         ``meta["note"]``; ``""`` when the teacher did it); ending it (``"ended"``) also
-        deletes its join codes, in the same transaction (its credentials stay: its
-        pages show the ended game)."""
+        withdraws every credential of its seats, in the same transaction (its join codes
+        are kept, so that a slip of an ended table is told so and joins nothing)."""
 
     @abstractmethod
     def find_code(self, code_hash: str) -> tuple[str, int] | None:
@@ -128,8 +128,14 @@ class Storage(ABC):
         """Remember a credential handed out for a seat."""
 
     @abstractmethod
-    def find_credential(self, credential_hash: str) -> tuple[str, int] | None:
-        """``(table id, seat)`` of a credential's hash."""
+    def find_credential(self, credential_hash: str,
+                        max_age: float | None = None) -> tuple[str, int] | None:
+        """``(table id, seat)`` of a credential's hash, if it was handed out at most
+        ``max_age`` seconds ago (``None``: whenever)."""
+
+    @abstractmethod
+    def withdraw_credentials(self, table_id: str) -> None:
+        """Every credential of a table's seats stops working (a stolen slip's too)."""
 
     @abstractmethod
     def find_client_move(self, table_id: str, client_id: str) -> int | None:
@@ -138,7 +144,7 @@ class Storage(ABC):
     @abstractmethod
     def replace_codes(self, table_id: str, codes: dict[int, str]) -> None:
         """New join codes for a table's seats (the old codes stop working; credentials
-        handed out stay valid)."""
+        handed out stay valid unless :meth:`withdraw_credentials` is called too)."""
 
     @abstractmethod
     def add_students(self, class_name: str, codes: dict[str, str]) -> None:
@@ -330,7 +336,7 @@ class SQLiteStorage(Storage):
             ("UPDATE tables SET status = ?, meta = json_set(COALESCE(meta, '{}'), "
              "'$.note', ?) WHERE id = ?", (status, note, table_id))]
         if status == "ended":
-            statements.append(("DELETE FROM codes WHERE table_id = ?", (table_id,)))
+            statements.append(("DELETE FROM credentials WHERE table_id = ?", (table_id,)))
         self._write(statements)
 
     def find_code(self, code_hash: str) -> tuple[str, int] | None:
@@ -341,10 +347,16 @@ class SQLiteStorage(Storage):
         self._write([("INSERT INTO credentials VALUES (?,?,?,?)",
                       (credential_hash, table_id, seat, time.time()))])
 
-    def find_credential(self, credential_hash: str) -> tuple[str, int] | None:
-        rows = self._read("SELECT table_id, seat FROM credentials WHERE hash = ?",
+    def find_credential(self, credential_hash: str,
+                        max_age: float | None = None) -> tuple[str, int] | None:
+        rows = self._read("SELECT table_id, seat, created FROM credentials WHERE hash = ?",
                           (credential_hash,))
-        return (rows[0][0], rows[0][1]) if rows else None
+        if not rows or (max_age is not None and rows[0][2] < time.time() - max_age):
+            return None
+        return (rows[0][0], rows[0][1])
+
+    def withdraw_credentials(self, table_id: str) -> None:
+        self._write([("DELETE FROM credentials WHERE table_id = ?", (table_id,))])
 
     def find_client_move(self, table_id: str, client_id: str) -> int | None:
         rows = self._read("SELECT ply FROM moves WHERE table_id = ? AND client_id = ?",

@@ -20,6 +20,17 @@ function codeFromAddress() {
   return /^[A-Z0-9]{4,20}$/.test(code) ? code : "";
 }
 
+function pageId() {
+  // This page's own id: its wrong codes count against it, not against the whole school
+  // behind one address.
+  let id = sessionStorage.getItem("janus-page-id");
+  if (!id) {
+    id = crypto.randomUUID().replace(/-/g, "");
+    sessionStorage.setItem("janus-page-id", id);
+  }
+  return id;
+}
+
 function showJoin(message) {
   $("seat").hidden = true;
   $("join").hidden = false;
@@ -33,7 +44,8 @@ async function join(code) {
   try {
     reply = await fetch("/api/join", {
       method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({code}), credentials: "omit", cache: "no-store"});
+      body: JSON.stringify({code, client: pageId()}), credentials: "omit",
+      cache: "no-store"});
   } catch (err) {
     showJoin("The table server does not answer: check the network, then try again.");
     return;
@@ -130,6 +142,11 @@ function receive(msg) {
       const code = codeFromAddress();
       showJoin(code ? "" : "Your seat needs its code again: type the code on your slip.");
       if (code) join(code);
+    } else if (["ended", "withdrawn"].includes(msg.code)) {
+      closing = true;                      // the seat is over: the last screen stays
+      sessionStorage.removeItem(STORE);
+      setConnection(msg.error);
+      say(msg.error, "refused");
     } else if (msg.code === "limit") {
       closing = true;
       setConnection(msg.error);

@@ -1,0 +1,336 @@
+"""The seat page the table server serves, in headless Chromium: no kernel, no Voila.
+
+For every game, at 1366×768: the page joins from a slip's address (and the code leaves
+the address bar), the board, the step bar and the status line are on screen at once,
+text on the board is at least 10 px (14 px with Big), a move is played by clicking the
+board and one with the keyboard, the step bar and ← → go back and forth, and *Save my
+record* and *Save picture* download the seat's own files. On a 360×640 phone the board
+comes first and a tap plays. A server killed with ``kill -9`` and started again: the
+page says so, comes back by itself, and shows every acknowledged move. Script in the
+address never runs; an unknown code, an ended and a paused table say what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_support import ARTIFACTS, eventually
+from janus_widgets import classroom, games
+from janus_widgets.drawing.shapes import Region
+from server_support import table_server
+
+pytestmark = pytest.mark.browser
+
+GAMES = ("jactus", "jinns", "janus", "janus-cards")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with table_server(tmp_path_factory.mktemp("seat-page"), bot_delay=0.05) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def teacher(server):
+    return classroom.connect(server.url, server.token)
+
+
+class SeatPage:
+    """A seat page in a browser tab, with every screen its WebSocket received."""
+
+    def __init__(self, browser: Any, url: str, width: int = 1366, height: int = 768) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height},
+                                           accept_downloads=True)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(20_000)
+        self.screens: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.on("console", lambda m: self.errors.append(m.text)
+                     if m.type == "error" else None)
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("websocket", self._socket)
+        self.page.goto(url)
+
+    def _socket(self, ws: Any) -> None:
+        def take(payload: Any) -> None:
+            data = json.loads(payload)
+            if data.get("type") == "screen":
+                self.screens.append(data)
+        ws.on("framereceived", take)
+
+    def screen(self, where: Any = None, after: int = 0, timeout: float = 20) -> dict:
+        """The newest screen (after ``after`` screens) for which ``where`` holds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for frame in reversed(self.screens[after:]):
+                if where is None or where(frame):
+                    return frame
+            self.page.wait_for_timeout(50)
+        raise TimeoutError(f"no such screen; last: {self.screens[-1:]!r:.300}")
+
+    def act(self, action: Any, where: Any = None, timeout: float = 20) -> dict:
+        """Do ``action()``; the first screen after it for which ``where`` holds."""
+        count = len(self.screens)
+        action()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for frame in self.screens[count:]:
+                if where is None or where(frame):
+                    return frame
+            self.page.wait_for_timeout(50)
+        raise TimeoutError(f"no such screen after the action; last: {self.screens[-1:]!r:.300}")
+
+    def painted(self, frame: dict) -> None:
+        """Wait until the page shows ``frame`` (its status line says its turn)."""
+        self.page.wait_for_function(
+            "t => document.getElementById('status-turn').textContent.includes(t)",
+            arg=frame["status"]["turn"])
+
+    def click_board(self, x: float, y: float, frame: dict) -> None:
+        box = self.page.locator("#board").bounding_box()
+        scale = box["width"] / frame["drawing"]["width"]
+        self.page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+
+    def text_px(self, frame: dict) -> float:
+        """The smallest text on the board, in CSS pixels."""
+        box = self.page.locator("#board").bounding_box()
+        scale = box["width"] / frame["drawing"]["width"]
+        sizes = [s[4] for layer in frame["drawing"]["layers"].values() for s in layer
+                 if s[0] == "text"]
+        return min(sizes) * scale
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def regions(frame: dict) -> list[Region]:
+    return [Region(r["key"], r["kind"], tuple(tuple(p) if isinstance(p, list) else p
+                                              for p in r["geometry"]))
+            for r in frame["drawing"]["regions"]]
+
+
+def clickable_point(frame: dict, index: int) -> tuple[float, float] | None:
+    """A point of region ``index`` that no region above it covers (the page hit-tests
+    the topmost region first)."""
+    shown = regions(frame)
+    x, y = shown[index].center()
+    if any(r.contains(x, y) for r in shown[index + 1:]) or not shown[index].contains(x, y):
+        return None
+    return x, y
+
+
+def clicks_for_a_move(game: Any, view: Any, frame: dict) -> list[int]:
+    """Region indices whose clicks, one after the other, make a legal move on the
+    board of ``frame`` (found with the game's own click rules; at most three)."""
+    board = game.board()
+    legal = {m.notation for m in view.legal_moves()}
+    keyed = {}
+    for i, region in enumerate(frame["drawing"]["regions"]):
+        if clickable_point(frame, i) is not None:
+            keyed[i] = region["key"]
+    drawn = game.draw(view)
+    by_text = {}
+    for r in drawn.regions:
+        by_text.setdefault(" ".join(map(str, r.key)) if isinstance(r.key, tuple)
+                           else str(r.key), r.key)
+    paths = [([], board.fresh_selection(view, view.current_player, None)
+              if hasattr(board, "fresh_selection") else None)]
+    for _ in range(3):
+        grown = []
+        for path, selection in paths:
+            for i, text in keyed.items():
+                key = by_text.get(text)
+                if key is None:
+                    continue
+                result = board.click(view, selection, key)
+                if result.move is not None and result.move in legal:
+                    return path + [i]
+                if result.move is None and not result.step and \
+                        result.selection not in (None, selection):
+                    grown.append((path + [i], result.selection))
+        paths = grown[:200]
+    raise AssertionError("no clicks on this board make a legal move")
+
+
+def make_table(teacher: Any, name: str) -> Any:
+    if name == "janus-cards":
+        return teacher.create_table(name, players=3, bots={1: "greedy", 2: "greedy"})
+    return teacher.create_table(name, players=2, bots={1: "greedy"})
+
+
+def our_turn(frame: dict) -> bool:
+    return frame["steps"]["at_end"] and bool(frame["moves"]["options"])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seat_page_plays_steps_saves_and_fits_1366x768(browser, server, teacher, name,
+                                                          tmp_path):
+    t = make_table(teacher, name)
+    seat = SeatPage(browser, f"{server.url}/seat?code={t.codes['A']}")
+    page = seat.page
+    try:
+        frame = seat.screen(our_turn)
+        seat.painted(frame)
+        assert page.url.endswith("/seat"), "the code leaves the address bar"
+        # Board, step bar and status line on screen together; legible text.
+        for part in ("#board", "#stepbar", "#status-turn"):
+            box = page.locator(part).bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 768, (part, box)
+        assert seat.text_px(frame) >= 10
+        # Every piece keeps a letter: the drawing has letters, not colour alone.
+        texts = {s[3] for layer in frame["drawing"]["layers"].values() for s in layer
+                 if s[0] == "text"}
+        assert {"A", "B"} <= texts or any(len(x) == 1 and x.isalpha() for x in texts)
+        # A move by clicking the board.
+        length = frame["steps"]["length"]
+        record = teacher.record(t.id)
+        view = record.final_state().view(0)
+        now = frame
+        for index in clicks_for_a_move(games.get(name), view, frame):
+            now = seat.act(lambda: seat.click_board(*clickable_point(now, index), now))
+        frame = seat.screen(lambda f: f["steps"]["length"] > length and our_turn(f),
+                            timeout=30)
+        assert teacher.record(t.id).moves[length].startswith(
+            frame["log"][length + 1][0].split(" ")[-1][:1])
+        # A move with the keyboard: ↓ chooses the first legal move, Enter plays it.
+        seat.painted(frame)
+        length = frame["steps"]["length"]
+        page.focus("#board")
+        seat.act(lambda: page.keyboard.press("ArrowDown"),
+                 lambda f: f["status"]["message"].startswith("Selected"))
+        frame = seat.act(lambda: page.keyboard.press("Enter"),
+                         lambda f: f["steps"]["length"] > length and f["steps"]["at_end"],
+                         timeout=30)
+        assert len(teacher.record(t.id).moves) >= frame["steps"]["length"]
+        # Step back and forth: Home, → and the buttons.
+        seat.painted(frame)
+        seat.act(lambda: page.keyboard.press("Home"), lambda f: f["steps"]["index"] == 0)
+        page.wait_for_function("() => document.getElementById('where').textContent"
+                               ".startsWith('move 0/')")
+        seat.act(lambda: page.keyboard.press("ArrowRight"),
+                 lambda f: f["steps"]["index"] == 1)
+        back = seat.act(lambda: page.click("#back"), lambda f: f["steps"]["index"] == 0)
+        assert not back["moves"]["options"]            # nothing is played from the past
+        frame = seat.act(lambda: page.click("#last"), lambda f: f["steps"]["at_end"])
+        seat.painted(seat.screen())
+        # Save my record: the seat's own record, no seed.
+        with page.expect_download() as download:
+            page.click("#save-record")
+        saved = json.loads(Path(download.value.path()).read_text())
+        assert saved["seat"] == "A" and "seed" not in saved
+        assert len(saved["moves"]) >= frame["steps"]["length"]
+        for button, ending in (("#save-svg", ".svg"), ("#save-png", ".png")):
+            with page.expect_download() as download:
+                page.click(button)
+            assert download.value.suggested_filename.endswith(ending)
+            assert Path(download.value.path()).stat().st_size > 500
+        # Big: the board grows and its text is at least 14 px.
+        small = page.locator("#board").bounding_box()["width"]
+        page.click("#big")
+        page.wait_for_function("() => document.body.classList.contains('big')")
+        page.wait_for_timeout(100)
+        assert page.locator("#board").bounding_box()["width"] > small
+        assert seat.text_px(frame) >= 14
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.click("#big")
+        page.screenshot(path=str(ARTIFACTS / f"seat-page-{name}-1366x768.png"))
+        assert not seat.errors and not seat.dialogs
+    finally:
+        seat.close()
+
+
+def test_on_a_phone_the_board_comes_first_and_a_tap_plays(browser, server, teacher):
+    t = make_table(teacher, "jactus")
+    seat = SeatPage(browser, f"{server.url}/seat?code={t.codes['A']}", 360, 640)
+    page = seat.page
+    try:
+        frame = seat.screen(our_turn)
+        seat.painted(frame)
+        board = page.locator("#board").bounding_box()
+        assert board["x"] >= 0 and board["x"] + board["width"] <= 360
+        assert board["width"] >= 300
+        assert board["y"] < page.locator("#options").bounding_box()["y"]
+        assert board["y"] + board["height"] <= 640
+        index = [r["key"] for r in frame["drawing"]["regions"]].index("button throw")
+        box = page.locator("#board").bounding_box()
+        scale = box["width"] / frame["drawing"]["width"]
+        x, y = clickable_point(frame, index)
+        page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+        seat.screen(lambda f: f["steps"]["length"] >= 1)
+        page.screenshot(path=str(ARTIFACTS / "seat-page-jactus-360x640.png"))
+        assert not seat.errors
+    finally:
+        seat.close()
+
+
+def test_script_in_the_address_never_runs_and_bad_codes_say_what_to_do(browser, server,
+                                                                        teacher):
+    attacks = ["%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
+               "%22%3E%3Cscript%3Ealert(2)%3C%2Fscript%3E", "javascript:alert(3)"]
+    for attack in attacks:
+        seat = SeatPage(browser, f"{server.url}/seat?code={attack}&theme={attack}")
+        try:
+            seat.page.wait_for_selector("#join:not([hidden])")
+            seat.page.wait_for_timeout(200)
+            assert not seat.dialogs and not seat.errors
+        finally:
+            seat.close()
+    seat = SeatPage(browser, f"{server.url}/seat?code=ZZZZZZZZ")
+    try:
+        seat.page.wait_for_function(
+            "() => document.getElementById('join-message').textContent.includes('No seat')")
+    finally:
+        seat.close()
+    ended = make_table(teacher, "jactus")
+    teacher.end(ended.id)
+    seat = SeatPage(browser, f"{server.url}/seat?code={ended.codes['A']}")
+    try:
+        seat.page.wait_for_function(
+            "() => document.getElementById('join-message').textContent"
+            ".includes('ask your teacher for a new slip')")
+    finally:
+        seat.close()
+    paused = make_table(teacher, "jactus")
+    seat = SeatPage(browser, f"{server.url}/seat?code={paused.codes['A']}")
+    try:
+        seat.screen(our_turn)
+        teacher.pause(paused.id)
+        frame = seat.screen(lambda f: not f["moves"]["options"])
+        assert "paused" in frame["moves"]["note"]
+        seat.page.wait_for_function(
+            "() => document.getElementById('status-note').textContent.includes('paused')")
+    finally:
+        seat.close()
+
+
+def test_a_page_comes_back_by_itself_after_kill_9(browser, tmp_path):
+    with table_server(tmp_path, bot_delay=0.05) as server:
+        teacher = classroom.connect(server.url, server.token)
+        t = teacher.create_table("jactus", players=2, bots={1: "greedy"})
+        seat = SeatPage(browser, f"{server.url}/seat?code={t.codes['A']}")
+        page = seat.page
+        try:
+            frame = seat.screen(our_turn)
+            seat.painted(frame)
+            page.focus("#board")
+            seat.act(lambda: page.keyboard.press("ArrowDown"),
+                     lambda f: f["status"]["message"].startswith("Selected"))
+            seat.act(lambda: page.keyboard.press("Enter"),
+                     lambda f: f["steps"]["length"] >= 1 and our_turn(f), timeout=30)
+            played = len(teacher.record(t.id).moves)
+            server.kill()
+            page.wait_for_function("() => document.getElementById('connection')"
+                                   ".textContent.includes('Reconnecting')")
+            back = seat.act(server.start, timeout=30)
+            assert back["steps"]["length"] >= played
+            eventually(lambda: page.inner_text("#connection") == "")
+            assert page.url.endswith("/seat")          # the same seat, no code needed
+        finally:
+            seat.close()
