@@ -486,3 +486,18 @@ def test_lesson_slips_have_a_qr_code_of_the_lesson_page(board):
     assert parts.path == "/voila/render/lessons/roman-dice.ipynb"
     assert parse_qs(parts.query) == {"server": ["http://server:8866"], "code": ["CODE1"]}
     assert "opens http://pages:8867/voila/render/lessons/roman-dice.ipynb" in slips[1]
+
+
+# --- a page whose kernel is gone ------------------------------------------------------------
+def test_in_voila_the_page_gets_signs_of_life_that_hide_its_warning(board, monkeypatch):
+    assert board.alive.value == ""                       # JupyterLab has its own indicator
+    loop = FakeLoop()
+    monkeypatch.setattr(dashboard_module, "kernel_loop", lambda: loop)
+    monkeypatch.setenv("SERVER_SOFTWARE", "voila/0.5.8")
+    voila_board = Dashboard("http://server:8866", "token", lessons={})
+    first = voila_board.alive.value
+    assert "lost its kernel" in first and "visibility:hidden" in first
+    assert f"{dashboard_module.STALE_AFTER:g}s forwards" in first   # shown only if stale
+    assert len(loop.calls) == 1                          # the next sign is on its way
+    loop.run_due()
+    assert voila_board.alive.value != first and len(loop.calls) == 1   # a new element

@@ -29,6 +29,7 @@ import base64
 import html
 import io
 import math
+import os
 import time
 import zipfile
 from collections import Counter, defaultdict
@@ -200,6 +201,13 @@ HEARTBEAT = 2.0
 STALE_AFTER = 7.0
 
 
+def in_voila() -> bool:
+    """Whether this kernel runs a Voila page (Voila tells its kernels so, as a web
+    server tells a CGI script: ``SERVER_SOFTWARE=voila/…``)."""
+    import os
+    return os.environ.get("SERVER_SOFTWARE", "").startswith("voila/")
+
+
 def alive_html(beat: int) -> str:
     """A sign of life from the dashboard's kernel: a warning the page keeps hidden for
     :data:`STALE_AFTER` seconds (a CSS animation's delay, run in the browser), then
@@ -333,9 +341,12 @@ class Dashboard(W.VBox):
 
     def __init__(self, url: str, token: str, *, pages: str | None = None,
                  server_for_pages: str | None = None,
-                 lessons: dict[str, str] | None = None, **kwargs: Any) -> None:
+                 lessons: dict[str, str] | None = None, heartbeat: bool | None = None,
+                 **kwargs: Any) -> None:
         """``lessons``: the lessons the class's pages serve, file stem → title (default
-        :func:`served_lessons`)."""
+        :func:`served_lessons`). ``heartbeat``: send the page signs of life, so that it
+        says so when its kernel is gone (:meth:`_beat`; default: in Voila, whose page
+        has no kernel indicator of its own, unlike JupyterLab's)."""
         super().__init__()
         self.lessons = dict(served_lessons() if lessons is None else lessons)
         self.client = TeacherClient(url, token, **kwargs)
@@ -359,7 +370,8 @@ class Dashboard(W.VBox):
         self._refresh_overview()
         self._refresh_answers()
         self.beats = 0
-        self._beat()
+        if in_voila() if heartbeat is None else heartbeat:
+            self._beat()
 
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
