@@ -81,7 +81,10 @@ def security_headers(nonce: str) -> dict[str, str]:
     inline scripts from Voila's template carry ``nonce``."""
     policy = "; ".join([
         "default-src 'self'",
-        f"script-src 'self' 'nonce-{nonce}'",
+        # blob: for the widgets' own modules: anywidget (the game's keyboard, the status
+        # line's live region) imports the module its kernel sent from a blob: URL, which
+        # only script already running in the page can make
+        f"script-src 'self' blob: 'nonce-{nonce}'",
         "style-src 'self' 'unsafe-inline'",       # Voila's page and the widgets need it
         "img-src 'self' data: blob:",
         "font-src 'self' data:",
