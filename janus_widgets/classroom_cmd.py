@@ -40,8 +40,8 @@ __all__ = ["main", "build_pages", "voila_command", "voila_servers", "NOTEBOOKS",
 
 
 def build_pages(folder: Path, source: Path | None = None) -> list[Path]:
-    """Write the class's pages into ``folder``: ``seat.ipynb``, ``teacher.ipynb``,
-    ``voila.json`` and ``lessons/<lesson>.ipynb``, the student edition of each lesson
+    """Write the class's pages into ``folder``: ``teacher.ipynb`` (the dashboard's own
+    Voila renders it), ``voila.json`` and ``lessons/<lesson>.ipynb``, the student edition of each lesson
     (with the lessons' ``voila.json`` and ``README.md``); returns the files written.
 
     Only these files are rewritten: whatever else the folder holds stays, above all
@@ -51,9 +51,9 @@ def build_pages(folder: Path, source: Path | None = None) -> list[Path]:
     pages are made beside the folder's files first: if that fails, nothing changes."""
     from .analysis import lessons
     source = notebooks_folder() if source is None else source
-    if not (source / "seat.ipynb").exists():
+    if not (source / "teacher.ipynb").exists():
         raise FileNotFoundError(f"the class's pages are made from the package's notebooks, "
-                                f"and {source} has no seat.ipynb: give the folder of "
+                                f"and {source} has no teacher.ipynb: give the folder of "
                                 "janus_widgets' notebooks, or reinstall the package")
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"the class's pages go into a folder, and {folder} is a file: "
@@ -91,7 +91,10 @@ def build_pages(folder: Path, source: Path | None = None) -> list[Path]:
 
 
 #: The pages ``build_pages`` copies as they are from the project's notebooks.
-PAGES = ("seat.ipynb", "teacher.ipynb", "voila.json")
+#: The students' seats are the table server's own static page (``/seat``): no kernel per
+#: student. Voila serves only what runs Python for a student (the lessons) and, in a
+#: Voila of its own, the teacher's dashboard.
+PAGES = ("teacher.ipynb", "voila.json")
 #: The list of the files the last build wrote (a path and its SHA-256 each), in the
 #: pages' folder: all a later build may remove.
 MANIFEST = ".janus-pages.json"

@@ -1,8 +1,9 @@
 """A class at many screens, in a real browser: ``python -m janus_widgets classroom`` (the
-table server and Voila), seat pages and the teacher's dashboard in headless Chromium.
+table server with its seat pages, and Voila for the lessons and the dashboard), seat pages
+and the teacher's dashboard in headless Chromium.
 
-Two seat pages (A and B of a three-player card game, C a bot) and the dashboard play a
-game to the end by clicking on the canvases. Every WebSocket frame a seat's page
+Two seat pages (the table server's static ``/seat``, no kernel: A and B of a three-player
+card game, C a bot) and the dashboard play a game to the end by clicking on the boards. Every WebSocket frame a seat's page
 receives is read: none holds the seed or a side of a card hidden from that seat
 (checked against the full record); B's tab is closed and opened again and goes on as B;
 the dashboard shows each move within a second. Then every game plays a move from two
@@ -19,8 +20,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from browser_support import (ARTIFACTS, click_canvas, eventually, free_port, wait_http,
-                             wait_painted, widget_errors)
+from browser_support import ARTIFACTS, eventually, free_port, wait_http, widget_errors
 from janus_widgets import classroom, games
 from janus_widgets.core.protocol import TERMINAL
 
@@ -49,8 +49,7 @@ class Classroom:
         self.teacher = classroom.connect(self.url, self.token_file.read_text().strip())
 
     def seat_url(self, code: str) -> str:
-        return (f"{self.pages}/voila/render/seat.ipynb?"
-                + urlencode({"server": self.url, "code": code}))
+        return f"{self.url}/seat?code={code}"       # as the slip's QR code and address
 
     def dashboard_url(self) -> str:
         return (f"http://127.0.0.1:{self.dashboard_port}/?"
@@ -75,6 +74,8 @@ def open_page(browser, url, frames=None):
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     page = context.new_page()
     page.set_default_timeout(90_000)
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
     if frames is not None:
         page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
             payload if isinstance(payload, str) else payload.decode("latin-1"))))
@@ -83,26 +84,39 @@ def open_page(browser, url, frames=None):
 
 
 def wait_seat(page, letter):
-    page.wait_for_selector(".janus-widget canvas", timeout=120_000)
-    wait_painted(page)
-    page.wait_for_function(f"() => document.querySelector('.janus-heading') && "
-                           f"document.querySelector('.janus-heading').innerText"
-                           f".includes('seat {letter}')")
+    page.wait_for_function(f"() => document.getElementById('heading').textContent"
+                           f".includes('seat {letter}') && document.getElementById("
+                           f"'status-turn').textContent !== ''", timeout=60_000)
 
 
-def page_status(page) -> str:
-    return page.inner_text(".janus-status")
+def seat_status(page) -> str:
+    return page.inner_text("#status")
 
 
-def click_move(page, view, move, viewpoint):
-    """Click the move on the seat's canvas: each region it touches, then Play, as the
-    page's own selection goes (worked out with the game's draw module)."""
+def click_board(page, x, y, width):
+    """Click the seat page's board at drawing coordinates ``(x, y)``."""
+    box = page.locator("#board").bounding_box()
+    scale = box["width"] / width
+    page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+
+
+def click_move(page, view, move, viewpoint, frames):
+    """Click the move on the seat's board: each region it touches, then Play, as the
+    page's own selection goes (worked out with the game's draw module); each click
+    waits for the screen it brings."""
     board = games.get("janus-cards").board()
     selection = board.fresh_selection(view, viewpoint, None)
     for key in board.highlight(view, move):
-        region = board.draw(view, selection=selection).find(key)
+        drawn = board.draw(view, selection=selection)
+        region = drawn.find(key)
         assert region is not None, (move, key)
-        click_canvas(page, *region.center())
+        count = len(frames)
+        click_board(page, *region.center(), drawn.width)
+        for _ in range(200):            # Playwright delivers frames while it is called
+            if len(frames) > count:
+                break
+            page.wait_for_timeout(50)
+        assert len(frames) > count, "no screen came after the click"
         selection = board.click(view, selection, key).selection
 
 
@@ -160,11 +174,12 @@ def test_a_card_game_at_three_screens_and_the_dashboard(room, browser):
             reopened = True
         page = pages[letter]
         view = state.view(seat)
-        page.wait_for_function(f"() => document.querySelector('.janus-status').innerText"
-                               f".includes('move {len(record.moves)}/{len(record.moves)}')")
+        page.wait_for_function(f"() => document.getElementById('where').textContent"
+                               f" === 'move {len(record.moves)}/{len(record.moves)}' && "
+                               f"!document.getElementById('play').disabled")
         moves = [m for m in view.legal_moves() if board_touches(view, m)]
         move = moves[len(record.moves) % len(moves)]
-        click_move(page, view, move, seat)
+        click_move(page, view, move, seat, frames[letter])
         start = time.monotonic()
         want = len(record.moves) + 1
         dash.wait_for_function(
@@ -176,9 +191,9 @@ def test_a_card_game_at_three_screens_and_the_dashboard(room, browser):
     assert final.final_state().is_over and reopened
     assert max(shown_after) <= 1.0, f"the dashboard lagged: {sorted(shown_after)[-3:]}"
     for letter, page in pages.items():
-        page.wait_for_function("() => document.querySelector('.janus-status').innerText"
+        page.wait_for_function("() => document.getElementById('status-turn').innerText"
                                ".includes('Game over')")
-        assert not widget_errors(page)
+        assert not page.errors
         everything = "\n".join(frames[letter])
         assert seed not in everything, f"the seed reached seat {letter}'s page"
         # Until the game is over (the first frame that says so: the real end of the real
@@ -234,16 +249,17 @@ def test_every_game_plays_a_move_from_two_seat_pages(room, browser, name):
         page = pages["AB"[seat]]
         other = pages["BA"[seat]]
         n = len(record.moves)
-        page.wait_for_function(f"() => document.querySelector('.janus-status').innerText"
-                               f".includes('move {n}/{n}')")
-        page.locator(".janus-moves input[type=radio]").first.check()   # the first move
-        page.locator(".janus-widget button", has_text="Play selected").first.click()
+        page.wait_for_function(f"() => document.getElementById('where').textContent"
+                               f" === 'move {n}/{n}' && !document.getElementById('play')"
+                               f".disabled")
+        page.select_option("#options", index=0)                        # the first move
+        page.click("#play")
         other.wait_for_function(
-            f"() => {{ const m = document.querySelector('.janus-status').innerText"
+            f"() => {{ const m = document.getElementById('where').textContent"
             f".match(/move (\\d+)\\/(\\d+)/); return m && +m[2] > {n}; }}")
     assert len(room.teacher.record(t.id).moves) >= 2
     for page in pages.values():
-        assert not widget_errors(page)
+        assert not page.errors
         page.context.close()
 
 

@@ -35,7 +35,8 @@ def test_a_build_writes_the_pages_and_its_manifest(tmp_path, source):
     pages = tmp_path / "classroom-pages"
     written = build_pages(pages, source)
     names = [p.relative_to(pages).as_posix() for p in written]
-    assert names[:3] == ["seat.ipynb", "teacher.ipynb", "voila.json"]
+    assert names[:2] == ["teacher.ipynb", "voila.json"]
+    assert "seat.ipynb" not in names      # a student's seat is the table server's /seat
     assert {"lessons/jactus-odds.ipynb", "lessons/roman-dice.ipynb", "lessons/voila.json",
             "lessons/README.md"} <= set(names)
     manifest = json.loads((pages / MANIFEST).read_text())
@@ -51,14 +52,14 @@ def test_building_twice_keeps_every_saved_file(tmp_path, source):
     (saves / "jactus-t1-seat-A.json").write_text('{"a student": "saved this"}')
     (saves / "janus-cards-full.json").write_text('{"the teacher": "saved this"}')
     (pages / "lessons" / "my-notes.md").write_text("the teacher's own")
-    (pages / "seat.ipynb").write_text("an old seat page")         # a generated file
+    (pages / "teacher.ipynb").write_text("an old dashboard")      # a generated file
     mine = {k: v for k, v in files(pages).items() if k.startswith("janus-saves/")
             or k.endswith("my-notes.md")}
     build_pages(pages, source)
     build_pages(pages, source)
     after = files(pages)
     assert all(after[k] == v for k, v in mine.items())            # nothing of theirs lost
-    assert after["seat.ipynb"] == (source / "seat.ipynb").read_bytes()   # rewritten
+    assert after["teacher.ipynb"] == (source / "teacher.ipynb").read_bytes()  # rewritten
 
 
 def test_a_lesson_no_longer_shipped_is_removed_unless_changed(tmp_path, source):
@@ -95,7 +96,7 @@ def test_a_build_that_fails_changes_nothing(tmp_path, source, monkeypatch):
     build_pages(pages, source)
     (pages / "janus-saves").mkdir()
     (pages / "janus-saves" / "x.json").write_text("{}")
-    (pages / "seat.ipynb").write_text("an old seat page")
+    (pages / "teacher.ipynb").write_text("an old dashboard")
     before = files(pages)
     from janus_widgets.analysis import lessons
 
@@ -110,4 +111,4 @@ def test_a_build_that_fails_changes_nothing(tmp_path, source, monkeypatch):
     (pages / "lessons" / "README.md").mkdir()                     # a folder in the way
     with pytest.raises(ValueError, match="is a folder"):
         build_pages(pages, source)
-    assert (pages / "seat.ipynb").read_text() == "an old seat page"
+    assert (pages / "teacher.ipynb").read_text() == "an old dashboard"
