@@ -107,6 +107,17 @@ def test_the_classroom_command_opens_the_dashboard_and_prints_no_secret(tmp_path
         assert f"token={token}" in address
         dash.goto(page.as_uri())                      # the page opens the dashboard
         dash.wait_for_selector(".janus-dashboard-tables", timeout=180_000)
+        # New tables at 1366×768: every label whole ("empty seats" was "empty se…"),
+        # the ruleset named
+        dash.get_by_role("tab", name="New tables").click()
+        dash.wait_for_selector("label.widget-label:text-is('empty seats')")
+        cut = dash.evaluate("""() => [...document.querySelectorAll('label.widget-label')]
+            .filter(l => l.offsetParent && l.scrollWidth > l.clientWidth)
+            .map(l => l.textContent)""")
+        assert cut == [], cut
+        chosen = dash.evaluate("""() => [...document.querySelectorAll('select')]
+            .filter(s => s.offsetParent).map(s => s.options[s.selectedIndex]?.text)""")
+        assert "rulebook\xa0(the\xa0rulebook)" in chosen, chosen     # ipywidgets: nbsp
         time.sleep(STALE_AFTER + 2)                   # a live kernel: no warning
         assert not dash.is_visible(".janus-dashboard-stale")
     finally:
