@@ -296,7 +296,9 @@ class GuardedKernelManager(AsyncMappingKernelManager):
         if kernel_id is not None and kernel_id in self:
             return kernel_id
         env = kwargs.get("env") or {}
-        page = str(env.get("SCRIPT_NAME") or path or "")
+        # the page's address as Voila was asked for it, made plain, so that
+        # /voila/render//a.ipynb and /voila/render/./a.ipynb count as /voila/render/a.ipynb
+        page = posixpath.normpath("/" + str(env.get("SCRIPT_NAME") or path or ""))
         if self._count() >= self.max_kernels:
             raise PageFull(f"The server is full: it runs {self.max_kernels} pages at once, "
                            "its limit. Close a page you no longer use or try again in a "

@@ -117,8 +117,9 @@ def test_kernels_are_capped_and_unconnected_ones_shut_down(server):
         second = kernel_of(html)
         pages.open(server, second)
 
-        # a third copy of page a: the page says why it does not open
-        status, html = load(server + "voila/render/a.ipynb")
+        # a third copy of page a (under another spelling of its address): the page says
+        # why it does not open
+        status, html = load(server + "voila/render/./a.ipynb")
         assert status == 503
         assert "This page is open 2 times already, its limit" in html, html
         assert "<h1>" in html and "Close a copy you no longer use" in html
