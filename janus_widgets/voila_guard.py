@@ -9,10 +9,11 @@ any request or any link. This module closes what Voila 0.5 leaves open:
   allow_theme_override`` and ``allow_template_override`` ``"NO"``), and every response
   carries a Content-Security-Policy (:func:`security_headers`): scripts only from the
   server itself and the inline scripts of Voila's own page template, recognised by their
-  exact text and given the response's nonce (:data:`TEMPLATE_SCRIPTS`); nothing from
-  another host; no framing. Voila's pages cannot avoid ``style-src 'unsafe-inline'`` (the
-  page and the widgets set inline styles); no inline script runs that Voila's template did
-  not write.
+  exact text and given the response's nonce (:data:`TEMPLATE_SCRIPTS`; any other inline
+  script is taken out of the page); nothing from another host; no framing. What it still
+  allows: ``style-src 'unsafe-inline'`` (Voila's page and the widgets set inline styles)
+  and scripts from ``blob:`` URLs (anywidget's modules, which only script already running
+  in the page can make).
 * **No asset from another host.** Voila's page links Font Awesome's stylesheets from a CDN
   although its own bundle (``voila-style.js``) already holds Font Awesome 5 with the v4
   names; the links to other hosts are taken out of every page (:func:`local_only`).
