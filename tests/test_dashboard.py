@@ -501,3 +501,24 @@ def test_in_voila_the_page_gets_signs_of_life_that_hide_its_warning(board, monke
     assert len(loop.calls) == 1                          # the next sign is on its way
     loop.run_due()
     assert voila_board.alive.value != first and len(loop.calls) == 1   # a new element
+
+
+def test_a_slip_never_sends_a_student_to_the_teachers_own_machine_address():
+    import socket
+    students_address = dashboard_module.students_address
+    # the classroom command: the dashboard talks to 127.0.0.1, the pages are on the LAN
+    assert students_address("http://127.0.0.1:8866", "http://192.168.1.10:8867") == \
+        "http://192.168.1.10:8866"
+    lan = dashboard_module._lan_host()
+    if lan in ("", "127.0.0.1"):
+        pytest.skip("this machine has no address on a network")
+    for bound, host in (("0.0.0.0", lan),               # a server the class can reach
+                        ("127.0.0.1", "127.0.0.1")):    # one for this machine only
+        listener = socket.socket()
+        listener.bind((bound, 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        try:
+            assert students_address(f"http://127.0.0.1:{port}") == f"http://{host}:{port}"
+        finally:
+            listener.close()

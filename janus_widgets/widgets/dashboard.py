@@ -30,13 +30,14 @@ import html
 import io
 import math
 import os
+import socket
 import time
 import zipfile
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 import ipywidgets as W
 
@@ -129,6 +130,56 @@ def seat_address(server: str, code: str = "") -> str:
     """
     base = f"{server.rstrip('/')}/seat"
     return f"{base}?code={quote(code, safe='')}" if code else base
+
+
+_LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::", "")
+
+
+def _lan_host() -> str:
+    """This machine's address on the class's network (no packet is sent)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            return str(probe.getsockname()[0])
+    except OSError:
+        return ""
+
+
+def _answers(host: str, port: int, timeout: float = 0.5) -> bool:
+    """Whether something listens at ``host:port``."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def students_address(server: str, pages: str = "") -> str:
+    """The table server's address as the students' devices reach it (a slip's short
+    address): the address the dashboard uses, unless that is this machine's own
+    (``127.0.0.1``), which no student's device can open; then the pages' host (the
+    ``classroom`` command serves both from one machine) with the server's port, or this
+    machine's address on the network if the server answers there; else (a server that
+    listens on this machine only) the address as it is, for only this machine can join.
+
+    >>> students_address("http://192.168.1.10:8866")
+    'http://192.168.1.10:8866'
+    >>> students_address("http://127.0.0.1:8866", "http://192.168.1.10:8867")
+    'http://192.168.1.10:8866'
+    """
+    parts = urlsplit(server)
+    if (parts.hostname or "") not in _LOOPBACK:
+        return server.rstrip("/")
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    pages_host = (urlsplit(pages).hostname or "") if pages else ""
+    if pages_host not in _LOOPBACK:
+        host = pages_host
+    else:
+        host = _lan_host()
+        if host in _LOOPBACK or not _answers(host, port):
+            return server.rstrip("/")
+    shown = f"[{host}]" if ":" in host else host
+    return f"{parts.scheme}://{shown}:{port}"
 
 
 def qr_svg(text: str, scale: int = 3) -> str:
@@ -340,10 +391,12 @@ class Dashboard(W.VBox):
     """Every table live, and the class's answers: see the module's docstring."""
 
     def __init__(self, url: str, token: str, *, pages: str | None = None,
-                 server_for_pages: str | None = None,
+                 server_for_pages: str | None = None, seats_server: str | None = None,
                  lessons: dict[str, str] | None = None, heartbeat: bool | None = None,
                  **kwargs: Any) -> None:
-        """``lessons``: the lessons the class's pages serve, file stem → title (default
+        """``seats_server``: the table server's address as the students' devices reach
+        it, for the slips' short addresses (default :func:`students_address`).
+        ``lessons``: the lessons the class's pages serve, file stem → title (default
         :func:`served_lessons`). ``heartbeat``: send the page signs of life, so that it
         says so when its kernel is gone (:meth:`_beat`; default: in Voila, whose page
         has no kernel indicator of its own, unlike JupyterLab's)."""
@@ -355,6 +408,8 @@ class Dashboard(W.VBox):
         # The address a seat page's kernel uses for the server (the same machine runs
         # both when the classroom command started them).
         self.server_for_pages = server_for_pages or info.get("server") or self.client.url
+        # The address the students' own devices open (the slips' short addresses).
+        self.seats_server = seats_server or students_address(self.client.url, self.pages)
         self.watch = TeacherWatch(url, token, **kwargs)
         self.codes: dict[str, dict[str, str]] = {}       # table → its codes (this session)
         self.answers: list[dict[str, Any]] = self.client.answers()
@@ -763,9 +818,9 @@ class Dashboard(W.VBox):
         """The join slips of ``made`` (table → seat → code): each with the short address
         the table server serves the student's seat at, as a QR code and as text, and the
         page to open to type the code instead."""
-        page = seat_address(self.server_for_pages)
+        page = seat_address(self.seats_server)
         rows = [{"where": f"table {table_id} · seat {letter}", "code": code,
-                 "address": seat_address(self.server_for_pages, code),
+                 "address": seat_address(self.seats_server, code),
                  "fallback": f"Or open {page} and type the code {code}."}
                 for table_id, codes in made.items() for letter, code in codes.items()]
         page = join_slips(rows, title="Join slips: one game at many screens")
