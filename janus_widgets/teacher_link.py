@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 import os
 import sys
+import threading
 import webbrowser
 from collections.abc import Mapping
 from pathlib import Path
@@ -85,10 +86,19 @@ def has_display(env: Mapping[str, str] | None = None, platform: str | None = Non
     return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
 
 
-def open_dashboard(path: Path) -> bool:
+def open_dashboard(path: Path, wait: float = 5.0) -> bool:
     """Open the dashboard's page (``path``, a local file: no token on a command line)
-    in the teacher's browser; whether a browser took it."""
-    try:
-        return bool(webbrowser.open(path.resolve().as_uri(), new=2))
-    except webbrowser.Error:
-        return False
+    in the teacher's browser; whether a browser took it. It never holds the caller up
+    for more than ``wait`` seconds (a browser named in ``$BROWSER`` may run until it is
+    closed: then it took the page)."""
+    answer: list[bool] = []
+
+    def run() -> None:
+        try:
+            answer.append(bool(webbrowser.open(path.resolve().as_uri(), new=2)))
+        except (webbrowser.Error, OSError):
+            answer.append(False)
+    opener = threading.Thread(target=run, daemon=True, name="janus-open-dashboard")
+    opener.start()
+    opener.join(wait)
+    return answer[0] if answer else True

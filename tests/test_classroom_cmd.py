@@ -43,6 +43,19 @@ def test_the_browser_is_given_the_file_and_never_the_token(tmp_path, monkeypatch
     assert opened == [path.resolve().as_uri()] and "SECRET" not in opened[0]
 
 
+def test_a_browser_that_runs_on_holds_nothing_up(tmp_path, monkeypatch):
+    import threading
+    closed = threading.Event()
+    monkeypatch.setattr(teacher_link.webbrowser, "open",
+                        lambda url, new=0: closed.wait(30))   # runs until it is closed
+    start = time.monotonic()
+    assert teacher_link.open_dashboard(tmp_path / "d.html", wait=0.3)
+    assert time.monotonic() - start < 2
+    closed.set()
+    monkeypatch.setattr(teacher_link.webbrowser, "open", lambda url, new=0: False)
+    assert not teacher_link.open_dashboard(tmp_path / "d.html")   # no browser took it
+
+
 def test_a_display_is_needed_to_open_a_browser():
     assert not teacher_link.has_display({"TERM": "xterm"}, "linux")
     assert teacher_link.has_display({"WAYLAND_DISPLAY": "wayland-0"}, "linux")
