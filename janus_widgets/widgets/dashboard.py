@@ -4,17 +4,26 @@
 JupyterLab) shows:
 
 * **Tables**: every table at a glance, named by its id as ``create_table`` returned it
-  (game, ruleset, status, whose turn, moves, scores, who plays each seat and which seats
-  are connected), kept up to date as the server sends news; open any table in the
-  teacher's view (the usual widget, replay and all, following the game live), pause,
-  resume or end it, give it new join codes;
-* **New tables**: tables for the whole class in one go (the students split into tables
-  of k seats, bots filling the empty seats), with **join slips** to print (one per
-  student: table, seat, code and the page's address);
-* **Lesson codes**: a class list for a lesson (one code per student) and its slips;
-* **Answers**: the class's exercise checks tallied per question, live (tried, right, the
-  most common mistakes with their counts) and a plot;
+  (game, ruleset, status — a game at its end *finished* —, whose turn, moves, scores,
+  who plays each seat and which seats are connected), kept up to date as the server
+  sends news; open any table as every seat sees it (no hidden card, no seed: the screen
+  may be projected) and, once the teacher confirms *Show secrets…*, in the teacher's
+  view (the usual widget, replay and all, following the game live); pause, resume or end
+  it, give it new join codes;
+* **New tables**: tables for the whole class in one go (a game and one of its rulesets,
+  the rulebook unless chosen otherwise, the students split into tables of k seats, bots
+  filling the empty seats), with **join slips** to print (one per student: table, seat,
+  code, a QR code and the short address of the table server's seat page,
+  ``<server>/seat?code=CODE``, and the page to open to type the code instead);
+* **Lesson codes**: a class list for a lesson chosen from those the class's pages serve
+  (one code per student) and its slips;
+* **Answers**: the class's exercise checks tallied per question, live (tried, right,
+  checks, the commonest kinds of mistake with how many students made each and an
+  example, whatever each student's own numbers) and a plot in whole students;
 * **every full record** to download, as one zip file.
+
+When its table server goes away the dashboard says so at once, and again when it is
+back; in Voila, a page whose kernel has gone says so by itself (:func:`alive_html`).
 
 Downloads are links holding their file (``data:`` addresses): nothing is written where a
 web server could serve it. What students send (a question's name, a mistake) is shown as
