@@ -522,3 +522,17 @@ def test_a_slip_never_sends_a_student_to_the_teachers_own_machine_address():
             assert students_address(f"http://127.0.0.1:{port}") == f"http://{host}:{port}"
         finally:
             listener.close()
+
+
+def test_a_server_back_with_another_token_is_said_so(board):
+    board.watch.connected = False
+    news(board, {"type": "connection", "connected": False})
+    assert "Lost the table server" in board.link.value
+    assert "start it again" in board.link.value
+    news(board, {"type": "error", "code": "bad_credential", "error": "<unknown> token"})
+    said = visible_text(board.link.value)
+    assert "refuses your token (<unknown> token)" in said and "<unknown>" not in \
+        board.link.value
+    board.watch.connected = True
+    news(board, {"type": "welcome", "tables": []})
+    assert "Reconnected" in board.link.value and "refuses" not in board.link.value

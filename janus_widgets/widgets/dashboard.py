@@ -427,6 +427,7 @@ class Dashboard(W.VBox):
         self.lost_at: float | None = None               # when the server was lost
         self.back_at: float | None = None               # when it came back
         self.away = 0.0                                 # how long it was away, seconds
+        self.refused = ""                               # why a server refused the token
         self._pending: set[Callable[[], None]] = set()   # refreshes waiting on the loop
         self.updates = 0                                  # overview refreshes so far
         self._build()
@@ -567,9 +568,12 @@ class Dashboard(W.VBox):
             if self.lost_at is None:
                 self.lost_at, self.back_at = time.time(), None
             self._link_line()                      # at once, not with the next refresh
+        elif kind == "error" and msg.get("code") in ("bad_credential", "no_credential"):
+            self.refused = str(msg.get("error", "refused"))    # a server with a new token
+            self._link_line()
         elif kind == "welcome" and self.lost_at is not None:
             self.away = time.time() - self.lost_at
-            self.lost_at, self.back_at = None, time.time()
+            self.lost_at, self.back_at, self.refused = None, time.time(), ""
             self._link_line()
             self._soon(self._reload_answers)       # what came while it was away
         if kind in ("table", "welcome", "connection"):
@@ -610,8 +614,12 @@ class Dashboard(W.VBox):
                 "<div role='alert' style='background:#fde7e9;color:#8a1020;border:2px solid"
                 " #b00020;padding:6px 10px;margin:4px 0'><b>&#9888; Lost the table server"
                 f"</b> ({url}) at {since}: reconnecting&#8230; Nothing below is live: the "
-                "tables, seats and moves are as they were then. (If the server was "
-                "stopped, start it again; this page comes back by itself.)</div>")
+                "tables, seats and moves are as they were then. "
+                + (f"The server is back but refuses your token ({html.escape(self.refused)}"
+                   "): it was started with another one. Open the dashboard again with the "
+                   "new token (the classroom command's .dashboard.html page)."
+                   if self.refused else "(If the server was stopped, start it again; this "
+                   "page comes back by itself.)") + "</div>")
         elif self.back_at is not None:
             back = time.strftime("%H:%M:%S", time.localtime(self.back_at))
             self.link.value = (
