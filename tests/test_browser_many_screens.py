@@ -282,6 +282,9 @@ def test_a_lessons_checks_reach_the_teachers_tally(room, browser):
     # the page asks ada's own question (her numbers: the class list's name is her id)
     assert mine.question in box.inner_text()
     box.locator(".janus-exercise-verdict").filter(has_text="common mistake").wait_for()
+    box.locator("input").press("Enter")                  # the same answer again: Enter,
+    box.get_by_role("button", name="Check").click()      # then Check: no new check
+    time.sleep(2)                                        # (one would have reached it)
     dash.get_by_role("tab", name="Answers").click()
     dash.wait_for_function("() => document.querySelector('.janus-dashboard-answers')"
                            f".innerText.includes('{mine.key}')", timeout=10_000)
