@@ -62,6 +62,10 @@ class SeatPage:
         def take(payload: Any) -> None:
             data = json.loads(payload)
             if data.get("type") == "screen":
+                layers = data["drawing"]["layers"]
+                for name, shapes in layers.items():      # a layer the page has: "same"
+                    if shapes == "same":
+                        layers[name] = self.screens[-1]["drawing"]["layers"][name]
                 self.screens.append(data)
         ws.on("framereceived", take)
 
@@ -87,11 +91,17 @@ class SeatPage:
             self.page.wait_for_timeout(50)
         raise TimeoutError(f"no such screen after the action; last: {self.screens[-1:]!r:.300}")
 
-    def painted(self, frame: dict) -> None:
-        """Wait until the page shows ``frame`` (its status line says its turn)."""
-        self.page.wait_for_function(
-            "t => document.getElementById('status-turn').textContent.includes(t)",
-            arg=frame["status"]["turn"])
+    def painted(self, frame: dict | None = None, timeout: float = 20) -> dict:
+        """Wait until the page shows the newest screen it was sent (the page marks the
+        screen it painted); returns that screen."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            newest = self.screens[-1] if self.screens else None
+            shown = self.page.evaluate("() => document.body.dataset.serial || ''")
+            if newest is not None and shown == str(newest["serial"]):
+                return newest
+            self.page.wait_for_timeout(50)
+        raise TimeoutError("the page did not paint its newest screen")
 
     def click_board(self, x: float, y: float, frame: dict) -> None:
         box = self.page.locator("#board").bounding_box()

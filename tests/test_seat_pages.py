@@ -168,10 +168,15 @@ def test_every_screen_a_page_receives_holds_its_seats_view_and_never_the_seed(se
     for letter, sock in pages.items():
         seat = "AB".index(letter)
         sock.receive("screen", where=lambda f: f["steps"]["length"] == len(final.moves))
+        layers: dict = {}
         for frame in sock.frames:
             assert seed not in json.dumps(frame), f"the seed reached seat {letter}'s page"
             if frame["type"] != "screen":
                 continue
+            for name, shapes in frame["drawing"]["layers"].items():   # as the page does
+                if shapes == "same":
+                    frame["drawing"]["layers"][name] = layers[name]
+                layers[name] = frame["drawing"]["layers"][name]
             ply = frame["steps"]["length"]
             view = states[ply].view(seat)
             selection = board.fresh_selection(view, seat, None)

@@ -125,25 +125,34 @@ class Screen:
 
 
 # ---------------------------------------------------------------------- the drawing
+def _r(x: float) -> float | int:
+    """A coordinate to a tenth of a unit (a fifth of a pixel at twice the size): the
+    screens stay small (Janus's board: about 40 kB)."""
+    v = round(float(x), 1)
+    return int(v) if v.is_integer() else v
+
+
+def _pts(points: Any) -> list[list[float | int]]:
+    return [[_r(x), _r(y)] for x, y in points]
+
+
 def _shape_data(shape: Any) -> list[Any]:
     if isinstance(shape, Rect):
-        return ["rect", shape.x, shape.y, shape.w, shape.h, shape.fill, shape.stroke,
-                shape.width, shape.radius, list(shape.dash)]
+        return ["rect", _r(shape.x), _r(shape.y), _r(shape.w), _r(shape.h), shape.fill,
+                shape.stroke, shape.width, shape.radius, list(shape.dash)]
     if isinstance(shape, Circle):
-        return ["circle", shape.cx, shape.cy, shape.r, shape.fill, shape.stroke,
+        return ["circle", _r(shape.cx), _r(shape.cy), _r(shape.r), shape.fill, shape.stroke,
                 shape.width, list(shape.dash)]
     if isinstance(shape, Arc):
-        return ["arc", shape.cx, shape.cy, shape.r, shape.start, shape.end, shape.stroke,
-                shape.width, shape.fill]
+        return ["arc", _r(shape.cx), _r(shape.cy), _r(shape.r), round(shape.start, 4),
+                round(shape.end, 4), shape.stroke, shape.width, shape.fill]
     if isinstance(shape, Line):
-        return ["line", [list(p) for p in shape.points], shape.stroke, shape.width,
-                list(shape.dash)]
+        return ["line", _pts(shape.points), shape.stroke, shape.width, list(shape.dash)]
     if isinstance(shape, Polygon):
-        return ["polygon", [list(p) for p in shape.points], shape.fill, shape.stroke,
-                shape.width]
+        return ["polygon", _pts(shape.points), shape.fill, shape.stroke, shape.width]
     if isinstance(shape, Text):
-        return ["text", shape.x, shape.y, shape.text, shape.size, shape.fill, shape.align,
-                shape.baseline, shape.bold, shape.font]
+        return ["text", _r(shape.x), _r(shape.y), shape.text, shape.size, shape.fill,
+                shape.align, shape.baseline, shape.bold, shape.font]
     raise TypeError(f"not a shape: {shape!r}")
 
 
@@ -167,8 +176,8 @@ def drawing_data(d: Drawing) -> dict[str, Any]:
 
 def _geometry(region: Region) -> list[Any]:
     if region.kind == "polygon":
-        return [list(p) for p in region.geometry]        # type: ignore[union-attr]
-    return list(region.geometry)
+        return _pts(region.geometry)
+    return [_r(x) for x in region.geometry]              # type: ignore[arg-type]
 
 
 def key_text(key: Hashable) -> str:

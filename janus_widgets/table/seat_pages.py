@@ -5,7 +5,8 @@ A student's page (``GET /seat``, ``/seat?code=KM4TPXRA`` from a join slip) is st
 HTML, CSS and a small JavaScript module of our own (``seat_page/``): it joins with the
 code, signs in on the WebSocket with ``{"type": "hello", "credential": …, "screen":
 true}`` and from then on paints each ``screen`` message it is sent
-(:meth:`~.screen.Screen.to_json`) and sends what the student does: a click on the board
+(:meth:`~.screen.Screen.to_json`; a layer of the drawing the page already has is sent
+as ``"same"``: Janus's board is 90 kB) and sends what the student does: a click on the board
 (``{"type": "click", "serial": n, "region": i}``: the index of a region of screen ``n``,
 never a key or a move), a move chosen in the list (``select``), the step bar (``goto``),
 a move to play (``play``, as every seat sends it), and asks for its record or a
@@ -101,6 +102,7 @@ class PageView:
         self._keys: list[Hashable] = []
         self._message: tuple[str, str] = ("", "info")
         self._for: Hashable = None
+        self._sent_layers: dict[str, Any] = {}     # what this page holds of each layer
         self._fresh()
 
     # ------------------------------------------------------------------ reading
@@ -141,6 +143,12 @@ class PageView:
         self.serial += 1
         self._keys = [r.key for r in made.drawing.regions]
         data = made.to_json()
+        layers = data["drawing"]["layers"]
+        for name, shapes in list(layers.items()):
+            if self._sent_layers.get(name) == shapes:
+                layers[name] = "same"          # the page keeps the layer it has
+            else:
+                self._sent_layers[name] = shapes
         data["serial"] = self.serial
         data["seat"] = seat_name(self.seat)
         data["table"] = self.mirror.table_id

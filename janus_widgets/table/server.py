@@ -1212,7 +1212,7 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
 
     def _send(self, data: dict[str, Any]) -> None:
         try:
-            self.write_message(json.dumps(data))
+            self.write_message(json.dumps(data, separators=(",", ":")))
         except tornado.websocket.WebSocketClosedError:
             self.hall.detach(self.conn)
 

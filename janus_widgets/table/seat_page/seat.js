@@ -126,6 +126,13 @@ function receive(msg) {
     setConnection("");
   } else if (msg.type === "screen") {
     if (msg.version !== SCREEN_VERSION) throw new Error(`screen version ${msg.version}`);
+    const layers = msg.drawing.layers;
+    for (const name of Object.keys(layers)) {     // "same": the layer the page has
+      if (layers[name] === "same") {
+        if (!screen) throw new Error(`layer ${name} refers to a screen the page lacks`);
+        layers[name] = screen.drawing.layers[name];
+      }
+    }
     paint(msg);
   } else if (msg.type === "record") {
     download(JSON.stringify(msg.record, null, 1), "application/json",
@@ -268,6 +275,7 @@ function contains(region, x, y) {
 
 function paint(data) {
   screen = data;
+  document.body.dataset.serial = String(data.serial);   // which screen is shown (tests)
   document.title = `${data.title} · seat ${data.seat}`;
   $("heading").textContent = `${data.title} — ${data.heading}`;
   canvas.setAttribute("aria-label", data.drawing.title || data.title);
