@@ -201,6 +201,10 @@ def _complete_until(html: bytes) -> int:
     return cut
 
 
+def _times(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 class PageFull(web.HTTPError):
     """A page the server cannot open now (a cap reached): 503, said in words."""
 
@@ -301,12 +305,13 @@ class GuardedKernelManager(AsyncMappingKernelManager):
         # /voila/render//a.ipynb and /voila/render/./a.ipynb count as /voila/render/a.ipynb
         page = posixpath.normpath("/" + str(env.get("SCRIPT_NAME") or path or ""))
         if self._count() >= self.max_kernels:
-            raise PageFull(f"The server is full: it runs {self.max_kernels} pages at once, "
-                           "its limit. Close a page you no longer use or try again in a "
-                           "minute.")
+            raise PageFull(f"This page cannot open now: the server is full, it runs "
+                           f"{_times(self.max_kernels, 'page')} at once, its limit. Close "
+                           "a page you no longer use, or try again in a minute.")
         if self._count(page) >= self.max_kernels_per_page:
-            raise PageFull(f"This page is open {self.max_kernels_per_page} times already, "
-                           "its limit. Close a copy you no longer use or try again in a "
+            raise PageFull(f"This page cannot open now: it is open "
+                           f"{_times(self.max_kernels_per_page, 'time')} already, its "
+                           "limit. Close a copy you no longer use, or try again in a "
                            "minute.")
         self._starting[page] = self._starting.get(page, 0) + 1
         try:

@@ -85,4 +85,4 @@ def test_the_classrooms_voila_is_guarded_without_any_voila_json(pages):
     # the guard's kernel manager: one kernel in all (this test's cap), so a second page
     # is refused with a sentence
     status, _, html = get(pages + "voila/render/lesson.ipynb")
-    assert status == 503 and "The server is full" in html
+    assert status == 503 and "the server is full, it runs 1 page at once" in html

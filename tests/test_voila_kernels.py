@@ -121,14 +121,14 @@ def test_kernels_are_capped_and_unconnected_ones_shut_down(server):
         # why it does not open
         status, html = load(server + "voila/render/./a.ipynb")
         assert status == 503
-        assert "This page is open 2 times already, its limit" in html, html
-        assert "<h1>" in html and "Close a copy you no longer use" in html
+        assert "This page cannot open now: it is open 2 times already, its limit" in html, html
+        assert "<h1>" in html and "Close a copy you no longer use, or try again in a minute" in html
         # another page opens (3 in all), but a fourth kernel is refused server-wide
         status, html = load(server + "voila/render/b.ipynb")
         assert status == 200
         never_connected = kernel_of(html)
         status, html = load(server + "voila/render/b.ipynb")
-        assert status == 503 and "The server is full: it runs 3 pages at once" in html
+        assert status == 503 and "the server is full, it runs 3 pages at once" in html
 
         # the kernel no page connected to goes after the timeout; the connected stay
         waited = wait_gone(server, never_connected, within=TIMEOUT + 10)
