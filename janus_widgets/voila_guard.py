@@ -136,7 +136,13 @@ def _is_template_script(body: bytes) -> bool:
 def local_only(html: bytes, nonce: str) -> bytes:
     """``html`` with the links to other hosts taken out, ``nonce`` on the inline scripts
     of Voila's own template and every other inline script taken out (the policy would
-    block it: among them the loader of mermaid diagrams from a CDN)."""
+    block it: among them the loader of mermaid diagrams from a CDN).
+
+    >>> local_only(b'<link rel="stylesheet" href="https://cdn.example/fa.css">'
+    ...            b'<script>voila_process(1, 2)</script><script>alert(1)</script>'
+    ...            b'<script type="application/json">{}</script>', "N")
+    b'<script nonce="N">voila_process(1, 2)</script><script type="application/json">{}</script>'
+    """
     html = _FOREIGN_LINK.sub(b"", html)
     tag = f' nonce="{nonce}"'.encode()
 

@@ -123,6 +123,32 @@ def test_the_classroom_keeps_the_dashboard_on_loopback(tmp_path):
     assert "--Voila.ip=10.0.0.5" in dashboard and "--port=9000" in dashboard
 
 
+def test_a_page_cut_anywhere_into_pieces_is_guarded_the_same():
+    """Voila streams its page in small pieces: a script or a link cut between two of them
+    is put together before it is judged (never passed through unjudged)."""
+    from tornado.httputil import HTTPHeaders
+    page = (b'<html><link rel="stylesheet" href="https://cdn.example/fa.css">'
+            b'<script>voila_process(3, 18)</script><p>a &lt; b</p>'
+            b'<script>window.__pwned = 1</script><script src="/voila/static/voila.js">'
+            b'</script><script type="application/json">{"a": 1}</script>'
+            b'<script type="text/javascript">\n  window.voila_finish();\n</script></html>')
+
+    def through(pieces: list[bytes]) -> bytes:
+        guard = voila_guard.PageGuard(request=None)
+        guard.nonce = "N"
+        headers = HTTPHeaders({"Content-Type": "text/html"})
+        out = guard.transform_first_chunk(200, headers, pieces[0], len(pieces) == 1)[2]
+        for index, piece in enumerate(pieces[1:], 2):
+            out += guard.transform_chunk(piece, index == len(pieces))
+        return out
+    whole = through([page])
+    assert b"__pwned" not in whole and b"cdn.example" not in whole
+    assert whole.count(b'nonce="N"') == 2 and b"a &lt; b" in whole
+    for cut in range(1, len(page)):
+        assert through([page[:cut], page[cut:]]) == whole, cut
+    assert through([page[i:i + 7] for i in range(0, len(page), 7)]) == whole
+
+
 # --- item 1: the headers, and no script from the address ----------------------------
 def test_every_response_carries_the_security_headers(server):
     status, headers, html = get(server + "voila/render/small.ipynb")
