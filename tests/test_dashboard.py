@@ -536,3 +536,14 @@ def test_a_server_back_with_another_token_is_said_so(board):
     board.watch.connected = True
     news(board, {"type": "welcome", "tables": []})
     assert "Reconnected" in board.link.value and "refuses" not in board.link.value
+
+
+def test_the_table_menu_always_names_a_table_once_there_is_one(board):
+    assert board.table_menu.value is None
+    board.watch.tables = {"t1": summary("t1"), "t2": summary("t2")}
+    news(board, {"type": "table"})
+    assert board.table_menu.value == "t1"                 # not a blank menu
+    board.table_menu.value = "t2"
+    board.watch.tables["t3"] = summary("t3")
+    news(board, {"type": "table"})
+    assert board.table_menu.value == "t2"                 # the teacher's choice stays

@@ -688,8 +688,8 @@ class Dashboard(W.VBox):
         if list(self.table_menu.options) != ids:
             keep = self.table_menu.value
             self.table_menu.options = ids
-            if keep in ids:
-                self.table_menu.value = keep
+            # the table chosen before, else the first (a menu left blank chose nothing)
+            self.table_menu.value = keep if keep in ids else (ids[0] if ids else None)
 
     # ------------------------------------------------------------------ a table
     def open_table(self, table_id: str, *, secrets: bool = False) -> Any:
