@@ -729,7 +729,7 @@ class Dashboard(W.VBox):
         self.secrets_question = W.HBox()
         self.opened_box.children = [
             self._opened_heading("as every seat sees it (no hidden card, no seed)"),
-            self.public_view, ask, self.secrets_question]
+            self.public_view, W.HBox([ask]), self.secrets_question]
 
     def _ask_secrets(self) -> None:
         """The confirmation before any secret is shown."""
@@ -752,7 +752,8 @@ class Dashboard(W.VBox):
         hide.on_click(self._guard(lambda _: self._hide_secrets()))
         self.public_view = None
         self.opened_box.children = [
-            self._opened_heading("the teacher's view (every card, the seed)"), hide, widget]
+            self._opened_heading("the teacher's view (every card, the seed)"), W.HBox([hide]),
+            widget]
         self.say(f"Table {table_id} is open in the teacher's view: every card and the "
                  "seed are on the screen.")
         return widget
