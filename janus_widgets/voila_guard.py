@@ -37,7 +37,9 @@ installs it and turns the overrides off on the command line as well.
 from __future__ import annotations
 
 import base64
+import contextvars
 import hashlib
+import ipaddress
 import posixpath
 import re
 import secrets
@@ -47,7 +49,7 @@ from typing import Any
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
 from tornado.httputil import HTTPHeaders
-from traitlets import Float, Int, List, Unicode
+from traitlets import Bool, Float, Int, List, Unicode
 
 __all__ = ["install", "installed", "security_headers", "local_only", "GuardedKernelManager",
            "KERNEL_PROTOCOL", "TEMPLATE_SCRIPTS", "OVERRIDES_OFF", "PageFull"]
@@ -75,6 +77,10 @@ _EXECUTABLE = re.compile(rb"\btype\s*=\s*[\"']?(?:text/javascript|module)\b", re
 _HAS_TYPE = re.compile(rb"\btype\s*=", re.I)
 _HAS_SRC_OR_NONCE = re.compile(rb"\b(?:src|nonce)\s*=", re.I)
 _known_hashes: frozenset[bytes] | None = None
+#: The address of the client whose request is rendering a page (set by the handler, read
+#: where the page's kernel is started, in the same task).
+_CLIENT: contextvars.ContextVar[str | None] = contextvars.ContextVar("janus_client",
+                                                                     default=None)
 
 
 def security_headers(nonce: str) -> dict[str, str]:
@@ -259,6 +265,7 @@ def install() -> bool:
         refused = getattr(self.kernel_manager, "refused_pages", ())
         if notebook in {posixpath.normpath("/" + p).lstrip("/") for p in refused}:
             raise web.HTTPError(404)
+        _CLIENT.set(self.request.remote_ip)
         async for chunk in get_generator(self, path):
             yield chunk
 
@@ -273,8 +280,11 @@ class GuardedKernelManager(AsyncMappingKernelManager):
     """Voila's kernel manager with caps and a deadline (and, made, :func:`install`).
 
     A page (the address a kernel was started for) has at most ``max_kernels_per_page``
-    kernels, the server ``max_kernels``: a load beyond either is answered 503 with a
-    sentence that says which cap and what to do. A kernel no page is connected to is shut
+    kernels, one client (the address a request comes from) ``max_kernels_per_client``,
+    the server ``max_kernels``: a load beyond any is answered 503 with a sentence that
+    says which cap and what to do. This machine's own requests (loopback) have no
+    per-client cap, unless ``cap_loopback``: the teacher's browser, and every client
+    behind a reverse proxy on the same machine. A kernel no page is connected to is shut
     down ``unconnected_timeout`` seconds after it last did anything (its notebook ran) or
     its last page left."""
 
@@ -282,6 +292,11 @@ class GuardedKernelManager(AsyncMappingKernelManager):
                       help="kernels (pages open) the server runs at most, all pages together")
     max_kernels_per_page = Int(40, config=True,
                                help="kernels one page (one notebook) runs at most")
+    max_kernels_per_client = Int(6, config=True,
+                                 help="kernels the requests of one client address start at "
+                                      "most (this machine's own requests: no cap)")
+    cap_loopback = Bool(False, config=True,
+                        help="count this machine's own requests per client as well")
     unconnected_timeout = Float(60.0, config=True,
                                 help="seconds a kernel lives with no page connected")
     check_interval = Float(5.0, config=True, help="seconds between checks for such kernels")
@@ -291,15 +306,27 @@ class GuardedKernelManager(AsyncMappingKernelManager):
     def __init__(self, **kwargs: Any) -> None:
         install()
         super().__init__(**kwargs)
-        self._page_of: dict[str, str] = {}
+        self._page_of: dict[str, tuple[str, str | None]] = {}   # kernel → (page, client)
         self._alone_since: dict[str, float] = {}
-        self._starting: dict[str, int] = {}
+        self._starting: list[tuple[str, str | None]] = []
         self._checker: Any = None
 
-    def _count(self, page: str | None = None) -> int:
-        if page is None:
-            return len(self._page_of) + sum(self._starting.values())
-        return sum(1 for p in self._page_of.values() if p == page) + self._starting.get(page, 0)
+    def _count(self, page: str | None = None, client: str | None = None) -> int:
+        """Kernels running or starting (for ``page``, or for ``client``, if given)."""
+        every = [*self._page_of.values(), *self._starting]
+        return sum(1 for p, c in every if (page is None or p == page) and
+                   (client is None or c == client))
+
+    def _counted(self, client: str | None) -> bool:
+        """Whether ``client`` has a cap of its own (not this machine, unless asked)."""
+        if client is None:
+            return False
+        try:
+            address = ipaddress.ip_address(client)
+        except ValueError:
+            return True
+        mapped = getattr(address, "ipv4_mapped", None)
+        return self.cap_loopback or not (mapped or address).is_loopback
 
     async def start_kernel(self, *, kernel_id: str | None = None, path: str | None = None,
                            **kwargs: Any) -> str:
@@ -314,17 +341,25 @@ class GuardedKernelManager(AsyncMappingKernelManager):
             raise PageFull(f"This page cannot open now: the server is full, it runs "
                            f"{_times(self.max_kernels, 'page')} at once, its limit. Close "
                            "a page you no longer use, or try again in a minute.")
+        client = _CLIENT.get()
+        if self._counted(client) and \
+                self._count(client=client) >= self.max_kernels_per_client:
+            raise PageFull(f"This page cannot open now: your computer has "
+                           f"{_times(self.max_kernels_per_client, 'page')} of this server "
+                           "open already, its limit. Close one you no longer use, or try "
+                           "again in a minute.")
         if self._count(page) >= self.max_kernels_per_page:
             raise PageFull(f"This page cannot open now: it is open "
                            f"{_times(self.max_kernels_per_page, 'time')} already, its "
                            "limit. Close a copy you no longer use, or try again in a "
                            "minute.")
-        self._starting[page] = self._starting.get(page, 0) + 1
+        place = (page, client)
+        self._starting.append(place)
         try:
             kernel_id = await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
         finally:
-            self._starting[page] -= 1
-        self._page_of[kernel_id] = page
+            self._starting.remove(place)
+        self._page_of[kernel_id] = place
         self._alone_since[kernel_id] = time.monotonic()
         self._start_checker()
         return kernel_id

@@ -1,10 +1,11 @@
-"""Page loads cannot exhaust the server (issue 33, item 3): the kernels of one page and
-of the whole Voila are capped (a load beyond a cap gets a page that says so), and a
-kernel whose page never connected, or has left, is shut down after the timeout.
+"""Page loads cannot exhaust the server (issue 33, item 3): the kernels of one page, of
+one client and of the whole Voila are capped (a load beyond a cap gets a page that says
+so), and a kernel whose page never connected, or has left, is shut down after the
+timeout.
 
 One Voila, with the project's ``voila.json`` and small caps for the test (2 kernels a
-page, 3 in all, 4 s without a page); the kernels are kept by WebSockets as a browser's
-page keeps them (the v1 kernel protocol).
+page, 3 a client, this machine counted as one, 4 in all, 4 s without a page); the
+kernels are kept by WebSockets as a browser's page keeps them (the v1 kernel protocol).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ PAGE = {"cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "me
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("kernels")
     config = json.loads((ROOT / "notebooks" / "voila.json").read_text())
-    config["GuardedKernelManager"] = {"max_kernels_per_page": 2, "max_kernels": 3,
+    config["GuardedKernelManager"] = {"max_kernels_per_page": 2, "max_kernels_per_client": 3,
+                                      "max_kernels": 4, "cap_loopback": True,
                                       "unconnected_timeout": TIMEOUT,
                                       "check_interval": 0.5}
     (folder / "voila.json").write_text(json.dumps(config))
@@ -123,12 +125,13 @@ def test_kernels_are_capped_and_unconnected_ones_shut_down(server):
         assert status == 503
         assert "This page cannot open now: it is open 2 times already, its limit" in html, html
         assert "<h1>" in html and "Close a copy you no longer use, or try again in a minute" in html
-        # another page opens (3 in all), but a fourth kernel is refused server-wide
+        # another page opens (3 in all), but a fourth kernel is refused to this client
+        # (the cap of the whole server is shown in test_classroom_voila.py)
         status, html = load(server + "voila/render/b.ipynb")
         assert status == 200
         never_connected = kernel_of(html)
         status, html = load(server + "voila/render/b.ipynb")
-        assert status == 503 and "the server is full, it runs 3 pages at once" in html
+        assert status == 503 and "your computer has 3 pages of this server open" in html
 
         # the kernel no page connected to goes after the timeout; the connected stay
         waited = wait_gone(server, never_connected, within=TIMEOUT + 10)
@@ -147,3 +150,18 @@ def test_kernels_are_capped_and_unconnected_ones_shut_down(server):
         assert load(server + "voila/render/a.ipynb")[0] == 200
     finally:
         pages.close()
+
+
+def test_this_machine_has_no_cap_of_its_own_unless_asked():
+    """The teacher's browser on the server's machine (and a reverse proxy there) is not
+    one student: loopback addresses have no per-client cap unless ``cap_loopback``."""
+    from types import SimpleNamespace
+
+    from janus_widgets.voila_guard import GuardedKernelManager
+    counted = GuardedKernelManager._counted
+    default, asked = SimpleNamespace(cap_loopback=False), SimpleNamespace(cap_loopback=True)
+    for local in ("127.0.0.1", "::1", "::ffff:127.0.0.1", "127.0.0.2"):
+        assert not counted(default, local) and counted(asked, local), local
+    for student in ("10.0.0.7", "192.168.1.23", "fe80::1", "2001:db8::5"):
+        assert counted(default, student), student
+    assert not counted(default, None)
