@@ -200,6 +200,12 @@ def main(args: Any) -> int:
     dashboard_host = getattr(args, "dashboard_host", None) or "127.0.0.1"
     dashboard_port = getattr(args, "dashboard_port", None) or pages_port + 1
     folder = Path(args.pages or Path(args.db).resolve().parent / "classroom-pages")
+    import importlib.util
+    if importlib.util.find_spec("voila") is None:
+        print("error: the class's pages run in Voila, which is not installed in this "
+              "environment: pip install 'janus_widgets[lab]' (or start the table server "
+              "alone with: python -m janus_widgets serve)", file=sys.stderr)
+        return 2
     try:
         written = build_pages(folder)
     except (OSError, ValueError) as exc:
