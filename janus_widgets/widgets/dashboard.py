@@ -37,8 +37,10 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 import math
 import os
+import re
 import socket
 import time
 import zipfile
@@ -379,15 +381,43 @@ def served_lessons(pages_folder: str | Path | None = None) -> dict[str, str]:
     (``pages_folder``, by default the folder the dashboard runs in, which is the class's
     pages' own when Voila serves ``teacher.ipynb`` from there), else those the
     ``classroom`` command writes there (every lesson of the package's notebooks).
+    Read as JSON (a lesson is a notebook with ``janus_widgets.lesson`` metadata), so
+    the dashboard opens without loading the lesson tools.
 
     >>> "jactus-odds" in served_lessons()
     True
     """
-    from ..analysis import lessons
     from ..analysis.checking import LESSON_EXERCISES
+    from ..resources import notebooks_folder
     folder = Path(pages_folder if pages_folder is not None else Path.cwd()) / "lessons"
-    found = lessons.lessons(folder) if any(folder.glob("*.ipynb")) else lessons.lessons()
-    return {les.stem: les.title for les in found if les.stem in LESSON_EXERCISES}
+    found = _lesson_titles(folder) or _lesson_titles(notebooks_folder())
+    return {stem: title for stem, title in found.items() if stem in LESSON_EXERCISES}
+
+
+def _lesson_titles(folder: Path) -> dict[str, str]:
+    """Every lesson notebook in ``folder``: its file stem → its title (the first
+    heading), in the order of the file names; notebooks that are no lesson (or cannot
+    be read) are left out."""
+    out = {}
+    for path in sorted(folder.glob("*.ipynb")):
+        try:
+            nb = json.loads(path.read_text(encoding="utf-8"))
+            meta = nb.get("metadata", {}).get("janus_widgets", {}).get("lesson")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if not isinstance(meta, dict):
+            continue
+        title = path.stem
+        for cell in nb.get("cells", []):
+            if cell.get("cell_type") == "markdown":
+                source = cell.get("source", "")
+                text = "".join(source) if isinstance(source, list) else str(source)
+                heading = re.search(r"^#\s+(.+)$", text, re.MULTILINE)
+                if heading:
+                    title = heading.group(1).strip()
+                    break
+        out[path.stem] = title
+    return out
 
 
 def _download(label: str, name: str, data: bytes, mime: str) -> str:
