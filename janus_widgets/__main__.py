@@ -148,7 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-        print(f"{game.title}: rules in seeds/{game.name}.md (IDs {game.rule_prefix}-n)")
+        from .resources import SEEDS
+        print(f"{game.title}: rules in {SEEDS / (game.name + '.md')} (IDs "
+              f"{game.rule_prefix}-n)")
         print("Rulesets (--ruleset NAME):")
         width = max(len(r.name) for r in game.rulesets())
         for ruleset in game.rulesets():
