@@ -131,6 +131,15 @@ def test_the_classroom_command_opens_the_dashboard_and_prints_no_secret(tmp_path
         chosen = dash.evaluate("""() => [...document.querySelectorAll('select')]
             .filter(s => s.offsetParent).map(s => s.options[s.selectedIndex]?.text)""")
         assert "rulebook\xa0(the\xa0rulebook)" in chosen, chosen     # ipywidgets: nbsp
+        # Lesson codes: the lesson from a menu of the lessons the pages serve
+        dash.get_by_role("tab", name="Lesson codes").click()
+        served = sorted(p.stem for p in (tmp_path / "classroom-pages" / "lessons")
+                        .glob("*.ipynb"))
+        offered = dash.evaluate("""() => [...document.querySelectorAll('select')]
+            .filter(s => s.offsetParent).flatMap(s => [...s.options].map(o => o.text))""")
+        offered = [o.replace("\xa0", " ") for o in offered]
+        assert "jactus-odds" in served and any(o.endswith("(jactus-odds)") for o in offered)
+        assert all(o[o.rindex("(") + 1:-1] in served for o in offered), (offered, served)
         time.sleep(STALE_AFTER + 2)                   # a live kernel: no warning
         assert not dash.is_visible(".janus-dashboard-stale")
     finally:
