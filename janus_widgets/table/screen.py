@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..core.protocol import TERMINAL, seat_name
@@ -125,34 +126,36 @@ class Screen:
 
 
 # ---------------------------------------------------------------------- the drawing
-def _r(x: float) -> float | int:
+def _r(x: float) -> float:
     """A coordinate to a tenth of a unit (a fifth of a pixel at twice the size): the
     screens stay small (Janus's board: about 40 kB)."""
-    v = round(float(x), 1)
-    return int(v) if v.is_integer() else v
+    return round(x, 1)
 
 
-def _pts(points: Any) -> list[list[float | int]]:
-    return [[_r(x), _r(y)] for x, y in points]
+def _pts(points: Any) -> list[list[float]]:
+    return [[round(x, 1), round(y, 1)] for x, y in points]
 
 
-def _shape_data(shape: Any) -> list[Any]:
+@lru_cache(maxsize=1 << 16)
+def _shape_data(shape: Any) -> tuple[Any, ...]:
+    """A shape as ``(kind, …fields)``; shapes are frozen values, and a board's repeat from
+    one screen to the next, so each is made once (the tuples are shared: never changed)."""
     if isinstance(shape, Rect):
-        return ["rect", _r(shape.x), _r(shape.y), _r(shape.w), _r(shape.h), shape.fill,
-                shape.stroke, shape.width, shape.radius, list(shape.dash)]
+        return ("rect", _r(shape.x), _r(shape.y), _r(shape.w), _r(shape.h), shape.fill,
+                shape.stroke, shape.width, shape.radius, list(shape.dash))
     if isinstance(shape, Circle):
-        return ["circle", _r(shape.cx), _r(shape.cy), _r(shape.r), shape.fill, shape.stroke,
-                shape.width, list(shape.dash)]
+        return ("circle", _r(shape.cx), _r(shape.cy), _r(shape.r), shape.fill, shape.stroke,
+                shape.width, list(shape.dash))
     if isinstance(shape, Arc):
-        return ["arc", _r(shape.cx), _r(shape.cy), _r(shape.r), round(shape.start, 4),
-                round(shape.end, 4), shape.stroke, shape.width, shape.fill]
+        return ("arc", _r(shape.cx), _r(shape.cy), _r(shape.r), round(shape.start, 4),
+                round(shape.end, 4), shape.stroke, shape.width, shape.fill)
     if isinstance(shape, Line):
-        return ["line", _pts(shape.points), shape.stroke, shape.width, list(shape.dash)]
+        return ("line", _pts(shape.points), shape.stroke, shape.width, list(shape.dash))
     if isinstance(shape, Polygon):
-        return ["polygon", _pts(shape.points), shape.fill, shape.stroke, shape.width]
+        return ("polygon", _pts(shape.points), shape.fill, shape.stroke, shape.width)
     if isinstance(shape, Text):
-        return ["text", _r(shape.x), _r(shape.y), shape.text, shape.size, shape.fill,
-                shape.align, shape.baseline, shape.bold, shape.font]
+        return ("text", _r(shape.x), _r(shape.y), shape.text, shape.size, shape.fill,
+                shape.align, shape.baseline, shape.bold, shape.font)
     raise TypeError(f"not a shape: {shape!r}")
 
 
@@ -164,7 +167,7 @@ def drawing_data(d: Drawing) -> dict[str, Any]:
     >>> d = Drawing(40, 20, title="t"); d.rect(0, 0, 10, 10, fill="#fff", key=("die", 1))
     >>> data = drawing_data(d)
     >>> data["layers"]["pieces"][0][:5], data["regions"][0]["key"]
-    (['rect', 0, 0, 10, 10], 'die 1')
+    (('rect', 0, 0, 10, 10), 'die 1')
     """
     return {"width": d.width, "height": d.height, "background": d.background,
             "title": d.title,

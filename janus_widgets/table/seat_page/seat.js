@@ -63,6 +63,7 @@ async function join(code) {
     return;
   }
   credential = data.credential;
+  performance.mark("janus-joined");
   sessionStorage.setItem(STORE, credential);
   history.replaceState(null, "", "/seat");      // the code leaves the address bar
   connect();
@@ -86,6 +87,7 @@ function connect() {
   const ws = new WebSocket(`${scheme}//${location.host}/ws`);
   socket = ws;
   ws.addEventListener("open", () => {
+    performance.mark("janus-socket-open");
     ws.send(JSON.stringify({type: "hello", credential, screen: true}));
   });
   ws.addEventListener("message", (event) => {
@@ -133,7 +135,11 @@ function receive(msg) {
         layers[name] = screen.drawing.layers[name];
       }
     }
+    if (!screen) performance.mark("janus-first-screen");
     paint(msg);
+    if (performance.getEntriesByName("janus-painted").length === 0) {
+      performance.mark("janus-painted");     // the first screen is on the page
+    }
   } else if (msg.type === "record") {
     download(JSON.stringify(msg.record, null, 1), "application/json",
              `${screen.game}-${screen.table}-seat-${screen.seat}.json`);
