@@ -15,12 +15,14 @@ import json
 import re
 import shutil
 import statistics
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from argparse import Namespace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,6 +68,24 @@ def get(url: str) -> tuple[int, dict[str, str], str]:
             return response.status, dict(response.headers), response.read().decode()
     except urllib.error.HTTPError as exc:
         return exc.code, dict(exc.headers), exc.read().decode()
+
+def in_thread(coroutine: Any) -> Any:
+    """Run ``coroutine`` to its end on an event loop of its own thread (the browser's
+    driver may hold a loop on this one), and return its result."""
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            out["value"] = asyncio.run(coroutine)
+        except BaseException as exc:  # noqa: BLE001 - raised again below
+            out["error"] = exc
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
 
 
 def policy(headers: dict[str, str]) -> dict[str, list[str]]:
@@ -217,11 +237,11 @@ def test_a_kernel_socket_without_the_v1_protocol_is_refused(server):
     html = get(server + "voila/render/small.ipynb")[2]
     kernel = kernel_of(html)
     url = server.replace("http://", "ws://") + f"api/kernels/{kernel}/channels"
-    refused = [asyncio.run(_attempt(url, protocols)) for protocols in
+    refused = [in_thread(_attempt(url, protocols)) for protocols in
                (None, [], ["v0.kernel.websocket.jupyter.org"], ["anything"])]
     assert refused == [400] * 4, f"sockets without the v1 protocol answered {refused}"
     # the pages' own protocol opens
-    assert asyncio.run(_attempt(url, [voila_guard.KERNEL_PROTOCOL])) == \
+    assert in_thread(_attempt(url, [voila_guard.KERNEL_PROTOCOL])) == \
         voila_guard.KERNEL_PROTOCOL
 
     # the other pages go on answering at once
