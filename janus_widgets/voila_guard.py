@@ -51,7 +51,7 @@ from tornado import web
 from tornado.httputil import HTTPHeaders
 from traitlets import Bool, Float, Int, List, Unicode
 
-__all__ = ["install", "installed", "security_headers", "local_only", "GuardedKernelManager",
+__all__ = ["install", "security_headers", "local_only", "GuardedKernelManager",
            "KERNEL_PROTOCOL", "TEMPLATE_SCRIPTS", "OVERRIDES_OFF", "PageFull"]
 
 #: The kernel WebSocket protocol every page must ask for (Voila's pages do).
@@ -222,12 +222,6 @@ class PageFull(web.HTTPError):
 
     def __init__(self, sentence: str) -> None:
         super().__init__(503, reason=sentence)
-
-
-def installed() -> bool:
-    """Whether :func:`install` ran in this process."""
-    from voila.app import Voila
-    return bool(getattr(Voila, _INSTALLED, False))
 
 
 def install() -> bool:
