@@ -22,10 +22,11 @@ any request or any link. This module closes what Voila 0.5 leaves open:
   bytes of each binary message it sends as a count of offsets and allocate without bound
   (every page of the server freezes). Such a socket is refused at the handshake (400).
 * **Kernels without end.** Every load of a page starts a kernel. The
-  :class:`GuardedKernelManager` caps the kernels of one page and of the whole server
-  (``max_kernels_per_page``, ``max_kernels``; a page beyond a cap says so, 503) and shuts
-  down a kernel whose page has not connected within ``unconnected_timeout`` seconds (60)
-  or has left that long ago.
+  :class:`GuardedKernelManager` caps the kernels of one page, of one client address and
+  of the whole server (``max_kernels_per_page``, ``max_kernels_per_client``,
+  ``max_kernels``; a page beyond a cap says so, 503) and shuts down a kernel whose page
+  has not connected within ``unconnected_timeout`` seconds (60) or has left that long
+  ago.
 
 How it is switched on: ``voila.json`` (the project's, the notebooks' and the class's
 pages') names :class:`GuardedKernelManager` as Voila's kernel manager, and making it
