@@ -581,3 +581,61 @@ def test_the_docs_list_every_storage_method_with_its_arguments_and_no_other():
     for name, args in listed.items():
         params = list(inspect.signature(getattr(Storage, name)).parameters)[1:]
         assert args == params, f"docs/classroom-server.md: {name}({', '.join(args)})"
+
+
+# ------------------------------------------------------------------ what a seat may cost
+def test_a_sync_is_a_copy_of_the_frames_kept(hall):
+    """Issue 33 (4): what a seat was told of each move is made once and kept; a sync
+    from move 0 copies it, however long the game."""
+    served, codes = hall.create_table({"game": "janus-cards", "players": 3,
+                                       "bots": {"B": "random", "C": "random"}})
+    table = served.table
+    for _ in range(60):
+        if table.is_over:
+            break
+        if table.current_player == 0:
+            hall.play(served, 0, table.legal_moves()[0].notation, f"m{table.length}")
+        else:
+            table.step()
+    first = hall.seat_update(served, 0, 0)
+    again = hall.seat_update(served, 0, 0)
+    assert len(first["moves"]) == table.length > 20
+    assert all(a is b for a, b in zip(first["moves"], again["moves"]))
+    assert first["view0"] is again["view0"]
+    later = hall.seat_update(served, 0, table.length - 3)
+    assert later["moves"] == first["moves"][-3:]
+    hall.frames.clear()                           # made anew from the truth: the same
+    assert hall.seat_update(served, 0, 0)["moves"] == first["moves"]
+
+
+def test_a_seat_cannot_spend_more_than_its_work_budget(hall):
+    hall.clock = clock = Clock()
+    served, _ = hall.create_table({"game": "jactus", "players": 2})
+    greedy = Connection(send=lambda m: None, role="seat", table_id=served.id, seat=0)
+    other = Connection(send=lambda m: None, role="seat", table_id=served.id, seat=1)
+    spent = 0.0
+    with pytest.raises(WireError) as stopped:
+        while True:
+            hall.charge(greedy, 160)              # a sync of a 160-move game
+            spent += 160
+    assert stopped.value.code == "rate_limit" and "wait" in stopped.value.text
+    assert spent <= LIMITS["seat_work_burst"]
+    hall.charge(other, 160)                       # another seat has its own budget
+    clock.now += 1.0
+    hall.charge(greedy, LIMITS["seat_work_per_second"] * 0.9)   # refilled in time
+
+
+def test_a_seat_keeps_its_newest_credentials_only(hall):
+    served, codes = hall.create_table({"game": "jactus", "players": 2})
+    told = []
+    made = [hall.join(codes["A"])[2] for _ in range(LIMITS["credentials_per_seat"])]
+    oldest = Connection(send=told.append, close=lambda: told.append("closed"))
+    hall.sockets.setdefault(server_module.Storage.hash_credential(made[0]), set()).add(oldest)
+    newer = [hall.join(codes["A"])[2] for _ in range(2)]
+    for credential in made[:2]:
+        with pytest.raises(WireError):
+            hall.who(credential)
+    for credential in made[2:] + newer:
+        assert hall.who(credential)[0] == "seat"
+    assert told[0]["code"] == "retired" and told[-1] == "closed"
+    assert hall.who(hall.join(codes["B"])[2])[2] == 1     # another seat is untouched

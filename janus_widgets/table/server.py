@@ -69,11 +69,18 @@ log = logging.getLogger("janus_widgets.server")
 #: minute before each further wrong code is answered late (``class_wrong_codes``; the
 #: delay grows with their number) and how many such late answers may wait at once
 #: (``slow_wrong_codes``, then a wrong code is answered 429 at once). A right code is
-#: never delayed: guessing cannot lock the class out.
+#: never delayed: guessing cannot lock the class out. The messages a second are counted
+#: per credential over all its sockets; the work a seat causes over all its
+#: credentials (``seat_work_per_second``, ``seat_work_burst``: a sync costs the moves it
+#: sends, a screen ``work_per_screen``, any other message ``work_per_message``); a seat
+#: has at most ``credentials_per_seat`` live credentials (a join beyond retires the
+#: oldest, whose pages are told so).
 LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 1024 * 1024, "per_second": 20.0,
           "burst": 40, "tables": 500, "body_bytes": 64 * 1024, "join_failures": 10,
           "join_window": 60.0, "answers_per_minute": 30, "answer_chars": 200,
           "sockets_per_credential": 4, "credential_hours": 24.0,
+          "credentials_per_seat": 4, "seat_work_per_second": 400.0, "seat_work_burst": 2000.0,
+          "work_per_screen": 40, "work_per_message": 2,
           "class_wrong_codes": 120, "slow_wrong_codes": 40}
 #: A lesson's or a question's id, as the lessons name them ("jactus-odds", "q1").
 ANSWER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -155,6 +162,41 @@ class RateWindow:
             for old in list(self._times):
                 self._recent(old)
         self._times.setdefault(key, deque()).append(self.clock())
+
+
+class Budget:
+    """A token bucket: ``rate`` units a second, at most ``burst`` saved; :meth:`take`
+    spends ``cost`` units if there are that many.
+
+    >>> now = [0.0]
+    >>> b = Budget(10, 20, lambda: now[0])
+    >>> b.take(15), b.take(10), b.wait(10)
+    (True, False, 0.5)
+    >>> now[0] = 0.5; b.take(10)
+    True
+    """
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens = burst
+        self.at = clock()
+
+    def _fill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def take(self, cost: float) -> bool:
+        self._fill()
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
+
+    def wait(self, cost: float) -> float:
+        """Seconds until ``cost`` units are there."""
+        self._fill()
+        return max(0.0, (min(cost, self.burst) - self.tokens) / self.rate)
 
 
 @dataclass(eq=False)
@@ -286,6 +328,13 @@ class Hall:
         #: (table, seat) → what that seat knows, fed by :meth:`seat_update` like any other
         #: connection of the seat: the web seat pages' screens are made from it alone.
         self.mirrors: dict[tuple[str, int], SeatMirror] = {}
+        #: (table, seat) → what the seat was told of each move, and its first view.
+        self.frames: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        self.views0: dict[tuple[str, int], Any] = {}
+        #: The work each seat may cause (syncs by the moves they send, screens), and the
+        #: messages each credential may send, over all its sockets.
+        self.seat_work: dict[tuple[str, int], Budget] = {}
+        self.credential_messages: dict[str, Budget] = {}
         for row in storage.tables():
             try:
                 self.tables[row.id] = self._restore(row)
@@ -360,6 +409,7 @@ class Hall:
         self.tables[served.id] = fresh
         for seat in range(len(served.row.seats)):       # rebuilt from the stored moves
             self.mirrors.pop((served.id, seat), None)
+            self.frames.pop((served.id, seat), None)
         for seat, conns in fresh.connections.items():
             for conn in conns:
                 if conn.page is not None:
@@ -567,7 +617,43 @@ class Hall:
                                      "nothing now", 410)
         credential = secrets.token_urlsafe(24)
         self.storage.add_credential(Storage.hash_credential(credential), table_id, seat)
+        self._retire_beyond_cap(table_id, seat)
         return self.tables[table_id], seat, credential
+
+    def _retire_beyond_cap(self, table_id: str, seat: int) -> None:
+        """A seat keeps at most ``credentials_per_seat`` live credentials: the oldest
+        beyond it stop working, and their pages are told why (one code cannot mint
+        credentials without end to multiply a seat's allowance)."""
+        live = self.storage.seat_credentials(table_id, seat)
+        for digest in live[:max(0, len(live) - int(LIMITS["credentials_per_seat"]))]:
+            self.storage.delete_credential(digest)
+            self.credential_messages.pop(digest, None)
+            for conn in list(self.sockets.get(digest, ())):
+                conn.send({"type": "error", "code": "retired",
+                           "error": "This seat was joined again on other pages (a seat "
+                                    f"keeps its {LIMITS['credentials_per_seat']} newest): "
+                                    "this page has left it. Join again with the code on "
+                                    "your slip if this is your seat."})
+                if conn.close is not None:
+                    conn.close()
+
+    def charge(self, conn: Connection, cost: float) -> None:
+        """Count ``cost`` units of work against the connection's seat (all its
+        credentials share one budget); :class:`WireError` ``rate_limit`` if the seat
+        has spent its allowance."""
+        if conn.role != "seat":
+            return
+        key = (conn.table_id, conn.seat)
+        budget = self.seat_work.get(key)
+        if budget is None:
+            budget = self.seat_work[key] = Budget(LIMITS["seat_work_per_second"],
+                                                  LIMITS["seat_work_burst"], self.clock)
+        if not budget.take(cost):
+            wait = budget.wait(cost)
+            raise WireError("rate_limit", f"this seat asked for more than the server gives "
+                                          f"one seat ({LIMITS['seat_work_per_second']:g} "
+                                          f"units a second; this costs {cost:g}): wait "
+                                          f"{wait:.1f} s")
 
     def new_codes(self, served: ServedTable, withdraw: bool = False) -> dict[str, str]:
         """New join codes for a table's human seats (lost slips); the old codes stop
@@ -737,6 +823,38 @@ class Hall:
                 "seat": seat_name(seat), "game": row.game, "variant": row.variant,
                 "ruleset": row.ruleset, "players": len(row.seats), "seats": list(row.seats)}
 
+    def _seat_frames(self, served: ServedTable, seat: int) -> list[dict[str, Any]]:
+        """What seat ``seat`` was told of each move of its table, made once per move and
+        kept (by the table's length): a sync from any move is then a copy, whatever the
+        game's length (``Hall.frames`` is emptied when a table is put back)."""
+        line = served.table.replay.lines[0]
+        kept = self.frames.setdefault((served.id, seat), [])
+        if len(kept) > len(line):                 # the table was put back shorter
+            del kept[len(line):]
+        if len(kept) == len(line):
+            return kept
+        engine = line.start.engine
+        state_type = type(line.start)
+        secret = engine.has_secrets
+        first = len(kept)
+        before = None                  # the seat's view before the move (with secrets)
+        for i, raw in zip(range(first, len(line)), line.raws(first, len(line))):
+            action = line.actions[i]
+            told = engine.observed(raw, action, seat)
+            entry = {"ply": i, "seat": engine.current(raw), "by": line.by[i],
+                     "told": told, "log": engine.log_entry(raw, action, seat)}
+            if secret:
+                if before is None:
+                    before = engine.view(state_type(engine, raw, seed=0), seat)
+                entry["sentence"] = engine.told_sentence(before, told)   # as sentence()
+                before = engine.view(state_type(engine, engine.apply(raw, action), seed=0),
+                                     seat)
+                entry["view"] = engine.view_to_data(before)
+            else:
+                entry["sentence"] = sentence(engine, raw, action, seat)
+            kept.append(entry)
+        return kept
+
     def seat_update(self, served: ServedTable, seat: int, since: int) -> dict[str, Any]:
         """Everything seat ``seat`` is sent about its table from move ``since`` on: the
         one place a seat's messages are made (see the module's docstring)."""
@@ -747,23 +865,7 @@ class Hall:
         state = table.state if table.live else line.state_at(len(line))
         since = max(0, min(since, len(line)))
         secret = engine.has_secrets
-        moves = []
-        before = None                  # the seat's view before the move (with secrets)
-        for i, raw in zip(range(since, len(line)), line.raws(since, len(line))):
-            action = line.actions[i]
-            told = engine.observed(raw, action, seat)
-            entry = {"ply": i, "seat": engine.current(raw), "by": line.by[i],
-                     "told": told, "log": engine.log_entry(raw, action, seat)}
-            if secret:
-                if before is None:
-                    before = engine.view(type(state)(engine, raw, seed=0), seat)
-                entry["sentence"] = engine.told_sentence(before, told)   # as sentence()
-                before = engine.view(type(state)(engine, engine.apply(raw, action), seed=0),
-                                     seat)
-                entry["view"] = engine.view_to_data(before)
-            else:
-                entry["sentence"] = sentence(engine, raw, action, seat)
-            moves.append(entry)
+        moves = self._seat_frames(served, seat)[since:]
         out: dict[str, Any] = {
             "type": "update", "table": served.id, "status": served.status,
             "note": served.status_text(), "from": since, "length": len(line),
@@ -775,7 +877,10 @@ class Hall:
                        "outcome": state.outcome() if state.is_over else ""},
             "legal": None}
         if since == 0 and secret:
-            out["view0"] = engine.view_to_data(engine.view(line.start, seat))
+            key = (served.id, seat)
+            if key not in self.views0:
+                self.views0[key] = engine.view_to_data(engine.view(line.start, seat))
+            out["view0"] = self.views0[key]
         if state.current_player == seat and served.status == "playing":
             listed = state.view(seat).legal_moves() if secret else state.legal_moves()
             out["legal"] = [[m.action, m.notation, m.description] for m in listed]
@@ -1216,9 +1321,22 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
         except tornado.websocket.WebSocketClosedError:
             self.hall.detach(self.conn)
 
+    def _allowed(self) -> bool:
+        """Take one message from the budget: the credential's, shared by its sockets
+        (a seat's or a student's), else this connection's (the teacher, or before
+        hello)."""
+        conn = self.conn
+        if conn.credential and conn.role in ("seat", "student"):
+            budget = self.hall.credential_messages.get(conn.credential)
+            if budget is None:
+                budget = self.hall.credential_messages[conn.credential] = Budget(
+                    LIMITS["per_second"], LIMITS["burst"], time.monotonic)
+            return budget.take(1)
+        return conn.allow()
+
     def on_message(self, message: str | bytes) -> None:
         conn = self.conn
-        if not conn.allow():
+        if not self._allowed():
             now = time.monotonic()
             if now - conn.warned > 1.0:
                 conn.warned = now
@@ -1274,6 +1392,7 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
                                          "student's lesson page only sends answers "
                                          "(POST /api/answers)")
         if conn.page is not None:
+            hall.charge(conn, LIMITS["work_per_screen"])
             self._page_message(kind, data)
             return
         if kind in PAGE_MESSAGES:
@@ -1293,9 +1412,12 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
                 if isinstance(since, bool) or not isinstance(since, int) or since < 0:
                     raise WireError("bad_request", "sync 'since' is a move count (0 or "
                                                    "more)")
+                length = len(served.table.replay.lines[0])
+                hall.charge(conn, LIMITS["work_per_message"] + max(0, length - since))
                 conn.sent = since
                 hall.send_seat(conn, served, conn.seat)
                 return
+            hall.charge(conn, LIMITS["work_per_message"])
             ack = hall.play(served, conn.seat, data.get("move"), data.get("id"))
             self._send(ack)
             return

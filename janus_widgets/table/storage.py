@@ -138,6 +138,14 @@ class Storage(ABC):
         """Every credential of a table's seats stops working (a stolen slip's too)."""
 
     @abstractmethod
+    def seat_credentials(self, table_id: str, seat: int) -> list[str]:
+        """The hashes of a seat's live credentials, the oldest first."""
+
+    @abstractmethod
+    def delete_credential(self, credential_hash: str) -> None:
+        """One credential stops working."""
+
+    @abstractmethod
     def find_client_move(self, table_id: str, client_id: str) -> int | None:
         """The ply of the move a client sent with this id, if it was played."""
 
@@ -357,6 +365,14 @@ class SQLiteStorage(Storage):
 
     def withdraw_credentials(self, table_id: str) -> None:
         self._write([("DELETE FROM credentials WHERE table_id = ?", (table_id,))])
+
+    def seat_credentials(self, table_id: str, seat: int) -> list[str]:
+        rows = self._read("SELECT hash FROM credentials WHERE table_id = ? AND seat = ? "
+                          "ORDER BY created, rowid", (table_id, seat))
+        return [row[0] for row in rows]
+
+    def delete_credential(self, credential_hash: str) -> None:
+        self._write([("DELETE FROM credentials WHERE hash = ?", (credential_hash,))])
 
     def find_client_move(self, table_id: str, client_id: str) -> int | None:
         rows = self._read("SELECT ply FROM moves WHERE table_id = ? AND client_id = ?",

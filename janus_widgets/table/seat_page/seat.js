@@ -155,7 +155,7 @@ function receive(msg) {
       const code = codeFromAddress();
       showJoin(code ? "" : "Your seat needs its code again: type the code on your slip.");
       if (code) join(code);
-    } else if (["ended", "withdrawn"].includes(msg.code)) {
+    } else if (["ended", "withdrawn", "retired"].includes(msg.code)) {
       closing = true;                      // the seat is over: the last screen stays
       sessionStorage.removeItem(STORE);
       setConnection(msg.error);
