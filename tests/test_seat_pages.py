@@ -182,7 +182,8 @@ def test_every_screen_a_page_receives_holds_its_seats_view_and_never_the_seed(se
             selection = board.fresh_selection(view, seat, None)
             expected = game.draw(view, selection=selection)
             S.mark_bots(expected, {2: "greedy"}, board.TEXT_MIN)
-            assert frame["drawing"] == S.drawing_data(expected), (letter, ply)
+            assert frame["drawing"] == json.loads(json.dumps(S.drawing_data(expected))), \
+                (letter, ply)
             truth.goto(ply)
             words = [text for text, _ in truth.log(seat, max(0, ply - S.LOG_WINDOW), ply)]
             assert [text for text, _ in frame["log"] if text != "start"] == words
