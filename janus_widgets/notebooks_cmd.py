@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -212,7 +213,6 @@ def write_notebooks(out: str | os.PathLike[str], edition: str = "student", *,
 
 def main(args: Any) -> int:
     """The ``notebooks`` command: write, then say what was written."""
-    import sys
     try:
         report = write_notebooks(args.out, args.edition, force=args.force)
     except NotebooksError as exc:
