@@ -85,6 +85,10 @@ def lab(args: list[str]) -> None:
     say("opening the notebooks in JupyterLab (Ctrl-C stops it)")
     # Jupyter refuses to start as root unless told (containers and CI machines run as root).
     as_root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+    # As if .venv were activated: tools that JupyterLab's extensions and terminals call by
+    # name (nbgrader's formgrader calls alembic) are the environment's.
+    os.environ["PATH"] = os.pathsep.join(p for p in (str(BIN), os.environ.get("PATH")) if p)
+    os.environ["VIRTUAL_ENV"] = str(VENV)
     os.execv(str(BIN / "jupyter"), [str(BIN / "jupyter"), "lab",
                                     f"--notebook-dir={ROOT / 'notebooks'}", *as_root, *args])
 
