@@ -653,6 +653,9 @@ def test_the_widget_draws_a_seat_and_follows_the_table(server, teacher):
     assert wa.viewpoint == 0 and wb.viewpoint == 1
     assert [label for label, _ in wa.viewpoint_box.options] == ["seat A"]
     assert "Game & variant" not in wa.tabs.titles              # no rule changes from a seat
+    from janus_widgets.widgets.extras import HINT_CLASS
+    assert not [c for c in wa.extras.children if HINT_CLASS in c._dom_classes], \
+        "a class game offers the solver's best move to a student"
     assert "A" in wa.status_line.value and "to move" in wa.status_line.value
     wa.click_key(("button", "throw"))                            # A throws by clicking
     wait_until(lambda: "A played r*" in wb.message)             # B's screen followed

@@ -99,7 +99,9 @@ class Extras:
             box.add_class(panel.id)
             self.panels[panel.id] = box
             children.append(box)
-        if shell.game.name == "jactus":
+        # The solver plays perfect Jactus: in a class game (a seat of the table server)
+        # it is not offered to a student.
+        if shell.game.name == "jactus" and not shell.table.remote:
             children.append(_hint_box(shell))
         self.widget = W.VBox(children)
 
@@ -116,7 +118,7 @@ class Extras:
         shown = {a.id for a in S.actions(shell.table, viewer)}
         for key, button in self.buttons.items():
             button.layout.display = "" if key in shown else "none"
-        if shell.game.name == "jactus":
+        if shell.game.name == "jactus" and not shell.table.remote:
             show_hint(shell)
 
 

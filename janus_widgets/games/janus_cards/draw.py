@@ -681,8 +681,9 @@ def _buttons(d: Drawing, view: CardsView, pick: Pick) -> None:
     if view.to_move == TERMINAL:
         d.text(x, MID_Y + 30, "The game is over (JC-20).", size=TEXT_MIN, align="left",
                fill=INK, bold=True)
-        _lines(d, x, MID_Y + 56, ["Step back with ◀ to look at any", "earlier moment, or "
-                                  "start a new", "game (Game & variant tab)."])
+        # Words true on every page (a seat's page has no Game & variant tab).
+        _lines(d, x, MID_Y + 56, ["Step back with ◀ to look at any", "earlier moment of "
+                                  "the game."])
         _odds_button(d, view, pick, ODDS_Y)
         return
     mine = view.viewer is None or view.viewer == view.to_move
@@ -867,8 +868,8 @@ def click(view: CardsView, selection: Any, key: Hashable) -> Click:
             f"seen, not {seat_name(mover)}'s own view."))
     if view.viewer is not None and view.viewer != mover:
         return Click(selection=pick, message=(
-            f"JC-19: it is {seat_name(mover)}'s turn; you see the table as "
-            f"{seat_name(view.viewer)} (choose the view in Seats & view)."))
+            f"JC-19: it is {seat_name(mover)}'s turn, not {seat_name(view.viewer)}'s: "
+            f"wait for {seat_name(mover)} to play."))
     if key == ("button", "agree"):
         return Click(selection=pick, move="agree")
     if kind == "card" and int(key[1][1:]) > view.hand_sizes[_LETTERS.index(key[1][0])]:
