@@ -200,8 +200,8 @@ def test_notebooks_out_writes_every_notebook_then_keeps_what_the_user_changed(in
     assert manifest["janus_widgets"] == _pyproject_version()
     mine = out / "tour.ipynb"
     mine.write_text(mine.read_text() + " ", encoding="utf-8")
-    again = installed.run("notebooks again", "janus-widgets", "notebooks", "--out", out,
-                          check=False)
+    again = installed.run("notebooks again", installed.python, "-m", "janus_widgets",
+                          "notebooks", "--out", out, check=False)
     assert again.returncode == 2 and "tour.ipynb" in again.stderr, again.stderr
     assert mine.read_text().endswith(" ")
 
