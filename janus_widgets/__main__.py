@@ -269,7 +269,7 @@ def _add_lesson_commands(sub: argparse._SubParsersAction) -> None:
     lessons.add_argument("--out", required=True, help="folder to write the notebooks to")
     lessons.add_argument("--student-id", help="give this student numbers of their own")
     lessons.add_argument("--source", help="folder of the lesson notebooks (default: the "
-                                          "project's notebooks/)")
+                                          "package's own)")
     sheet = sub.add_parser("worksheet", help="a printable worksheet (or answer key) of a "
                                              "lesson's exercises")
     sheet.add_argument("lesson", help="the lesson's file stem, e.g. roman-dice")
