@@ -344,3 +344,47 @@ def test_a_page_comes_back_by_itself_after_kill_9(browser, tmp_path):
             assert page.url.endswith("/seat")          # the same seat, no code needed
         finally:
             seat.close()
+
+
+def test_a_frame_the_page_cannot_read_is_dropped_and_the_page_plays_on(browser, server,
+                                                                         teacher):
+    """Frames the page cannot read (not JSON, an unknown screen version, a layer it
+    does not have) are dropped and logged in the console; the next good screen is
+    painted and the page still plays."""
+    t = make_table(teacher, "jactus")
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: console.append(f"UNCAUGHT {exc}"))
+    bad = ["this is not JSON", json.dumps({"type": "screen", "version": 99}),
+           json.dumps({"type": "screen", "version": 1, "drawing": {"layers": {
+               "board": "same"}}})]
+
+    def relay(ws):
+        server_side = ws.connect_to_server()
+        first = [True]
+
+        def to_page(message):
+            if first[0] and '"type":"screen"' in message:
+                first[0] = False
+                for frame in bad:                       # garbage before the first screen
+                    ws.send(frame)
+            ws.send(message)
+        server_side.on_message(to_page)
+        ws.on_message(lambda message: server_side.send(message))
+    page.route_web_socket(f"{server.url.replace('http', 'ws')}/ws", relay)
+    try:
+        page.goto(f"{server.url}/seat?code={t.codes['A']}")
+        page.wait_for_function("() => document.body.dataset.serial !== undefined")
+        assert len([c for c in console if "dropped a frame" in c]) == len(bad), console
+        assert not [c for c in console if c.startswith("UNCAUGHT")]
+        page.focus("#board")
+        page.keyboard.press("ArrowDown")
+        page.wait_for_function("() => document.getElementById('status-message')"
+                               ".textContent.startsWith('Selected')")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => !document.getElementById('where').textContent"
+                               ".endsWith('/0')")
+    finally:
+        context.close()
