@@ -236,6 +236,15 @@ def test_worksheet_prints_to_pdf(installed):
     assert "<h1>" in (installed.work / "sheet.html").read_text(encoding="utf-8")
 
 
+def _answers(url: str) -> bool:
+    import urllib.request
+    try:
+        with urllib.request.urlopen(url, timeout=3) as reply:
+            return reply.status == 200
+    except OSError:
+        return False
+
+
 def test_classroom_starts_and_a_seat_joins_and_plays(installed):
     from browser_support import free_port
     port = free_port()
@@ -252,12 +261,12 @@ def test_classroom_starts_and_a_seat_joins_and_plays(installed):
             cwd=folder, env=installed.env(), stdout=out, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, start_new_session=True)
     try:
-        while "Ctrl-C stops" not in log.read_text():     # until it says it is ready
+        url = f"http://127.0.0.1:{port}"
+        while not _answers(url + "/api/status") or not token_file.exists():
             assert proc.poll() is None, f"classroom stopped:\n{log.read_text()}"
             assert time.monotonic() - start < 180, f"not ready in 180 s:\n{log.read_text()}"
-            time.sleep(0.2)
+            time.sleep(0.3)
         installed.timings["classroom start"] = round(time.monotonic() - start, 2)
-        url = f"http://127.0.0.1:{port}"
         done = installed.python_code("classroom seat plays", (
             "import sys\n"
             "from janus_widgets import classroom\n"
