@@ -36,6 +36,7 @@ from ..drawing.panels import Action, Panel
 from ..drawing.shapes import Arc, Circle, Line, Polygon, Rect, Region, Text
 
 __all__ = ["Viewer", "Screen", "Moves", "Status", "Panel", "Action", "make", "drawing",
+           "fresh_selection", "chosen", "said_kind",
            "moves", "log", "lines", "status", "panels", "actions", "heading",
            "page_refusal", "covered", "drawing_data", "LOG_WINDOW", "SCREEN_VERSION"]
 
@@ -331,6 +332,41 @@ def move_highlights(table: Any, viewer: Viewer, d: Drawing) -> list[list[int]]:
         keys = board.highlight(view, move)
         out.append([index[k] for k in keys if k in index])
     return out
+
+
+# ---------------------------------------------------------------------- what a viewer does
+def fresh_selection(table: Any, viewer: Viewer) -> Any:
+    """The selection a newly shown position starts with: ``None``, or what the game's
+    optional ``fresh_selection(view, viewpoint, previous)`` says (a card game covers the
+    screen between turns when one screen is passed round); for a record that cannot be
+    played on, what its optional ``read_only(selection)`` makes of it."""
+    board = table.game.board()
+    hook = getattr(board, "fresh_selection", None)
+    selection = None if hook is None else hook(table.view_of(viewer.viewpoint),
+                                               viewer.viewpoint, viewer.selection)
+    if table.seat_mode:
+        read_only = getattr(board, "read_only", None)
+        if read_only is not None:
+            selection = read_only(selection)
+    return selection
+
+
+def chosen(table: Any, viewer: Viewer, move: Any) -> tuple[tuple[Hashable, ...], Any, str]:
+    """A legal move chosen in the list: the regions it highlights, the selection it
+    makes on the board (the game's optional ``selection_for``), and what the status
+    line says."""
+    board = table.game.board()
+    view = table.view_of(viewer.viewpoint)
+    chooser = getattr(board, "selection_for", None)
+    selection = viewer.selection if chooser is None else chooser(view, move)
+    return (tuple(board.highlight(view, move)), selection,
+            f"Selected {move.notation}: {move.description}")
+
+
+def said_kind(message: str) -> str:
+    """A click's message is a refusal when it cites a rule (``JA-6: …``)."""
+    import re
+    return "refused" if re.match(r"[A-Z]{2}-\d+", message) else "info"
 
 
 # ---------------------------------------------------------------------- log and lines

@@ -164,9 +164,7 @@ class PageView:
 
     def _fresh(self) -> None:
         self._at()
-        hook = getattr(self.board, "fresh_selection", None)
-        self.selection = None if hook is None else hook(
-            self.mirror.view_of(self.seat), self.seat, self.selection)
+        self.selection = S.fresh_selection(self.mirror, self._viewer())
         self.highlights = ()
 
     # ------------------------------------------------------------------ actions
@@ -191,12 +189,8 @@ class PageView:
                                        f"{listed.note or ''}".strip())
         choice = _index(choice, len(listed.options), "a move of the list")
         move = self.mirror.legal_moves()[choice]
-        view = self.mirror.view_of(self.seat)
-        self.highlights = tuple(self.board.highlight(view, move))
-        chooser = getattr(self.board, "selection_for", None)
-        if chooser is not None:
-            self.selection = chooser(view, move)
-        self.say(f"Selected {move.notation}: {move.description}")
+        self.highlights, self.selection, said = S.chosen(self.mirror, self._viewer(), move)
+        self.say(said)
 
     def click(self, serial: Any, region: Any) -> str | None:
         """A click on region ``region`` of screen ``serial``: the move it makes (its
@@ -222,7 +216,5 @@ class PageView:
         self.selection = result.selection
         self.highlights = ()
         if result.message:
-            import re
-            cites_rule = re.match(r"[A-Z]{2}-\d+", result.message) is not None
-            self.say(result.message, "refused" if cites_rule else "info")
+            self.say(result.message, S.said_kind(result.message))
         return None

@@ -48,7 +48,6 @@ model, below this layer, so the web seat page shows the same.
 from __future__ import annotations
 
 import html
-import re
 import traceback
 from collections.abc import Callable, Hashable
 from pathlib import Path
@@ -536,8 +535,7 @@ class GameWidget(W.VBox):
             return
         self._selection = result.selection
         if result.message:
-            cites_rule = re.match(r"[A-Z]{2}-\d+", result.message) is not None
-            self._say(result.message, "refused" if cites_rule else "info")
+            self._say(result.message, S.said_kind(result.message))
         self._show_selection()
 
     def select(self, move: Move | str | None) -> None:
@@ -564,12 +562,8 @@ class GameWidget(W.VBox):
         self._show_option(move_obj)
 
     def _show_option(self, move: Move) -> None:
-        view = self._view()
-        self._highlights = tuple(self.board.highlight(view, move))
-        chooser = getattr(self.board, "selection_for", None)
-        if chooser is not None:
-            self._selection = chooser(view, move)
-        self._say(f"Selected {move.notation}: {move.description}")
+        self._highlights, self._selection, said = S.chosen(self.table, self._viewer(), move)
+        self._say(said)
         self._show_selection()
 
     def _play_selected(self) -> None:
@@ -1004,19 +998,9 @@ class GameWidget(W.VBox):
         self._refresh()
 
     def _fresh_selection(self) -> Any:
-        """The selection a newly shown position starts with: ``None``, or what the
-        game's optional ``fresh_selection(view, viewpoint, previous)`` says (a card
-        game covers the screen between turns when one screen is passed round); for a
-        record that cannot be played on, what its optional ``read_only(selection)``
-        makes of it."""
-        hook = getattr(self.board, "fresh_selection", None)
-        selection = None if hook is None else hook(self._view(), self._viewpoint,
-                                                   self._selection)
-        if self.table.seat_mode:
-            read_only = getattr(self.board, "read_only", None)
-            if read_only is not None:
-                selection = read_only(selection)
-        return selection
+        """The selection a newly shown position starts with (see
+        :func:`..table.screen.fresh_selection`)."""
+        return S.fresh_selection(self.table, self._viewer())
 
     def _refresh(self, board: bool = False) -> None:
         """Bring every part up to date: the canvas first (the picture reaches the
