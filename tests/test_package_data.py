@@ -59,7 +59,9 @@ def test_a_folder_beside_an_installed_package_is_not_taken_for_a_clone(tmp_path,
 
 
 def test_one_version_everywhere(capsys):
-    assert jw.__version__ == resources.version() == _pyproject_version()
+    assert jw.__version__ == resources.version() == _pyproject_version(), (
+        f"the installed metadata says {jw.__version__}, pyproject.toml "
+        f"{_pyproject_version()}: install again (dev.py does when pyproject.toml changes)")
     with pytest.raises(SystemExit):
         cli(["--version"])
     assert capsys.readouterr().out.strip() == f"janus_widgets {_pyproject_version()}"
