@@ -1,0 +1,149 @@
+"""The controls a lesson page gives for every action its text asks for.
+
+A lesson served by Voila has no cells to edit or run, so every "change the seed and run
+again" is a :class:`SeedRun` (a seed box and a *Run* button) and every "write down your
+guesses first" is a :class:`Predict` (one box per guess; the result shows only once every
+box is filled). Both are ordinary ipywidgets, the same in JupyterLab and in Voila.
+
+>>> shown = []
+>>> run = SeedRun(lambda seed: shown.append(seed), seed=3)
+>>> shown                              # it runs once with its first seed
+[3]
+>>> run.seed.value = 4
+>>> run.button.click()
+>>> shown
+[3, 4]
+>>> gate = Predict(["from a6", "from f6"], lambda: shown.append("result"))
+>>> gate.button.disabled               # no result before both guesses
+True
+>>> gate.boxes[0].value, gate.boxes[1].value = "2", "5"
+>>> gate.button.click()
+>>> shown[-1], gate.guesses()
+('result', {'from a6': '2', 'from f6': '5'})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import ipywidgets as w
+
+__all__ = ["SeedRun", "Predict", "SEED_MAX"]
+
+#: The largest seed a seed box takes (any whole number from 0 up to this).
+SEED_MAX = 10**9
+
+
+class SeedRun(w.VBox):
+    """A seed box, a *Run* button and the run's output under them.
+
+    ``run(seed)`` displays the run's figures (tables, plots); it runs once at once with
+    ``seed`` (unless ``run_now=False``) and again on every press of the button, replacing the figures. An error in ``run`` is shown in the output, never
+    lost: ``SeedRun(lambda s: 1 / 0)`` shows the ZeroDivisionError under the button,
+    and the button stays usable.
+    """
+
+    def __init__(self, run: Callable[[int], object], seed: int = 1, *,
+                 label: str = "Run", run_now: bool = True, note: str = "") -> None:
+        if not callable(run):
+            raise TypeError(f"SeedRun needs a function of the seed, got {run!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= SEED_MAX:
+            raise ValueError(f"a seed is a whole number from 0 to {SEED_MAX}, got {seed!r}")
+        self._run = run
+        self.seed = w.BoundedIntText(value=seed, min=0, max=SEED_MAX, description="Seed:",
+                                     layout=w.Layout(width="14em"))
+        self.button = w.Button(description=label, button_style="success", icon="play",
+                               layout=w.Layout(width="auto"))
+        self.output = w.Output()
+        self.runs = 0
+        self.error = ""
+        self.button.on_click(lambda _b: self.run())
+        row = [self.seed, self.button]
+        if note:
+            row.append(w.HTML(f"<span style='margin-left:0.5em'>{note}</span>"))
+        super().__init__([w.HBox(row), self.output])
+        self.add_class("janus-seed-run")
+        if run_now:
+            self.run()
+
+    def run(self) -> None:
+        """Run with the seed in the box, replacing the output."""
+        self.button.disabled = True
+        seed = int(self.seed.value)
+        try:
+            self.output.outputs = ()
+            with self.output:
+                self._run(seed)
+            self.runs += 1
+        except Exception as exc:  # noqa: BLE001 - shown on the page, the box stays usable
+            self.error = f"The run with seed {seed} failed: {type(exc).__name__}: {exc}"
+            self.output.append_stdout(self.error + "\n")
+        finally:
+            self.button.disabled = False
+
+
+class Predict(w.VBox):
+    """Boxes for the student's guesses; the result shows once every box is filled.
+
+    ``reveal()`` displays the result (it is not run before: the result is nowhere on the
+    page until the guesses are in). After *Show the result* the guesses are kept, shown
+    beside the result and can no longer be changed.
+    """
+
+    def __init__(self, labels: Sequence[str], reveal: Callable[[], object], *,
+                 prompt: str = "Your guesses first:", button: str = "Show the result") -> None:
+        labels = list(labels)
+        if not labels or not all(isinstance(x, str) and x.strip() for x in labels):
+            raise ValueError(f"Predict needs at least one named guess, got {labels!r}")
+        if not callable(reveal):
+            raise TypeError(f"Predict needs a function that shows the result, got {reveal!r}")
+        self._reveal = reveal
+        self.labels = labels
+        self.boxes = [w.Text(placeholder="your guess", description=label,
+                             style={"description_width": "initial"},
+                             layout=w.Layout(width="auto"))
+                      for label in labels]
+        self.button = w.Button(description=button, disabled=True, icon="eye",
+                               layout=w.Layout(width="auto"))
+        self.status = w.HTML(self._waiting())
+        self.output = w.Output()
+        self.revealed = False
+        for box in self.boxes:
+            box.observe(self._typed, names="value")
+        self.button.on_click(lambda _b: self.show())
+        super().__init__([w.HTML(f"<b>{prompt}</b>"), *self.boxes,
+                          w.HBox([self.button, self.status]), self.output])
+        self.add_class("janus-predict")
+
+    def _missing(self) -> list[str]:
+        return [label for label, box in zip(self.labels, self.boxes) if not box.value.strip()]
+
+    def _waiting(self) -> str:
+        missing = self._missing() if hasattr(self, "boxes") else self.labels
+        return ("<i>Write a guess in every box first (still empty: "
+                + ", ".join(missing) + ").</i>") if missing else ""
+
+    def _typed(self, _change: dict) -> None:
+        if not self.revealed:
+            self.button.disabled = bool(self._missing())
+            self.status.value = self._waiting()
+
+    def guesses(self) -> dict[str, str]:
+        """The guesses as typed, by label."""
+        return {label: box.value.strip() for label, box in zip(self.labels, self.boxes)}
+
+    def show(self) -> None:
+        """Show the result; refused (with the reason on the page) while a box is empty."""
+        missing = self._missing()
+        if missing:
+            self.status.value = self._waiting()
+            return
+        if self.revealed:
+            return
+        self.revealed = True
+        self.button.disabled = True
+        for box in self.boxes:
+            box.disabled = True
+        self.status.value = "<i>Your guesses are kept: compare them with the result.</i>"
+        with self.output:
+            self._reveal()
