@@ -131,3 +131,16 @@ def test_predict_needs_named_guesses():
         Predict(["", "b"], print)
     with pytest.raises(TypeError, match="shows the result"):
         Predict(["a"], "print")  # type: ignore[arg-type]
+
+
+def test_the_students_readme_names_each_lessons_game_and_length(tmp_path):
+    """Issue 35, item 11: roman-dice uses none of the four games; solving-jactus is 2 × 45."""
+    lesson_tools.build_editions("student", tmp_path)
+    rows = {line.split("](")[1].split(")")[0]: [c.strip() for c in line.split("|")[2:4]]
+            for line in (tmp_path / "README.md").read_text().splitlines()
+            if line.startswith("| [")}
+    assert rows["roman-dice.ipynb"] == ["none (Roman tali and tesserae)", "45"]
+    assert rows["solving-jactus.ipynb"] == ["jactus", "2 × 45"]
+    assert rows["game-design-lab.ipynb"] == ["any of the four", "45"]
+    assert rows["janus-tolls.ipynb"] == ["janus", "45"]
+    assert not any("all four" == game for game, _ in rows.values())

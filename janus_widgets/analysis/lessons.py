@@ -84,6 +84,19 @@ class Lesson:
     game: str | None
     minutes: int
     level: str
+    parts: int = 1
+    game_label: str = ""
+
+    @property
+    def game_words(self) -> str:
+        """The game as a students' README names it: the metadata's ``game_label``, else
+        the game's name, else "none"."""
+        return self.game_label or self.game or "none"
+
+    @property
+    def length(self) -> str:
+        """Its length: ``"45"``, or ``"2 × 45"`` for a lesson in two parts."""
+        return f"{self.parts} × {self.minutes}" if self.parts > 1 else str(self.minutes)
 
     @property
     def stem(self) -> str:
@@ -129,7 +142,8 @@ def lessons(folder: str | os.PathLike[str] | None = None) -> list[Lesson]:
         if meta is None:
             continue
         out.append(Lesson(path, _title(nb, path.stem), meta.get("game"),
-                          int(meta.get("minutes", 0)), str(meta.get("level", ""))))
+                          int(meta.get("minutes", 0)), str(meta.get("level", "")),
+                          int(meta.get("parts", 1)), str(meta.get("game_label", ""))))
     return out
 
 
@@ -273,8 +287,8 @@ def build_editions(which: str, out: str | os.PathLike[str], *, student: str | No
     kind = "nbgrader source notebooks" if format == "nbgrader" else f"{which} edition"
     rows = [f"# Lessons: {kind}{who}", "",
             "| lesson | game | minutes | level |", "|---|---|---|---|"]
-    rows += [f"| [{les.title}]({les.path.name}) | {les.game or 'all four'} | "
-             f"{les.minutes} | {les.level} |" for les, _ in made]
+    rows += [f"| [{les.title}]({les.path.name}) | {les.game_words} | "
+             f"{les.length} | {les.level} |" for les, _ in made]
     if format == "nbgrader":
         rows += ["", "Each notebook is an nbgrader source notebook: copy it to "
                      "`source/<assignment>/` of an nbgrader course, then `nbgrader "
@@ -609,7 +623,7 @@ def worksheet_html(name: str, *, answers: bool = False, student: str | None = No
             f"<title>{html.escape(les.title)}: {kind.lower()}</title>"
             f"<style>{css}</style></head><body>"
             f"<h1>{html.escape(les.title)}</h1>"
-            f"<div class='meta'>{kind} · about {les.minutes} minutes · {html.escape(les.level)}"
+            f"<div class='meta'>{kind} · about {les.length} minutes · {html.escape(les.level)}"
             f" · {who}</div>{header}{exact}{body}</body></html>")
 
 

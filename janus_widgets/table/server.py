@@ -320,6 +320,8 @@ class Hall:
         self._answers_sent = RateWindow(int(LIMITS["answers_per_minute"]), 60.0,
                                         lambda: self.clock())     # student → answers
         self._answer_kinds: dict[tuple[str, ...], int] = {}        # see answers()
+        self._throws_sent = RateWindow(int(LIMITS["answers_per_minute"]), 60.0,
+                                       lambda: self.clock())     # student → tallies
         for answer in storage.answers():
             key = _answer_kind(answer)
             self._answer_kinds[key] = self._answer_kinds.get(key, 0) + 1
@@ -1077,6 +1079,75 @@ class Hall:
         return list(first.values())
 
 
+    # ------------------------------------------------------------------ experiments
+    def set_throws(self, student: str, experiment: str, data: Any) -> dict[str, Any]:
+        """Keep ``student``'s tally of a class experiment (``{"tally": {face: count}}``:
+        the student's throws so far, replacing their last tally, so each student's
+        throws count once); the teachers are sent the experiment's new summary. A face
+        the die cannot show, or a count that is no whole number, is refused (400)."""
+        from ..analysis.throws import check_tally
+        wait = self._throws_sent.wait(student)
+        if wait:
+            raise WireError("rate_limit", f"too many tallies: at most "
+                                          f"{LIMITS['answers_per_minute']} a minute from "
+                                          f"one student; wait {wait} s", 429)
+        if not isinstance(data, dict) or set(data) != {"tally"}:
+            raise WireError("bad_request", "a tally is sent as {\"tally\": {face: count}}")
+        try:
+            tally = check_tally(experiment, data["tally"])
+        except ValueError as exc:
+            raise WireError("bad_request", str(exc)) from None
+        self.storage.set_throws(experiment, student, json.dumps(tally), time.time())
+        self._throws_sent.add(student)
+        summary = self.experiment(experiment)
+        for conn in list(self.teachers):
+            conn.send({"type": "experiment", "experiment": summary})
+        return summary
+
+    def experiment(self, experiment: str, student: str | None = None,
+                   teacher: bool = True) -> dict[str, Any]:
+        """A class experiment's pooled tally (``pooled``, ``throws``, ``students``: how
+        many sent one), the tally of ``student`` (``mine``), and for the teacher every
+        student's (``tallies``).
+
+        >>> from janus_widgets.table.storage import SQLiteStorage
+        >>> hall = Hall(SQLiteStorage(":memory:"), "token-of-the-doctest")
+        >>> _ = hall.set_throws("3b/ada", "talus", {"tally": {"1": 2, "3": 5}})
+        >>> _ = hall.set_throws("3b/ada", "talus", {"tally": {"1": 3, "3": 5}})  # replaces
+        >>> _ = hall.set_throws("3b/bo", "talus", {"tally": {"6": 4}})
+        >>> e = hall.experiment("talus")
+        >>> e["pooled"], e["throws"], e["students"]
+        ({'1': 3, '3': 5, '4': 0, '6': 4}, 12, 2)
+        """
+        from ..analysis.throws import FACES, pooled
+        if experiment not in FACES:
+            raise WireError("not_found", f"no experiment {experiment!r}; the experiments "
+                                         f"are {', '.join(sorted(FACES))}", 404)
+        rows = [(who, json.loads(tally), at) for who, tally, at
+                in self.storage.throws(experiment)]
+        total = pooled(experiment, [t for _, t, _ in rows])
+        out: dict[str, Any] = {"experiment": experiment, "faces": list(FACES[experiment]),
+                               "pooled": total, "throws": sum(total.values()),
+                               "students": len(rows)}
+        if student is not None:
+            out["mine"] = next((t for who, t, _ in rows if who == student), None)
+        if teacher:
+            out["tallies"] = [{"student": who, "tally": t, "at": at} for who, t, at in rows]
+        return out
+
+    def clear_throws(self, experiment: str, student: str) -> dict[str, Any]:
+        """The teacher removes a student's tally (a mistaken entry); 404 if there is
+        none."""
+        summary = self.experiment(experiment)
+        if not self.storage.clear_throws(experiment, student):
+            raise WireError("not_found", f"no tally of {student!r} in the experiment "
+                                         f"{experiment!r}", 404)
+        summary = self.experiment(experiment)
+        for conn in list(self.teachers):
+            conn.send({"type": "experiment", "experiment": summary})
+        return summary
+
+
 def _error_text(exc: BaseException) -> str:
     """An exception in a few words: ``"ValueError: no such move"``."""
     return f"{type(exc).__name__}: {exc}"[:300]
@@ -1271,6 +1342,43 @@ class AnswersHandler(_Handler):
                                             "student's or a seat's credential)", 403)
         row = self.hall.add_answer(student, self.body())
         self.reply({"type": "ok", "student": row.student}, 201)
+
+
+class ExperimentHandler(_Handler):
+    """A class experiment: a student's page sends its tally (POST) and reads the pooled
+    counts (GET, with its own tally); the teacher reads every tally (GET) and clears a
+    mistaken one (DELETE ``?student=class/name``)."""
+
+    def student(self) -> str | None:
+        secret = self.credential()
+        role, served, seat = self.hall.who(secret)
+        if role == "student":
+            class_name, name = self.hall.student_of(secret)
+            return f"{class_name}/{name}"
+        if role == "seat" and served is not None:
+            return f"{served.id}/{seat_name(seat)}"
+        if role == "teacher":
+            return None
+        raise WireError("student_only", "an experiment's tallies are sent and read by a "
+                                        "student's page or the teacher", 403)
+
+    def get(self, experiment: str) -> None:
+        student = self.student()
+        self.reply(self.hall.experiment(experiment, student, teacher=student is None))
+
+    def post(self, experiment: str) -> None:
+        student = self.student()
+        if student is None:
+            raise WireError("student_only", "a tally is sent by a student's page", 403)
+        self.hall.set_throws(student, experiment, self.body())
+        self.reply(self.hall.experiment(experiment, student, teacher=False), 201)
+
+    def delete(self, experiment: str) -> None:
+        self.teacher()
+        student = self.get_query_argument("student", "")
+        if not student:
+            raise WireError("bad_request", "say whose tally to clear: ?student=class/name")
+        self.reply(self.hall.clear_throws(experiment, student))
 
 
 class ClassesHandler(_Handler):
@@ -1536,6 +1644,7 @@ def make_app(hall: Hall) -> tornado.web.Application:
         (r"/api/classes", ClassesHandler, args),
         (r"/api/join_class", JoinClassHandler, args),
         (r"/api/answers", AnswersHandler, args),
+        (r"/api/experiments/([A-Za-z0-9_.-]{1,64})", ExperimentHandler, args),
         (r"/ws", SocketHandler, args),
         (r"/seat", SeatPageHandler, args),
         (r"/seat/(seat\.js|seat\.css|icon\.svg)", SeatPageHandler, args),

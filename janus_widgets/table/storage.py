@@ -181,6 +181,18 @@ class Storage(ABC):
         """Every exercise check kept (of one lesson), oldest first."""
 
     @abstractmethod
+    def set_throws(self, experiment: str, student: str, tally: str, at: float) -> None:
+        """Keep a student's tally of a class experiment (JSON), replacing theirs."""
+
+    @abstractmethod
+    def throws(self, experiment: str) -> list[tuple[str, str, float]]:
+        """``(student, tally as JSON, when)`` of every tally of the experiment."""
+
+    @abstractmethod
+    def clear_throws(self, experiment: str, student: str) -> bool:
+        """Remove a student's tally; whether there was one."""
+
+    @abstractmethod
     def setting(self, name: str) -> str | None:
         """A stored setting (the salt of the join codes)."""
 
@@ -231,6 +243,9 @@ CREATE TABLE IF NOT EXISTS answers (
     id INTEGER PRIMARY KEY, lesson TEXT NOT NULL, question TEXT NOT NULL,
     student TEXT NOT NULL, answer TEXT NOT NULL, verdict TEXT NOT NULL,
     mistake TEXT NOT NULL, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS throws (
+    experiment TEXT NOT NULL, student TEXT NOT NULL, tally TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (experiment, student));
 """
 
 
@@ -416,6 +431,23 @@ class SQLiteStorage(Storage):
             sql += " WHERE lesson = ?"
             args = (lesson,)
         return [AnswerRow(*row) for row in self._read(sql + " ORDER BY id", args)]
+
+    def set_throws(self, experiment: str, student: str, tally: str, at: float) -> None:
+        self._write([("INSERT INTO throws VALUES (?,?,?,?) ON CONFLICT(experiment, student) "
+                      "DO UPDATE SET tally = excluded.tally, at = excluded.at",
+                      (experiment, student, tally, at))])
+
+    def throws(self, experiment: str) -> list[tuple[str, str, float]]:
+        return [(r[0], r[1], r[2]) for r in self._read(
+            "SELECT student, tally, at FROM throws WHERE experiment = ? ORDER BY student",
+            (experiment,))]
+
+    def clear_throws(self, experiment: str, student: str) -> bool:
+        found = bool(self._read("SELECT 1 FROM throws WHERE experiment = ? AND student = ?",
+                                (experiment, student)))
+        self._write([("DELETE FROM throws WHERE experiment = ? AND student = ?",
+                      (experiment, student))])
+        return found
 
     def setting(self, name: str) -> str | None:
         rows = self._read("SELECT value FROM settings WHERE name = ?", (name,))

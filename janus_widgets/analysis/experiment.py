@@ -1,0 +1,343 @@
+"""The class experiment on the page: each student types their throws, the class's pooled
+counts show live beside the models' predictions, the interval narrowing as throws arrive.
+
+On a lesson page joined to a class (``?server=…&code=…``, see
+:mod:`janus_widgets.analysis.class_link`) a student's tally goes to the table server
+(``POST /api/experiments/<name>``; their tally replaces their last one, so each student's
+throws count once) and the page shows the whole class's pooled counts, read every few
+seconds. A page joined to no class pools the student's own throws. The teacher's dashboard
+page shows the same pooled counts with every student's tally and a *Clear* for a mistaken
+entry (:class:`TeacherExperiment`).
+
+>>> page = ClassExperiment("talus", {"equal chances": Fraction(1, 2)}, link=None, poll=0)
+>>> page.entry.value = "1 3 4 6 3"
+>>> page.add.click()
+>>> page.mine, page.pooled["throws"]
+({'1': 1, '3': 2, '4': 1, '6': 1}, 5)
+>>> page.entry.value = "3 5"
+>>> page.add.click()
+>>> page.message.value
+'<span style="color:#b42318">Not added: a talus cannot show 5: its sides are 1, 3, 4 and 6 (throw 2 of 2)</span>'
+>>> page.close()
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import logging
+import threading
+from fractions import Fraction
+from typing import Any
+
+import ipywidgets as w
+
+from .throws import DICE, FACES, check_tally, parse_throws
+
+__all__ = ["ClassExperiment", "TeacherExperiment", "NARROW", "experiment_page", "ROMAN_DICE_MODELS"]
+
+log = logging.getLogger("janus_widgets.experiment")
+
+#: The faces counted as a hit in each experiment's plot (a talus's narrow sides).
+NARROW: dict[str, tuple[str, ...]] = {"talus": ("1", "6"), "tessera": ("6",)}
+_HIT_NAMES = {"talus": "a narrow side (1 or 6)", "tessera": "a six"}
+
+
+def _request(link: Any, method: str, path: str, data: Any = None, secret: str = "") -> Any:
+    from ..table.client import _request as request
+    # a ClassLink keeps its credential to itself; this page speaks for the same student
+    return request(link.url, method, path, secret=secret or link._credential, data=data,
+                   timeout=3.0)
+
+
+def _png(figure: Any) -> bytes:
+    out = io.BytesIO()
+    figure.savefig(out, format="png", dpi=90)
+    return out.getvalue()
+
+
+class _Pooled(w.VBox):
+    """The pooled counts, the share of hits with its 95% interval, the models, and the
+    running share as throws arrived (a plot)."""
+
+    def __init__(self, experiment: str, models: dict[str, Fraction | float]) -> None:
+        self.experiment = experiment
+        self.models = dict(models)
+        self.table = w.HTML()
+        self.plot = w.Image(format="png", layout=w.Layout(max_width="720px"))
+        self.history: list[tuple[int, int]] = []      # (throws, hits) as they arrived
+        super().__init__([self.table, self.plot])
+        self.add_class("janus-experiment-pooled")
+
+    def show(self, pooled: dict[str, int], heading: str) -> None:
+        from .montecarlo import proportion_estimate, share_plot
+        faces = FACES[self.experiment]
+        throws = sum(pooled.values())
+        hits = sum(pooled[f] for f in NARROW[self.experiment])
+        cells = "".join(f"<td>{pooled[f]}</td>" for f in faces)
+        text = (f"<b>{html.escape(heading)}</b><table class='janus-experiment-counts'>"
+                "<tr><th>face</th>" + "".join(f"<th>{f}</th>" for f in faces)
+                + "<th>throws</th></tr>"
+                f"<tr><td>count</td>{cells}<td>{throws}</td></tr></table>")
+        if throws:
+            est = proportion_estimate(hits, throws)
+            verdicts = "; ".join(
+                f"{html.escape(name)} ({float(value):.2f}): "
+                f"{'inside' if est.low <= float(value) <= est.high else 'outside'}"
+                for name, value in self.models.items())
+            text += (f"<p>Share landing on {_HIT_NAMES[self.experiment]}: "
+                     f"<b>{est.value:.3f}</b>, 95% interval <b>[{est.low:.3f}, "
+                     f"{est.high:.3f}]</b> after {throws} throws. Is each model's value "
+                     f"inside the interval? {verdicts}.</p>")
+            if not self.history or self.history[-1] != (throws, hits):
+                if self.history and throws < self.history[-1][0]:
+                    self.history = []                 # a tally was cleared: start again
+                self.history.append((throws, hits))
+                fig = share_plot([n for n, _ in self.history], [h for _, h in self.history],
+                                 self.models, title=f"{heading}: share of "
+                                                    f"{_HIT_NAMES[self.experiment]}",
+                                 unit="throws so far")
+                self.plot.value = _png(fig)
+        else:
+            text += "<p>No throws yet.</p>"
+        self.table.value = text
+
+
+class ClassExperiment(w.VBox):
+    """A student's entry of their throws and the pooled counts (the class's, or their own
+    on a page joined to no class). ``link`` is the page's class link (default: the one
+    :mod:`~janus_widgets.analysis.class_link` uses); ``poll`` the seconds between reads
+    of the class's counts (0: read only after an entry)."""
+
+    def __init__(self, experiment: str = "talus",
+                 models: dict[str, Fraction | float] | None = None, *,
+                 link: Any = "page", poll: float = 3.0) -> None:
+        if experiment not in FACES:
+            raise ValueError(f"no experiment {experiment!r}; the experiments are "
+                             + ", ".join(sorted(FACES)))
+        if link == "page":
+            from . import class_link
+            link = class_link.current()
+        self.experiment, self.link = experiment, link
+        self.entries: list[dict[str, int]] = []
+        self.mine = {face: 0 for face in FACES[experiment]}
+        self.pooled: dict[str, Any] = {"pooled": dict(self.mine), "throws": 0, "students": 0}
+        faces = " ".join(FACES[experiment])
+        self.entry = w.Text(placeholder=f"the faces you threw, e.g. {faces}",
+                            description="Your throws:", layout=w.Layout(width="32em"),
+                            style={"description_width": "initial"})
+        self.add = w.Button(description="Add my throws", button_style="success",
+                            icon="plus", layout=w.Layout(width="auto"))
+        self.undo = w.Button(description="Undo my last entry", icon="undo", disabled=True,
+                             layout=w.Layout(width="auto"))
+        self.message = w.HTML()
+        self.own = w.HTML()
+        self.view = _Pooled(experiment, models or {})
+        self.add.on_click(lambda _b: self.enter(self.entry.value))
+        self.undo.on_click(lambda _b: self.take_back())
+        where = ("the class's throws, pooled (every student's page shows them)" if link
+                 else "your own throws (this page is joined to no class)")
+        super().__init__([w.HTML(f"<b>Throw {DICE[experiment]} and type each face "
+                                 f"({', '.join(FACES[experiment])}).</b> The counts below "
+                                 f"are {where}."),
+                          w.HBox([self.entry, self.add, self.undo]), self.message, self.own,
+                          self.view])
+        self.add_class("janus-experiment")
+        self._stop = threading.Event()
+        self._lock = threading.RLock()
+        self._sent = True
+        self.refresh()
+        if link and poll > 0:
+            threading.Thread(target=self._poll, args=(poll,), daemon=True,
+                             name="janus-experiment").start()
+
+    def _say(self, text: str, error: bool = False) -> None:
+        colour = "#b42318" if error else "#1a7f37"
+        self.message.value = f'<span style="color:{colour}">{html.escape(text)}</span>'
+
+    def enter(self, text: str) -> None:
+        """Add the throws typed (refused, with the reason on the page, if the die cannot
+        show one of them)."""
+        try:
+            tally = parse_throws(self.experiment, text)
+        except ValueError as exc:
+            self._say(f"Not added: {exc}", error=True)
+            return
+        self.entries.append(tally)
+        for face, count in tally.items():
+            self.mine[face] += count
+        self.entry.value = ""
+        self.undo.disabled = False
+        self._say(f"Added {sum(tally.values())} throws.")
+        self._changed()
+
+    def take_back(self) -> None:
+        """Remove the last entry (a student's own mistake)."""
+        if not self.entries:
+            return
+        for face, count in self.entries.pop().items():
+            self.mine[face] -= count
+        self.undo.disabled = not self.entries
+        self._say("Your last entry is taken back.")
+        self._changed()
+
+    def _changed(self) -> None:
+        self._sent = False
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Send this student's tally if it changed, read the pooled counts, show them."""
+        with self._lock:                  # the poll's thread and the page's clicks
+            self._refresh()
+
+    def _refresh(self) -> None:
+        throws = sum(self.mine.values())
+        self.own.value = (f"Your throws so far: "
+                          + ", ".join(f"{f}: {n}" for f, n in self.mine.items())
+                          + f" ({throws} in all).")
+        if self.link:
+            path = f"/api/experiments/{self.experiment}"
+            try:
+                if not self._sent:
+                    answer = _request(self.link, "POST", path, {"tally": check_tally(
+                        self.experiment, self.mine)})
+                    self._sent = True
+                else:
+                    answer = _request(self.link, "GET", path)
+                self.pooled = answer
+            except Exception as exc:  # noqa: BLE001 - the page goes on; sent next time
+                log.debug("the experiment's counts could not be exchanged", exc_info=True)
+                self._say(f"The class's counts could not be reached ({exc}); your "
+                          "throws are sent with the next update.", error=True)
+            heading = (f"The class: {self.pooled['throws']} throws from "
+                       f"{self.pooled['students']} students")
+        else:
+            self.pooled = {"pooled": dict(self.mine), "throws": throws, "students": 1}
+            heading = f"Your throws: {throws}"
+        self.view.show(self.pooled["pooled"], heading)
+
+    def _poll(self, every: float) -> None:
+        while not self._stop.wait(every):
+            try:
+                self.refresh()
+            except Exception:  # noqa: BLE001 - a poll never breaks the page
+                log.debug("an experiment poll failed", exc_info=True)
+
+    def close(self) -> None:
+        self._stop.set()
+        super().close()
+
+
+class TeacherExperiment(w.VBox):
+    """The teacher's view of a class experiment: the pooled counts beside the models,
+    every student's tally, and *Clear* for a mistaken one (``url`` and ``token`` as the
+    dashboard's)."""
+
+    def __init__(self, url: str, token: str, experiment: str = "talus",
+                 models: dict[str, Fraction | float] | None = None, *,
+                 poll: float = 3.0) -> None:
+        from ..table.client import _base
+        if experiment not in FACES:
+            raise ValueError(f"no experiment {experiment!r}; the experiments are "
+                             + ", ".join(sorted(FACES)))
+        self.experiment = experiment
+        self._link = type("_TeacherLink", (), {"url": _base(url), "_credential": token})()
+        self.view = _Pooled(experiment, models or {})
+        self.students = w.Dropdown(options=[], description="Student:")
+        self.clear = w.Button(description="Clear this student's throws", icon="trash",
+                              button_style="danger", layout=w.Layout(width="auto"))
+        self.message = w.HTML()
+        self.tallies = w.HTML()
+        self.clear.on_click(lambda _b: self.clear_student(self.students.value))
+        super().__init__([w.HTML(f"<h3>Class experiment: {DICE[experiment]}</h3>"),
+                          self.view, self.tallies, w.HBox([self.students, self.clear]),
+                          self.message])
+        self.add_class("janus-teacher-experiment")
+        self._stop = threading.Event()
+        self._lock = threading.RLock()
+        self.refresh()
+        if poll > 0:
+            threading.Thread(target=self._poll, args=(poll,), daemon=True,
+                             name="janus-teacher-experiment").start()
+
+    def refresh(self) -> None:
+        """Read every tally and show them."""
+        with self._lock:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        try:
+            data = _request(self._link, "GET", f"/api/experiments/{self.experiment}")
+        except Exception as exc:  # noqa: BLE001 - said on the page
+            self.message.value = f"<span style='color:#b42318'>{html.escape(str(exc))}</span>"
+            return
+        self.data = data
+        self.view.show(data["pooled"], f"The class: {data['throws']} throws from "
+                                       f"{data['students']} students")
+        faces = data["faces"]
+        rows = "".join(f"<tr><td>{html.escape(t['student'])}</td>"
+                       + "".join(f"<td>{t['tally'][f]}</td>" for f in faces) + "</tr>"
+                       for t in data["tallies"])
+        self.tallies.value = ("<table class='janus-experiment-tallies'><tr><th>student</th>"
+                              + "".join(f"<th>{f}</th>" for f in faces) + "</tr>" + rows
+                              + "</table>")
+        names = [t["student"] for t in data["tallies"]]
+        if list(self.students.options) != names:
+            keep = self.students.value
+            self.students.options = names
+            if keep in names:
+                self.students.value = keep
+        self.clear.disabled = not names
+
+    def clear_student(self, student: str | None) -> None:
+        """Remove a student's tally (a mistaken entry)."""
+        if not student:
+            return
+        try:
+            _request(self._link, "DELETE", f"/api/experiments/{self.experiment}"
+                                           f"?student={_quote(student)}")
+            self.message.value = f"{html.escape(student)}'s throws are cleared."
+        except Exception as exc:  # noqa: BLE001 - said on the page
+            self.message.value = f"<span style='color:#b42318'>{html.escape(str(exc))}</span>"
+        self.refresh()
+
+    def _poll(self, every: float) -> None:
+        while not self._stop.wait(every):
+            try:
+                self.refresh()
+            except Exception:  # noqa: BLE001
+                log.debug("an experiment poll failed", exc_info=True)
+
+    def close(self) -> None:
+        self._stop.set()
+        super().close()
+
+
+def _quote(text: str) -> str:
+    import urllib.parse
+    return urllib.parse.quote(text, safe="")
+
+
+def experiment_page(experiment: str = "talus",
+                    models: dict[str, Fraction | float] | None = None,
+                    query: dict[str, str] | None = None) -> w.Widget:
+    """The class experiment on the teacher's dashboard page (``teacher.ipynb?server=…&
+    token=…``): the pooled counts beside the models, each student's tally, *Clear*.
+    Opened without the two, it says how to open it.
+
+    >>> experiment_page(query={}).value.startswith("<p>The class experiment")
+    True
+    """
+    from .class_link import query as page_query
+    params = page_query() if query is None else query
+    if "server" not in params or "token" not in params:
+        return w.HTML("<p>The class experiment (roman-dice's throws, pooled) shows here "
+                      "when this page is opened as <code>teacher.ipynb?server=…&amp;"
+                      "token=…</code>.</p>")
+    return TeacherExperiment(params["server"], params["token"], experiment,
+                             ROMAN_DICE_MODELS if models is None else models)
+
+
+# the models the roman-dice lesson compares (the share landing on a narrow side)
+ROMAN_DICE_MODELS = {"equal chances (our model)": Fraction(1, 2),
+                     "1 : 4 : 4 : 1 (Winkelman 2001)": Fraction(2, 10)}

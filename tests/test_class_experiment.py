@@ -1,0 +1,129 @@
+"""The roman-dice class experiment for real (issue 35, item 2): each student enters their
+throws on the page, checked; on pages joined to a class the pooled counts reach every
+student's page and the teacher's panel, each student's throws count once, and the teacher
+clears a mistaken entry; a page joined to no class pools its own throws."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from fractions import Fraction
+
+import pytest
+
+from server_support import table_server
+
+from janus_widgets.analysis.experiment import (ROMAN_DICE_MODELS, ClassExperiment,
+                                               TeacherExperiment, experiment_page)
+from janus_widgets.analysis.throws import MAX_THROWS, check_tally, parse_throws
+from janus_widgets.table.client import ClassroomError, TeacherClient, _request, join_class
+
+
+def test_a_throw_the_die_cannot_make_is_refused_and_says_why():
+    assert parse_throws("talus", "1, 3 4;6 6") == {"1": 1, "3": 1, "4": 1, "6": 2}
+    with pytest.raises(ValueError, match=r"a talus cannot show 2: its sides are 1, 3, 4 "
+                                         r"and 6 \(throw 3 of 3\)"):
+        parse_throws("talus", "1 3 2")
+    with pytest.raises(ValueError, match="type the faces you threw"):
+        parse_throws("talus", "  ")
+    assert parse_throws("tessera", "2 5")["5"] == 1
+    with pytest.raises(ValueError, match="no experiment 'coin'; the experiments are talus"):
+        parse_throws("coin", "1")
+    for bad, why in (({"7": 1}, "cannot show 7"), ({"1": -1}, "whole number from 0"),
+                     ({"1": 1.5}, "whole number"), ({"1": True}, "whole number"),
+                     ({"1": MAX_THROWS + 1}, f"at most {MAX_THROWS}"), ([1, 2], "an object")):
+        with pytest.raises(ValueError, match=why):
+            check_tally("talus", bad)
+
+
+def test_a_page_joined_to_no_class_pools_its_own_throws():
+    page = ClassExperiment("talus", ROMAN_DICE_MODELS, link=None, poll=0)
+    try:
+        page.entry.value = "1 3 4 6 3 3"
+        page.add.click()
+        page.entry.value = "6 6 5"                  # refused whole: nothing of it counts
+        page.add.click()
+        assert "cannot show 5" in page.message.value
+        assert page.entry.value == "6 6 5"          # kept, to be corrected
+        assert page.pooled["pooled"] == {"1": 1, "3": 3, "4": 1, "6": 1}
+        assert "joined to no class" in page.children[0].value
+        assert "Your throws: 6" in page.view.table.value and page.view.plot.value
+        page.entry.value = "1 1"
+        page.add.click()
+        page.undo.click()                           # a student takes back their mistake
+        assert page.pooled["throws"] == 6 and page.view.history[-1] == (6, 2)
+    finally:
+        page.close()
+
+
+def get(url: str, path: str, secret: str) -> dict:
+    return _request(url, "GET", path, secret=secret)
+
+
+def test_three_students_pool_live_each_counts_once_and_the_teacher_clears_one(tmp_path):
+    with table_server(tmp_path) as server:
+        teacher = TeacherClient(server.url, server.token)
+        codes = teacher.create_class("3b", ["ada", "bo", "cy"])
+        links = {name: join_class(server.url, code) for name, code in codes.items()}
+        pages = {name: ClassExperiment("talus", ROMAN_DICE_MODELS, link=link, poll=0.3)
+                 for name, link in links.items()}
+        board = TeacherExperiment(server.url, server.token, "talus", ROMAN_DICE_MODELS,
+                                  poll=0.3)
+        try:
+            pages["ada"].enter("1 3 4 6")
+            pages["bo"].enter("3 3 4 4 6")
+            pages["bo"].enter("1")                  # bo's second entry: bo's tally grows
+            pages["cy"].enter("3 5")                # refused on the page: nothing sent
+            assert "cannot show 5" in pages["cy"].message.value
+            pages["cy"].enter("2")
+            # every page and the teacher see the class's pool (read every 0.3 s)
+            import time
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not all(
+                    "10 throws from 2" in p.view.table.value for p in pages.values()):
+                time.sleep(0.1)
+            for name, page in pages.items():
+                assert page.pooled["pooled"] == {"1": 2, "3": 3, "4": 3, "6": 2}, name
+                assert page.pooled["students"] == 2
+                assert "10 throws from 2 students" in page.view.table.value
+                assert "tallies" not in page.pooled     # a student sees no one else's
+            board.refresh()
+            assert board.data["throws"] == 10
+            assert [t["student"] for t in board.data["tallies"]] == ["3b/ada", "3b/bo"]
+            assert "3b/bo" in board.tallies.value
+            # the same tally sent again is still counted once
+            pages["ada"]._sent = False
+            pages["ada"].refresh()
+            assert get(server.url, "/api/experiments/talus", server.token)["throws"] == 10
+            # the server checks too: a face the talus lacks is refused, naming it
+            with pytest.raises(ClassroomError, match="cannot show 2"):
+                _request(server.url, "POST", "/api/experiments/talus",
+                         secret=links["cy"]._credential, data={"tally": {"2": 1}})
+            with pytest.raises(ClassroomError, match="no experiment 'coin'"):
+                get(server.url, "/api/experiments/coin", server.token)
+            # a student may not clear, the teacher may
+            with pytest.raises(ClassroomError, match="teacher"):
+                _request(server.url, "DELETE", "/api/experiments/talus?student=3b%2Fbo",
+                         secret=links["ada"]._credential)
+            board.students.value = "3b/bo"
+            board.clear.click()
+            assert "3b/bo's throws are cleared" in board.message.value
+            assert board.data["throws"] == 4 and board.students.options == ("3b/ada",)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and "4 throws" not in pages["cy"].view.table.value:
+                time.sleep(0.1)
+            assert pages["cy"].pooled["pooled"] == {"1": 1, "3": 1, "4": 1, "6": 1}
+            # the dashboard page shows the panel when opened with the server and token
+            panel = experiment_page(query={"server": server.url, "token": server.token})
+            assert isinstance(panel, TeacherExperiment) and panel.data["throws"] == 4
+            panel.close()
+        finally:
+            for page in pages.values():
+                page.close()
+            board.close()
+
+
+def test_the_models_are_the_lessons():
+    assert ROMAN_DICE_MODELS["equal chances (our model)"] == Fraction(1, 2)
+    assert json.dumps({k: str(v) for k, v in ROMAN_DICE_MODELS.items()})
+    assert urllib.request  # the module's imports are the test's own
