@@ -42,6 +42,31 @@ def run(args: list[str], course: Path) -> subprocess.CompletedProcess:
     return done
 
 
+def run_release(release: Path, env: dict[str, str]) -> str:
+    """Run the students' notebook as a student would (their answers not written yet, so
+    those cells fail) and return every output's text."""
+    from nbclient import NotebookClient
+    nb = nbformat.read(release, as_version=4)
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        NotebookClient(nb, timeout=300, allow_errors=True, kernel_name="python3",
+                       resources={"metadata": {"path": str(release.parent)}}).execute()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    texts = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            texts += [data.get("text/markdown", ""), data.get("text/plain", ""),
+                      out.get("text", "")]
+    return "\n".join(texts)
+
+
 class Code(str):
     """An answer written as code, not as a value (``EXERCISES.q1.answer``)."""
 
@@ -70,7 +95,7 @@ def test_nbgrader_grades_a_lesson_with_the_lessons_own_checks(tmp_path):
         "c.CourseDirectory.course_id = 'janus-lessons'\n"
         "c.CourseDirectory.db_assignments = [{'name': 'lessons'}]\n"
         "c.CourseDirectory.db_students = [{'id': 'right'}, {'id': 'wrong'}, {'id': 'mixed'},"
-        " {'id': 'cheat'}]\n"
+        " {'id': 'cheat'}, {'id': 'copier'}]\n"
         "c.ExecutePreprocessor.timeout = 300\n")
     out = tmp_path / "written"
     done = subprocess.run([sys.executable, "-m", "janus_widgets", "lessons", "--format",
@@ -94,26 +119,47 @@ def test_nbgrader_grades_a_lesson_with_the_lessons_own_checks(tmp_path):
         assert word not in text, word
     assert lessons.answers_shown(text, exercise_sets()[LESSON]) == []
     for ex in exercises:
-        assert ex.question in text
         assert f"answer_{ex.key} = {lessons._solution_text(ex)!r}" not in text, ex.key
     tests = [c for c in cells if c.metadata.get("nbgrader", {}).get("grade")]
     assert len(tests) == len(exercises) and all("read_answer(answer_" in c.source for c in tests)
+    # issue 35 item 5: the released notebook shows the numbers of the nbgrader student who
+    # runs it (on a JupyterHub, JUPYTERHUB_USER: the id the exchange files work under)
+    shown = run_release(release, {"JUPYTERHUB_USER": "right"})
+    for ex in exercise_sets("right")[LESSON]:
+        assert ex.question in shown, ex.key
+    assert lessons.answers_shown(shown, exercise_sets("right")[LESSON]) == []
+    classes = {ex.key: ex.question for ex in exercises}
+    assert any(q not in shown for q in classes.values())
 
-    right = {ex.key: (f"{ex.answer.numerator}/{ex.answer.denominator}"
-                      if ex.answer.denominator > 1 else int(ex.answer)) for ex in exercises}
-    wrong = {ex.key: str(ex.mistakes[0].resolve()) for ex in exercises}
-    mixed = {ex.key: (right if i % 2 == 0 else wrong)[ex.key] for i, ex in enumerate(exercises)}
+    def right_for(student: str) -> dict[str, object]:
+        return {ex.key: (f"{ex.answer.numerator}/{ex.answer.denominator}"
+                         if ex.answer.denominator > 1 else int(ex.answer))
+                for ex in exercise_sets(student)[LESSON]}
+
+    right = right_for("right")
+    wrong = {ex.key: str(ex.mistakes[0].resolve()) for ex in exercise_sets("wrong")[LESSON]}
+    mine = right_for("mixed")
+    mixed_wrong = {ex.key: str(ex.mistakes[0].resolve()) for ex in exercise_sets("mixed")[LESSON]}
+    mixed = {ex.key: (mine if i % 2 == 0 else mixed_wrong)[ex.key]
+             for i, ex in enumerate(exercises)}
     cheat = {ex.key: Code(f"EXERCISES.{ex.key}.answer") for ex in exercises}
+    # the class's key, or another student's right answers, are wrong for "copier"
+    copier = right_for("right")
     for student, answers in (("right", right), ("wrong", wrong), ("mixed", mixed),
-                             ("cheat", cheat)):
+                             ("cheat", cheat), ("copier", copier)):
         submit(release, course, student, answers)
     run(["autograde", "lessons", "--force"], course)
 
     from nbgrader.api import Gradebook
     points = {ex.key: ex.points for ex in exercises}
+    copied = [ex.key for ex in exercise_sets("copier")[LESSON]
+              if ex.accepts(ex.answer) and not ex.accepts(
+                  getattr(exercise_sets("right")[LESSON], ex.key).answer)]
+    assert copied, "copier and right have the same numbers"
     expected = {"right": sum(points.values()), "wrong": 0,
                 "mixed": sum(points[ex.key] for i, ex in enumerate(exercises) if i % 2 == 0),
-                "cheat": 0}
+                "cheat": 0,
+                "copier": sum(points.values()) - sum(points[k] for k in copied)}
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         for student, score in expected.items():
             submission = gradebook.find_submission("lessons", student)
@@ -124,7 +170,7 @@ def test_nbgrader_grades_a_lesson_with_the_lessons_own_checks(tmp_path):
                            as_version=4)
     errors = " ".join(o.get("evalue", "") for c in graded.cells for o in c.get("outputs", [])
                       if o.get("output_type") == "error")
-    for ex in exercises:
+    for ex in exercise_sets("wrong")[LESSON]:
         assert ex.mistakes[0].why in errors, ex.key
     # the copied key does not exist when the submission is graded: the answer cells fail
     graded = nbformat.read(course / "autograded" / "cheat" / "lessons" / f"{LESSON}.ipynb",

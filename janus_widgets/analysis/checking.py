@@ -9,9 +9,10 @@ a ``Fraction``, a whole number, a float or text such as ``"1/6"``, ``"0.167"``,
 ``"16.7%"`` or ``"1 in 6"`` (:func:`read_answer`) and answers with a
 :class:`Verdict`:
 
-* an exact answer equal to the right one is right;
-* a decimal is right when the exercise's tolerance allows it
-  (:class:`SignificantFigures` or :class:`Within`);
+* an answer is judged by its value, never by how it is written: one equal to the
+  right one is right, and so is one within the exercise's tolerance
+  (:class:`SignificantFigures` or :class:`Within`), as a fraction, a decimal or a
+  percentage alike (a count, a whole number, must be exact);
 * a recognised mistake is wrong, and the verdict says why;
 * anything else is wrong, with a hint (and a word on odds that are not
   probabilities, or answers that are close but not right).
@@ -34,18 +35,19 @@ import hashlib
 import html
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 __all__ = ["Verdict", "Mistake", "Tolerance", "SignificantFigures", "Within", "WithinShown",
            "Exercise", "ExerciseSet", "read_answer", "significant_figures", "check_answer",
-           "grade", "grade_exercise", "show_value", "unique_mistakes", "mistake_kind"]
+           "grade", "grade_exercise", "show_value", "unique_mistakes", "mistake_kind",
+           "nbgrader_student", "exercise_question", "QuestionText", "spread"]
 
 
 @dataclass(frozen=True)
@@ -134,17 +136,6 @@ class SignificantFigures:
     """
 
     figures: int = 3
-
-    def precise_enough(self, answer: Any) -> bool:
-        """Whether a decimal answer is written with at least :attr:`figures`
-        significant figures (``"0.046"`` has two, ``"0.0460"`` three).
-
-        >>> rule = SignificantFigures(3)
-        >>> rule.precise_enough("0.046"), rule.precise_enough("0.0460"), rule.precise_enough(0.0772)
-        (False, True, True)
-        """
-        written = significant_figures(answer)
-        return written is None or written >= self.figures
 
     def allows(self, given: Fraction, target: Fraction) -> bool:
         if target == 0:
@@ -416,6 +407,27 @@ class Exercise:
         """The exact answer."""
         return Fraction(self.compute())
 
+    def accepts(self, given: Fraction) -> bool:
+        """Whether the value ``given`` is right: equal to the answer or, unless the answer
+        is a count (a whole number, exact only), within :attr:`tolerance` of it and
+        nearer to it than to any known mistake's value. Only the
+        value counts, never how it was written: ``"1/2"``, ``"0.50"``, ``0.5`` and
+        ``"50%"`` get the same verdict, so a float that lost its last zero (``0.0460``
+        is ``0.046``) is judged as typed.
+
+        >>> q = Exercise("q", "?", lambda: Fraction(4603, 100000))
+        >>> [q.accepts(read_answer(a)[0]) for a in ("0.0460", 0.0460, "4.6%", "0.047")]
+        [True, True, True, False]
+        """
+        right = self.answer
+        if given == right:
+            return True
+        if self.count or not self.tolerance.allows(given, right):
+            return False
+        # a value at least as near a known mistake as the key is that mistake (a loose
+        # tolerance such as ±0.005 can reach 1/14 from 1/15): judged by value alone
+        return all(abs(given - right) < abs(given - m.resolve()) for m in self.mistakes)
+
     def check(self, answer: Any) -> Verdict:
         """Say whether ``answer`` is right and, if it is wrong, why."""
         try:
@@ -432,20 +444,20 @@ class Exercise:
             shown = answer.strip() if isinstance(answer, str) else f"{float(given):.6g}"
         if given == right:
             return Verdict(True, f"Right: {_show(right)}. {self.explanation}".strip(), given)
-        if not exact and rule.allows(given, right):
-            if isinstance(rule, SignificantFigures) and not rule.precise_enough(answer):
-                written = significant_figures(answer)
-                return Verdict(False, f"Close, but {shown} has only {written} significant "
-                                      f"figure{'s' if written != 1 else ''}: give at least "
-                                      f"{rule.figures}, or the exact fraction.", given)
+        if self.accepts(given):
             return Verdict(True, f"Right: {_show(right)}; {shown} is right {rule}. "
                                  f"{self.explanation}".strip(), given)
-        for mistake in self.mistakes:
-            value = mistake.resolve()
-            if given == value or (not exact and rule.allows(given, value)):
-                return Verdict(False, f"Not quite: {shown} is a common mistake. "
-                                      f"{mistake.why}", given,
-                               mistake=f"{_show(value)}: {mistake.why}"[:200])
+        # a mistake's exact value first, then one within the tolerance (the same rule
+        # as for the right answer: two mistakes may lie within it of each other)
+        values = [(mistake, mistake.resolve()) for mistake in self.mistakes]
+        matched = next((pair for pair in values if given == pair[1]), None) or next(
+            (pair for pair in values if not self.count and rule.allows(given, pair[1])),
+            None)
+        if matched is not None:
+            mistake, value = matched
+            return Verdict(False, f"Not quite: {shown} is a common mistake. "
+                                  f"{mistake.why}", given,
+                           mistake=f"{_show(value)}: {mistake.why}"[:200])
         if self.probability and (given < 0 or given > 1):
             if given > 1 and rule.allows(1 / given, right):
                 return Verdict(False, f"{shown} looks like the odds '1 in {shown}', not a "
@@ -576,6 +588,100 @@ def grade_exercise(lesson: str, key: str, answer: Any, student: str | None = Non
     AttributeError: no exercise 'nope' in roman-dice: there are q1, q2, q3, q4, q5
     """
     return grade(getattr(exercise_sets(student)[lesson], key), answer)
+
+
+def nbgrader_student() -> str | None:
+    """The nbgrader student id of the notebook running now: what a graded lesson's
+    numbers are drawn for (:func:`~janus_widgets.analysis.lessons.nbgrader_notebook`).
+
+    * ``nbgrader autograde`` (it sets ``NBGRADER_EXECUTION=autograde``) runs each
+      submission in ``autograded/<student id>/<assignment>/``: the id is that folder's
+      name, the one nbgrader files the grade under;
+    * anywhere else (the student's own server, ``nbgrader validate``) it is the id
+      nbgrader's exchange files a submission under: ``JUPYTERHUB_USER`` on a
+      JupyterHub, else the login name.
+    * ``JANUS_STUDENT_ID``, when set, wins over both (a course that collects work
+      another way, e.g. ``zip_collect``, names its students itself).
+
+    >>> import os
+    >>> os.environ["JANUS_STUDENT_ID"] = "s07"
+    >>> nbgrader_student()
+    's07'
+    >>> del os.environ["JANUS_STUDENT_ID"]
+    """
+    import getpass
+    import os
+    from pathlib import Path
+    named = os.environ.get("JANUS_STUDENT_ID", "").strip()
+    if named:
+        return named
+    if os.environ.get("NBGRADER_EXECUTION") == "autograde":
+        here = Path.cwd()
+        if here.parent.parent.name != "autograded":
+            raise RuntimeError(f"nbgrader autograde runs this notebook in {here}, not in "
+                               "autograded/<student id>/<assignment>/ (nbgrader's default "
+                               "layout): set JANUS_STUDENT_ID to the student's id")
+        return here.parent.name
+    hub = os.environ.get("JUPYTERHUB_USER", "").strip()
+    return hub or getpass.getuser()
+
+
+@dataclass(frozen=True)
+class QuestionText:
+    """One exercise's question as a notebook shows it (Markdown), with no answer: what a
+    graded lesson's question cell displays for the student running it.
+
+    >>> text = exercise_question("roman-dice", "q3", None, heading="**Exercise 3.**")
+    >>> text.markdown.startswith("**Exercise 3.** Three cube dice")
+    True
+    """
+
+    markdown: str
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown
+
+    def __str__(self) -> str:
+        return self.markdown
+
+
+def exercise_question(lesson: str, key: str, student: str | None, *,
+                      heading: str = "") -> QuestionText:
+    """Exercise ``key`` of ``lesson``'s question with ``student``'s numbers (and what it
+    needs of the computer, if anything), after ``heading``; never its answer."""
+    exercise = getattr(exercise_sets(student)[lesson], key)
+    computer = f"\n\n*Needs the computer: {exercise.computer}.*" if exercise.computer else ""
+    who = f"\n\n*(The numbers of student {student}.)*" if student else ""
+    return QuestionText(f"{heading} {exercise.question}".strip() + computer + who)
+
+
+T = TypeVar("T")
+
+
+def spread(rng: np.random.Generator, options: Sequence[T],
+           value: Callable[[T], Fraction], *, avoid: Iterable[Fraction] = ()) -> T:
+    """One of ``options`` for a student, drawn so that every different answer
+    (``value(option)``) is equally likely and none is in ``avoid`` (the class's key):
+    how a lesson gives 30 students answers of their own, never the class's. Options that
+    give the same answer share its chance.
+
+    >>> rng = np.random.default_rng(1)
+    >>> picks = [spread(rng, range(1, 41), lambda n: Fraction(1, n), avoid={Fraction(1, 6)})
+    ...          for _ in range(400)]
+    >>> 6 in picks, len(set(picks)) == 39
+    (False, True)
+    """
+    banned = set(avoid)
+    by_value: dict[Fraction, list[T]] = {}
+    for option in options:
+        v = Fraction(value(option))
+        if v not in banned:
+            by_value.setdefault(v, []).append(option)
+    if not by_value:
+        raise ValueError("every option gives an answer to avoid: nothing to draw")
+    values = sorted(by_value)
+    group = by_value[values[int(rng.integers(len(values)))]]
+    return group[int(rng.integers(len(group)))]
 
 
 #: Builds a lesson's exercises: ``build(None)`` gives the numbers printed for the whole

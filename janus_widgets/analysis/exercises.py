@@ -6,9 +6,10 @@ never typed in) and the common wrong answers with what went wrong.
 :meth:`Exercise.check` takes a fraction, a whole number, a float, or text such as
 ``"1/1296"``, ``"0.000772"``, ``"0.0772%"`` or ``"1 in 1296"``:
 
-* an exact answer equal to the right one is right;
-* a decimal is right when it agrees to three significant figures (the default
-  tolerance of :class:`~janus_widgets.analysis.checking.Exercise`);
+* an answer equal to the right one is right, and so is one that agrees to three
+  significant figures (the default tolerance of
+  :class:`~janus_widgets.analysis.checking.Exercise`), whatever its form: a fraction,
+  a decimal or a percentage is judged by its value alone;
 * a recognisable mistake is wrong, and the verdict says why;
 * anything else is wrong, with a hint.
 

@@ -370,6 +370,12 @@ def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = 
     exercise_sets(...)``) are left out of the visible cells: the students' notebook holds
     the questions and the solution cells, and no key.
 
+    Each student gets their own numbers: without ``student`` the parameters cell sets
+    ``STUDENT_ID = nbgrader_student()`` (the nbgrader id of whoever runs the notebook,
+    or of the submission ``autograde`` grades), each question is shown by a locked cell
+    when the notebook runs, with those numbers, and the hidden tests check against the
+    same id's. With ``student`` every id is that one.
+
     >>> from janus_widgets.analysis.exercises import roman_dice
     >>> source = nbgrader_notebook(_demo_notebook(), roman_dice)
     >>> tests = [c for c in source.cells if c.metadata.get("nbgrader", {}).get("grade")]
@@ -377,25 +383,32 @@ def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = 
     [1, 1]
     >>> print(tests[0].source.split("### BEGIN HIDDEN TESTS")[1])
     <BLANKLINE>
-    from janus_widgets.analysis.checking import grade_exercise
-    grade_exercise('roman-dice', 'q1', answer_q1, student=None)
+    from janus_widgets.analysis.checking import grade_exercise, nbgrader_student
+    grade_exercise('roman-dice', 'q1', answer_q1, student=nbgrader_student())
     ### END HIDDEN TESTS
     """
     import nbformat
     v4 = nbformat.v4
     student = _checked_student(student)
     out = edition(nb, "student", student=student)
+    if student is None:
+        _set_nbgrader_student(out)
+    # whose numbers the hidden tests check: the id given, else the nbgrader student's
+    whose = repr(student) if student is not None else "nbgrader_student()"
     stem = exercises.name
     blocks = []
     for index, ex in enumerate(exercises, 1):
         name = _answer_name(ex.key)
         form = "a whole number, e.g. 12" if ex.count else (
             'a fraction in quotes, e.g. "3/8", or a decimal such as 0.375')
-        computer = (f"\n\n*Needs the computer: {ex.computer}.*" if ex.computer else "")
-        question = v4.new_markdown_cell(
-            f"**Exercise {index}** ({ex.points} point{'s' if ex.points != 1 else ''}). "
-            f"{ex.question}{computer}\n\nWrite your answer in the next cell as `{name} = "
-            f"...` ({form}).")
+        heading = f"**Exercise {index}** ({ex.points} point{'s' if ex.points != 1 else ''})."
+        # the question is shown when the notebook runs, with the numbers of the student
+        # running it (STUDENT_ID, set by the parameters cell); the answer is never shown
+        question = v4.new_code_cell(
+            f"# Exercise {index}: the question, with your own numbers. Write your answer in "
+            f"the next cell as\n# {name} = ... ({form}).\n"
+            "from janus_widgets.analysis.checking import exercise_question\n"
+            f"exercise_question({stem!r}, {ex.key!r}, STUDENT_ID, heading={heading!r})")
         question.metadata["nbgrader"] = {"grade": False, "solution": False, "locked": True,
                                          "grade_id": f"{stem}-{ex.key}-question",
                                          "schema_version": NBGRADER_SCHEMA}
@@ -411,8 +424,8 @@ def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = 
             "from janus_widgets.analysis.checking import read_answer\n\n"
             f"read_answer({name})\n"
             f"{begin}\n"
-            "from janus_widgets.analysis.checking import grade_exercise\n"
-            f"grade_exercise({stem!r}, {ex.key!r}, {name}, student={student!r})\n"
+            "from janus_widgets.analysis.checking import grade_exercise, nbgrader_student\n"
+            f"grade_exercise({stem!r}, {ex.key!r}, {name}, student={whose})\n"
             f"{end}")
         test.metadata["nbgrader"] = {"grade": True, "solution": False, "locked": True,
                                      "points": ex.points,
@@ -448,6 +461,24 @@ def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = 
     out.metadata["janus_widgets"] = {**out.metadata.get("janus_widgets", {}),
                                      "edition": "nbgrader"}
     return out
+
+
+#: The parameters cell's ``STUDENT_ID`` line in a class's nbgrader notebook: the numbers
+#: are those of the nbgrader student running it (see ``docs/lessons.md``).
+NBGRADER_STUDENT_LINE = ("from janus_widgets.analysis.checking import nbgrader_student\n"
+                         "STUDENT_ID = nbgrader_student()   # your nbgrader id: your numbers")
+
+
+def _set_nbgrader_student(nb: Any) -> None:
+    """Make the parameters cell take ``STUDENT_ID`` from nbgrader (the student running
+    the released notebook, or the submission ``autograde`` grades)."""
+    cells = [c for c in nb.cells if PARAMETERS_TAG in c.metadata.get("tags", [])]
+    if not cells or not _STUDENT_LINE.search(cells[0].source):
+        raise ValueError("this lesson has no cell tagged 'parameters' with a "
+                         "'STUDENT_ID = None' line, so its numbers cannot follow the "
+                         "nbgrader student")
+    cells[0].source = _STUDENT_LINE.sub(lambda _: NBGRADER_STUDENT_LINE, cells[0].source,
+                                        count=1)
 
 
 def _solution_text(ex: Exercise) -> str | int:
