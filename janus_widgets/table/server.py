@@ -131,10 +131,12 @@ class RateWindow:
     0
     """
 
-    def __init__(self, limit: int, window: float, clock: Callable[[], float]) -> None:
+    def __init__(self, limit: int, window: float, clock: Callable[[], float],
+                 max_keys: int = 10_000) -> None:
         self.limit = limit
         self.window = window
         self.clock = clock
+        self.max_keys = max_keys
         self._times: dict[str, deque[float]] = {}
 
     def _recent(self, key: str) -> deque[float] | None:
@@ -157,10 +159,22 @@ class RateWindow:
         return max(1, math.ceil(times[0] + self.window - self.clock()))
 
     def add(self, key: str) -> None:
-        """Count one event of ``key`` now (keys long quiet are forgotten)."""
-        if len(self._times) > 10_000:
+        """Count one event of ``key`` now. Keys long quiet are forgotten; past
+        ``max_keys`` keys (a guesser making up a page id per try) the quiet ones go,
+        then the oldest, down to three quarters: memory stays bounded and each event
+        costs O(1) on average (the class-wide count still holds every try).
+
+        >>> w = RateWindow(2, 60.0, lambda: 0.0, max_keys=8)
+        >>> for k in range(100): w.add(f"page{k}")
+        >>> len(w._times) <= 8, "page99" in w._times
+        (True, True)
+        """
+        if key not in self._times and len(self._times) >= self.max_keys:
             for old in list(self._times):
                 self._recent(old)
+            keep = (3 * self.max_keys) // 4
+            for old in list(self._times)[:max(0, len(self._times) - keep)]:
+                del self._times[old]
         self._times.setdefault(key, deque()).append(self.clock())
 
 
