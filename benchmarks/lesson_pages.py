@@ -54,14 +54,15 @@ def a_class(lesson: str, pages: int, folder: str) -> list[float]:
            "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH"))
                                          if p)}
     procs = [subprocess.Popen([sys.executable, __file__, "--one", lesson], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for _ in range(pages)]
     times = []
     for proc in procs:
-        out, _ = proc.communicate()
+        out, err = proc.communicate()
         lines = [line for line in out.splitlines() if line.startswith("{")]
         if proc.returncode or not lines:
-            raise SystemExit(f"a page of {lesson} failed (exit {proc.returncode})")
+            raise SystemExit(f"a page of {lesson} failed (exit {proc.returncode}): "
+                             + "\n".join(err.strip().splitlines()[-5:]))
         result = json.loads(lines[-1])
         if result["errors"]:
             raise SystemExit(f"a page of {lesson} showed an error: {result['errors'][0]}")

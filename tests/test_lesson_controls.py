@@ -144,3 +144,17 @@ def test_the_students_readme_names_each_lessons_game_and_length(tmp_path):
     assert rows["game-design-lab.ipynb"] == ["any of the four", "45"]
     assert rows["janus-tolls.ipynb"] == ["janus", "45"]
     assert not any("all four" == game for game, _ in rows.values())
+
+
+@pytest.mark.parametrize("hints", [True, False])
+def test_a_printed_sheet_defines_every_measure_its_questions_use(hints):
+    """Issue 35, item 7: game-design-lab's advantage_p1 and balance were defined on the
+    page only; the sheet (and its edition without hints) defines them too."""
+    from janus_widgets.analysis.checking import exercise_sets
+    sheet = lesson_tools.worksheet_html("game-design-lab", hints=hints)
+    page = "\n".join(c.source for c in student_cells("game-design-lab.ipynb"))
+    for term in ("advantage_p1", "balance"):
+        assert any(term in ex.question for ex in exercise_sets()["game-design-lab"])
+        [row] = [line for line in page.splitlines() if line.startswith(f"| `{term}` |")]
+        definition = row.split("|")[2].strip()
+        assert f"<code>{term}</code>: {definition.replace(chr(39), '&#x27;')}" in sheet

@@ -209,8 +209,7 @@ class ClassExperiment(w.VBox):
                 log.debug("the experiment's counts could not be exchanged", exc_info=True)
                 self._say(f"The class's counts could not be reached ({exc}); your "
                           "throws are sent with the next update.", error=True)
-            heading = (f"The class: {self.pooled['throws']} throws from "
-                       f"{self.pooled['students']} students")
+            heading = _class_heading(self.pooled)
         else:
             self.pooled = {"pooled": dict(self.mine), "throws": throws, "students": 1}
             heading = f"Your throws: {throws}"
@@ -272,8 +271,7 @@ class TeacherExperiment(w.VBox):
             self.message.value = f"<span style='color:#b42318'>{html.escape(str(exc))}</span>"
             return
         self.data = data
-        self.view.show(data["pooled"], f"The class: {data['throws']} throws from "
-                                       f"{data['students']} students")
+        self.view.show(data["pooled"], _class_heading(data))
         faces = data["faces"]
         rows = "".join(f"<tr><td>{html.escape(t['student'])}</td>"
                        + "".join(f"<td>{t['tally'][f]}</td>" for f in faces) + "</tr>"
@@ -311,6 +309,16 @@ class TeacherExperiment(w.VBox):
     def close(self) -> None:
         self._stop.set()
         super().close()
+
+
+def _class_heading(summary: dict[str, Any]) -> str:
+    """``The class: 10 throws from 2 students``.
+
+    >>> _class_heading({"throws": 4, "students": 1})
+    'The class: 4 throws from 1 student'
+    """
+    n = summary["students"]
+    return f"The class: {summary['throws']} throws from {n} student{'' if n == 1 else 's'}"
 
 
 def _quote(text: str) -> str:

@@ -624,6 +624,13 @@ class AnswerKey:
                 + "</div>")
 
 
+def _definitions(path: Path) -> list[tuple[str, str]]:
+    """The terms a lesson's questions use, as its metadata defines them for the printed
+    sheet (``janus_widgets.lesson.definitions``: ``[[term, text], …]``)."""
+    meta = lesson_meta(_read(path)) or {}
+    return [(str(term), str(text)) for term, text in meta.get("definitions", [])]
+
+
 def worksheet_html(name: str, *, answers: bool = False, student: str | None = None,
                    folder: str | os.PathLike[str] | None = None, hints: bool = True,
                    paper: str = "a4") -> str:
@@ -649,6 +656,11 @@ def worksheet_html(name: str, *, answers: bool = False, student: str | None = No
              "least three significant figures, unless the question says otherwise. "
              "Questions marked <span class='computer'>needs the computer</span> are done "
              "with the lesson open.</p>")
+    terms = _definitions(les.path)
+    if terms:                         # what the questions use, defined on the sheet too
+        exact += ("<div class='definitions'><b>Definitions</b><ul>"
+                  + "".join(f"<li><code>{html.escape(term)}</code>: {html.escape(text)}</li>"
+                            for term, text in terms) + "</ul></div>")
     css = _CSS.replace("PAPER", PAPERS[paper]).replace("WORKING", WORKING_SPACE)
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{html.escape(les.title)}: {kind.lower()}</title>"

@@ -1,0 +1,153 @@
+"""Lessons driven in Voila as a student would, without running a cell by hand (issue 35,
+items 1 and 2): the guesses typed before the result shows, a new seed typed and *Run*
+pressed, and roman-dice's class experiment with three students' pages and the teacher's
+dashboard page. One Voila serves the students' edition for the whole module, started in
+its folder as the classroom command does (so the project's ``voila.json`` applies)."""
+
+from __future__ import annotations
+
+import shutil
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from browser_support import eventually, voila_tree, widget_errors
+from server_support import table_server
+
+from janus_widgets.analysis import lessons
+from janus_widgets.table.client import TeacherClient
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """The students' edition of every lesson and the dashboard page, served by one Voila."""
+    folder = tmp_path_factory.mktemp("class") / "lessons"
+    lessons.build_editions("student", folder)
+    shutil.copy(ROOT / "notebooks" / "voila.json", folder / "voila.json")
+    shutil.copy(ROOT / "notebooks" / "teacher.ipynb", folder / "teacher.ipynb")
+    with voila_tree(folder, folder.parent / "voila.log") as base:
+        yield base + "voila/render/", folder.parent
+
+
+def open_lesson(page, url: str, selector: str) -> None:
+    page.goto(url, wait_until="domcontentloaded", timeout=240_000)
+    page.wait_for_selector(selector, timeout=240_000)
+
+
+def test_janus_tolls_guesses_first_then_a_new_seed_on_the_page(page, pages):
+    base, _ = pages
+    open_lesson(page, base + "janus-tolls.ipynb", ".janus-exercise")
+    gate = page.locator(".janus-predict")
+    show = gate.locator("button", has_text="Show the result")
+    assert show.is_disabled()
+    assert "How many of the 100 tiles give" not in page.inner_text("body")
+    boxes = gate.locator("input[type=text]")
+    boxes.nth(0).fill("2")
+    boxes.nth(0).press("Tab")
+    assert show.is_disabled()                           # one guess is not enough
+    boxes.nth(1).fill("5")
+    boxes.nth(1).press("Tab")
+    eventually(lambda: show.is_enabled())
+    show.click()
+    page.wait_for_selector("text=How many of the 100 tiles give", timeout=60_000)
+    assert boxes.nth(0).is_disabled()                   # the guesses are kept
+    # section 3: the boards are shuffled on Run, and again with another seed
+    boards = page.locator(".janus-seed-run").nth(0)
+    boards.locator("button", has_text="Run").click()
+    page.wait_for_selector("text=2,000 boards shuffled from seed 1", timeout=120_000)
+    seed = boards.locator("input[type=number]")
+    seed.fill("2")
+    seed.press("Tab")
+    boards.locator("button", has_text="Run").click()
+    page.wait_for_selector("text=2,000 boards shuffled from seed 2", timeout=120_000)
+    assert "boards shuffled from seed 1" not in boards.inner_text()
+    assert boards.locator("img").count() >= 1               # the plot of the run
+    # section 4's measurement ran once at the start and runs again with a new seed
+    tolls = page.locator(".janus-seed-run").nth(1)
+    assert "(seed 1)" in tolls.inner_text() or tolls.locator("img").count() == 1
+    assert widget_errors(page) == []
+
+
+def test_roman_dice_on_a_page_joined_to_no_class_pools_its_own_throws(page, pages):
+    base, _ = pages
+    open_lesson(page, base + "roman-dice.ipynb", ".janus-exercise")
+    gate = page.locator(".janus-predict")
+    assert page.locator(".janus-experiment").count() == 0
+    gate.locator("input[type=text]").nth(0).fill("12")
+    gate.locator("input[type=text]").nth(1).fill("narrow sides are small")
+    gate.locator("input[type=text]").nth(1).press("Tab")
+    gate.locator("button", has_text="Show the result").click()
+    panel = page.locator(".janus-experiment")
+    panel.wait_for(timeout=60_000)
+    assert "joined to no class" in panel.inner_text()
+    entry = panel.locator("input[type=text]")
+    entry.fill("1 3 5")
+    panel.locator("button", has_text="Add my throws").click()
+    page.wait_for_selector("text=a talus cannot show 5", timeout=30_000)
+    entry.fill("1 3 4 6 6 3")
+    panel.locator("button", has_text="Add my throws").click()
+    page.wait_for_selector("text=Your throws: 6", timeout=30_000)
+    assert "Share landing on a narrow side (1 or 6): 0.500" in panel.inner_text()
+    assert widget_errors(page) == []
+
+
+def test_roman_dice_three_students_and_the_dashboard_see_the_class_pool(browser, pages):
+    base, work = pages
+    (work / "server").mkdir()
+    with table_server(work / "server") as server:
+        codes = TeacherClient(server.url, server.token).create_class("3b", ["ada", "bo",
+                                                                           "cy"])
+        contexts, students = [], {}
+        try:
+            for name, code in codes.items():
+                context = browser.new_context(viewport={"width": 1400, "height": 1200})
+                contexts.append(context)
+                tab = context.new_page()
+                query = urllib.parse.urlencode({"server": server.url, "code": code})
+                open_lesson(tab, f"{base}roman-dice.ipynb?{query}", ".janus-exercise")
+                gate = tab.locator(".janus-predict")
+                gate.locator("input[type=text]").nth(0).fill("20")
+                gate.locator("input[type=text]").nth(1).fill("half")
+                gate.locator("input[type=text]").nth(1).press("Tab")
+                gate.locator("button", has_text="Show the result").click()
+                tab.locator(".janus-experiment").wait_for(timeout=60_000)
+                assert "the class's throws, pooled" in tab.locator(".janus-experiment").inner_text()
+                students[name] = tab
+            context = browser.new_context(viewport={"width": 1400, "height": 1400})
+            contexts.append(context)
+            teacher = context.new_page()
+            query = urllib.parse.urlencode({"server": server.url, "token": server.token})
+            open_lesson(teacher, f"{base}teacher.ipynb?{query}", ".janus-teacher-experiment")
+
+            def add(name: str, throws: str) -> None:
+                panel = students[name].locator(".janus-experiment")
+                panel.locator("input[type=text]").fill(throws)
+                panel.locator("button", has_text="Add my throws").click()
+
+            add("ada", "1 3 4 6")
+            add("bo", "3 3 4 4")
+            add("bo", "6 1")
+            add("cy", "2")                                   # refused on cy's page
+            students["cy"].wait_for_selector("text=a talus cannot show 2", timeout=30_000)
+            for tab in [*students.values(), teacher]:
+                tab.wait_for_selector("text=The class: 10 throws from 2 students",
+                                      timeout=30_000)
+            board = teacher.locator(".janus-teacher-experiment")
+            assert "3b/bo" in board.inner_text() and "3b/ada" in board.inner_text()
+            assert board.locator("img").count() == 1            # the share, narrowing
+            # the teacher clears bo's entry; every page follows
+            board.locator("select").select_option("3b/bo")
+            board.locator("button", has_text="Clear this student's throws").click()
+            for tab in [*students.values(), teacher]:
+                tab.wait_for_selector("text=The class: 4 throws from 1 student",
+                                      timeout=30_000)
+            for tab in [*students.values(), teacher]:
+                assert widget_errors(tab) == []
+        finally:
+            for context in contexts:
+                context.close()
