@@ -132,9 +132,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _lesson_command(args)
     if args.command == "serve":
         from .table.server import main as serve_main
+        args.questions = lesson_questions()
         return serve_main(args)
     if args.command == "classroom":
         from .classroom_cmd import main as classroom_main
+        args.questions = lesson_questions()
         return classroom_main(args)
 
     if args.command == "games":
@@ -182,6 +184,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"warning: {warning}", file=sys.stderr)
     print(result.to_json() if args.json else result)
     return 0
+
+
+def lesson_questions() -> dict[str, set[str]]:
+    """Every lesson's question ids (``{"jactus-odds": {"q1", …}}``): the table server
+    takes exercise checks for these only.
+
+    >>> "q1" in lesson_questions()["roman-dice"]
+    True
+    """
+    from .analysis.checking import exercise_sets
+    return {lesson: {exercise.key for exercise in exercises}
+            for lesson, exercises in exercise_sets().items()}
 
 
 def _add_server_commands(sub: argparse._SubParsersAction) -> None:

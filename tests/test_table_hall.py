@@ -639,3 +639,26 @@ def test_a_seat_keeps_its_newest_credentials_only(hall):
         assert hall.who(credential)[0] == "seat"
     assert told[0]["code"] == "retired" and told[-1] == "closed"
     assert hall.who(hall.join(codes["B"])[2])[2] == 1     # another seat is untouched
+
+
+def test_answers_are_taken_for_lessons_and_questions_that_exist_only(tmp_path):
+    """Issue 33 (10): a student cannot fill the teacher's tally with made-up questions."""
+    made = Hall(SQLiteStorage(str(tmp_path / "c.sqlite")), TOKEN, bot_delay=0,
+                questions={"jactus-odds": {"q1", "q2"}})
+    made.add_answer("3b/ada", answer())
+    with pytest.raises(WireError, match="no lesson 'x-lesson' is taught here; the lessons "
+                                        "are jactus-odds"):
+        made.add_answer("3b/ada", answer(lesson="x-lesson"))
+    with pytest.raises(WireError, match="has no question 'q9'; its questions are q1, q2"):
+        made.add_answer("3b/ada", answer(question="q9"))
+    assert len(made.answers("jactus-odds", every=True)) == 1
+    made.storage.close()
+
+
+def test_bidi_controls_are_dropped_from_what_a_student_sends(hall):
+    """Issue 33 (9): a right-to-left override cannot reorder the tally after it."""
+    row = hall.add_answer("3b/ada", answer(answer="1/3\u202e6/1\u202c", mistake="x\u2067y"))
+    assert row.answer == "1/36/1" and row.mistake == "xy"
+    stored = hall.answers("jactus-odds", every=True)[0]
+    assert not set(stored["answer"] + stored["mistake"]) & set("\u202a\u202b\u202c\u202d"
+                                                              "\u202e\u2066\u2067\u2068\u2069")

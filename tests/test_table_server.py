@@ -464,7 +464,7 @@ def test_every_endpoint_with_every_kind_of_credential(server, teacher):
         status, page = http(server, "GET", "/", secret)
         assert status == 200 and "seed" not in json.dumps(page) and "codes" not in page
         status, answer = http(server, "POST", "/api/answers", secret,
-                              {"lesson": "x", "question": "1", "answer": "2",
+                              {"lesson": "jactus-odds", "question": "q1", "answer": "2",
                                "verdict": "right"})
         assert (status == 201) == (kind in ("seat", "other seat", "student")), (kind, answer)
     # A credential is no join code (two tries only: wrong codes are limited per address)
@@ -842,3 +842,14 @@ def test_a_seat_joining_or_leaving_keeps_the_move_being_put_together(server, tea
     wait_until(lambda: 0 in b.connected_seats)
     assert wb._selection == chosen                 # B's half-made move is still there
     again.close(), b.close()
+
+
+def test_the_serve_command_takes_answers_for_its_lessons_questions_only(server):
+    """Issue 33 (10): made-up lessons and questions are refused by name."""
+    student = classroom.connect(server.url, server.token).create_class("9z", ["eve"])
+    _, joined = http(server, "POST", "/api/join_class", body={"code": student["eve"]})
+    for fields, says in (({"lesson": "made-up", "question": "q1"}, "no lesson 'made-up'"),
+                         ({"lesson": "jactus-odds", "question": "q77"}, "no question 'q77'")):
+        status, answer = http(server, "POST", "/api/answers", joined["credential"],
+                              {**fields, "answer": "1", "verdict": "right"})
+        assert status == 400 and says in answer["error"], answer

@@ -85,6 +85,10 @@ LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 1024 * 1024, "per_second": 
 #: A lesson's or a question's id, as the lessons name them ("jactus-odds", "q1").
 ANSWER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 ANSWER_FIELDS = ("lesson", "question", "answer", "verdict", "mistake")
+#: Characters that reorder the text after them (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI,
+#: PDI, LRM, RLM, ALM): dropped from a student's text before it is kept, so that no
+#: answer can turn round what the teacher's tally shows after it.
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 #: Letters of join codes: of each group a class might misread (0 O Q D, 1 I L 7 T, 2 Z,
 #: 5 S, 6 G, 8 B: :data:`LOOK_ALIKES`) at most one is used.
 LOOK_ALIKES = ("0OQD", "1IL7T", "2Z", "5S", "6G", "8B")
@@ -317,8 +321,11 @@ class Hall:
     gives the event loop bots wait on."""
 
     def __init__(self, storage: Storage, teacher_token: str, *, bot_delay: float = 0.4,
-                 loop: Callable[[], asyncio.AbstractEventLoop | None] | None = None) -> None:
+                 loop: Callable[[], asyncio.AbstractEventLoop | None] | None = None,
+                 questions: dict[str, set[str]] | None = None) -> None:
         self.storage = storage
+        #: lesson → its question ids: answers are taken for these only (None: any id)
+        self.questions = questions
         self._teacher = Storage.hash_credential(teacher_token)
         self.bot_delay = bot_delay
         self._loop = loop or (lambda: None)
@@ -1032,7 +1039,7 @@ class Hall:
             value = data.get(name, "")
             if not isinstance(value, (str, int, float)) or isinstance(value, bool):
                 raise WireError("bad_request", f"answer field {name!r} is text")
-            value = str(value)
+            value = BIDI_CONTROLS.sub("", str(value))
             if len(value) > LIMITS["answer_chars"]:
                 raise WireError("bad_request", f"answer field {name!r} is at most "
                                                f"{LIMITS['answer_chars']} characters")
@@ -1048,6 +1055,15 @@ class Hall:
             return value
 
         lesson, question = name("lesson"), name("question")
+        if self.questions is not None:
+            if lesson not in self.questions:
+                raise WireError("bad_request", f"no lesson {lesson!r} is taught here; the "
+                                               "lessons are "
+                                               + ", ".join(sorted(self.questions)))
+            if question not in self.questions[lesson]:
+                raise WireError("bad_request", f"lesson {lesson!r} has no question "
+                                               f"{question!r}; its questions are "
+                                               + ", ".join(sorted(self.questions[lesson])))
         verdict = text("verdict")
         if verdict not in ("right", "wrong", "invalid"):
             raise WireError("bad_request", "verdict is 'right', 'wrong' or 'invalid'")
@@ -1725,14 +1741,15 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
                 token_file: str | None = None, certfile: str | None = None,
                 keyfile: str | None = None, bot_delay: float = 0.4,
                 pages: str = "", ready: Callable[[str, str], None] | None = None,
-                stop: asyncio.Event | None = None) -> None:
+                stop: asyncio.Event | None = None,
+                questions: dict[str, set[str]] | None = None) -> None:
     """Run the table server until ``stop`` is set (or forever). ``ready(url, token)`` is
     called once it listens. With no ``token_file`` the token is kept beside the
     database (:func:`default_token_file`)."""
     token = teacher_token(token_file or default_token_file(db))
     storage = SQLiteStorage(db)
     loop = asyncio.get_running_loop()
-    hall = Hall(storage, token, bot_delay=bot_delay, loop=lambda: loop)
+    hall = Hall(storage, token, bot_delay=bot_delay, loop=lambda: loop, questions=questions)
     hall.pages = pages
     ssl_ctx = None
     if certfile:
@@ -1771,7 +1788,8 @@ def run_until_stopped(args: Any, ready: Callable[[str, str], None],
             except (NotImplementedError, RuntimeError):  # pragma: no cover - Windows
                 pass
         await serve(args.host, args.port, args.db, args.teacher_token_file, args.certfile,
-                    args.keyfile, args.bot_delay, pages=pages, ready=ready, stop=stop)
+                    args.keyfile, args.bot_delay, pages=pages, ready=ready, stop=stop,
+                    questions=getattr(args, "questions", None))
 
     try:
         asyncio.run(run())
