@@ -193,6 +193,29 @@ def test_a_pending_refresh_of_tables_never_swallows_one_of_answers(board, monkey
     assert "forgot the order" in board.answers_html.value and board.updates == updates + 2
 
 
+def test_a_flood_of_checks_redraws_the_tally_at_most_once_a_second(board, monkeypatch):
+    """Issue 33 (10): 200 checks arriving together (a class, or one student flooding)
+    cost one tally and one plot, not 200."""
+    delays = []
+
+    class TimedLoop(FakeLoop):
+        def call_later(self, delay: float, fn: Any) -> None:
+            delays.append(delay)
+            super().call_later(delay, fn)
+    loop = TimedLoop()
+    monkeypatch.setattr(dashboard_module, "kernel_loop", lambda: loop)
+    plots = []
+    real = dashboard_module._tally_plot
+    monkeypatch.setattr(dashboard_module, "_tally_plot",
+                        lambda rows: plots.append(1) or real(rows))
+    for k in range(200):
+        news(board, {"type": "answer", "answer": answer("q1", f"mistake {k % 7}",
+                                                       student=f"s{k}")})
+    assert len(loop.calls) == 1 and delays == [dashboard_module.ANSWERS_EVERY] >= [1.0]
+    loop.run_due()
+    assert len(plots) == 1 and "0 of 200" in board.answers_html.value
+
+
 # --- tables for the whole class ------------------------------------------------------------
 def slip_codes(board: Dashboard) -> list[str]:
     import base64

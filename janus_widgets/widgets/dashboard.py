@@ -64,6 +64,8 @@ __all__ = ["Dashboard", "TablesNotAllMade", "join_slips", "tally", "split_class"
 SHOWN_CHARS = 80
 #: The most characters of a cut text's tooltip.
 TOOLTIP_CHARS = 500
+#: Seconds between two refreshes of the Answers tab while checks arrive.
+ANSWERS_EVERY = 1.0
 #: The most characters of a question's label on the plot.
 PLOT_LABEL_CHARS = 40
 #: The width of the labels of the forms (New tables, Lesson codes): "empty seats" whole.
@@ -612,14 +614,18 @@ class Dashboard(W.VBox):
             self._follow(msg)
         elif kind == "answer":
             add_check(self.answers, msg["answer"])
-            self._soon(self._refresh_answers)
+            # The tally and its plot (a picture: about 0.2 s) at most once a second,
+            # however many checks arrive: a class, or one student flooding, costs the
+            # teacher's kernel a bounded share.
+            self._soon(self._refresh_answers, ANSWERS_EVERY)
 
 
 
-    def _soon(self, fn: Callable[[], None]) -> None:
-        """Run the refresh ``fn`` in 0.1 s, once however often it is asked for meanwhile
-        (eight tables of bots send many summaries); each refresh waits on its own, so
-        one never swallows another."""
+    def _soon(self, fn: Callable[[], None], delay: float = 0.1) -> None:
+        """Run the refresh ``fn`` in ``delay`` seconds, once however often it is asked
+        for meanwhile (eight tables of bots send many summaries; a class checks its
+        answers at once); each refresh waits on its own, so one never swallows
+        another."""
         loop = kernel_loop()
         if loop is None:
             fn()
@@ -631,7 +637,7 @@ class Dashboard(W.VBox):
         def run() -> None:
             self._pending.discard(fn)
             fn()
-        loop.call_later(0.1, run)
+        loop.call_later(delay, run)
 
     def _link_line(self) -> None:
         """Say whether the dashboard has its table server: nothing while it has had it
