@@ -158,3 +158,15 @@ def test_a_printed_sheet_defines_every_measure_its_questions_use(hints):
         [row] = [line for line in page.splitlines() if line.startswith(f"| `{term}` |")]
         definition = row.split("|")[2].strip()
         assert f"<code>{term}</code>: {definition.replace(chr(39), '&#x27;')}" in sheet
+
+
+def test_jinns_counting_states_the_rule_its_question_6_needs():
+    """Issue 35, item 6: q6 counts a landing reached both ways once (JI-12); the page and
+    the printed sheet (with or without hints) say so beside the question."""
+    page = "\n".join(c.source for c in student_cells("jinns-counting.ipynb")
+                     if c.cell_type == "markdown")
+    exercises_part = page.split("## 5. Exercises", 1)[1]
+    assert "JI-12" in exercises_part and "one move" in exercises_part
+    for hints in (True, False):
+        sheet = lesson_tools.worksheet_html("jinns-counting", hints=hints)
+        assert "<code>JI-12</code>: the same landing both ways" in sheet

@@ -70,6 +70,14 @@ assert "Right" in box.verdict.value
 """,
     ],
     "jactus-strategy.ipynb": [
+        # the six seats are measured once both guesses are typed
+        """
+assert seats_gate.button.disabled and not seats_gate.output.outputs
+seats_gate.boxes[0].value = "E"
+seats_gate.boxes[1].value = "no, too close"
+seats_gate.button.click()
+assert seats_gate.revealed
+""",
         # the margin panel waits to be asked (predict first); 1 1 1 2 3, then four 4s and a 2
         """
 assert "Press" in pick_out.value and "<td>" not in pick_out.value
@@ -113,7 +121,7 @@ for s in weight_sliders.values():
 assert "at least one face" in tali_out.value
 for s in weight_sliders.values():
     s.value = 3
-assert str(EXERCISES.q1.answer) in tali_out.value     # equal weights: the model's Venus
+assert "3/32" in tali_out.value     # equal weights: the model's Venus (the class's q1)
 study_button.click()
 assert "24/625" in tali_out.value
 """,
@@ -128,12 +136,25 @@ sim_button.click()
 keep_box.value = True
 wait_slider.value = 5
 """,
+        # the class experiment: guesses first, then throws typed in (a 5 is refused)
+        """
+assert not experiment_gate.output.outputs
+experiment_gate.boxes[0].value = "14"
+experiment_gate.boxes[1].value = "narrow sides are small"
+experiment_gate.button.click()
+class_experiment.enter("1 3 5")
+assert "cannot show 5" in class_experiment.message.value
+class_experiment.enter("1 3 4 6 3 4 4 3")
+class_experiment.enter("6 3")
+assert class_experiment.pooled["pooled"] == {"1": 1, "3": 4, "4": 3, "6": 2}
+assert "0.300" in class_experiment.view.table.value and class_experiment.view.plot.value
+""",
         # an exercise answered wrong (its mistake explained), then right
         """
 box = exercise_boxes[0]
 box.answer_box.value = str(EXERCISES.q1.mistakes[0].resolve())     # one order only
 box.check_button.click()
-assert "24" in box.verdict.value and "orders" in box.verdict.value, box.verdict.value
+assert "orders" in box.verdict.value and "Not quite" in box.verdict.value, box.verdict.value
 box.answer_box.value = str(EXERCISES.q1.answer)
 box.check_button.click()
 assert "Right" in box.verdict.value
@@ -185,8 +206,29 @@ box.answer_box.value = f"{float(EXERCISES.q4.answer):.4f}"
 box.check_button.click()
 assert "Right" in box.verdict.value, box.verdict.value
 """,
+        # the guesses, then the counts; the boards shuffled on Run, then with seed 2
+        """
+assert moves_gate.button.disabled and boards_run.runs == 0
+moves_gate.boxes[0].value = "2"
+moves_gate.boxes[1].value = "5"
+moves_gate.button.click()
+boards_run.button.click()
+""",
+        """
+boards_run.seed.value = 2
+boards_run.button.click()
+tolls_run.seed.value = 3
+tolls_run.button.click()
+assert tolls_run.runs == 2 and tolls_run.error == ""
+""",
     ],
     "jinns-counting.ipynb": [
+        # the random rings are laid once the guess is typed
+        """
+assert rings_gate.button.disabled
+rings_gate.boxes[0].value = "3"
+rings_gate.button.click()
+""",
         # exercise 1: 4 × 4 × 4 × 4 forgets that there are only two jinns of a strength
         """
 box = exercise_boxes[0]
@@ -329,10 +371,9 @@ def test_jactus_odds_lesson_runs_and_its_widgets_work():
     nb, shows = run("jactus-odds.ipynb", STUDENT["jactus-odds.ipynb"])
     # as the notebook opens: the chain and the simulation panels wait to be asked
     assert "Seed 2" not in shows[0] and "Transition matrix" not in shows[0]
-    measured = "\n".join(o.get("data", {}).get("text/markdown", "")
-                         for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-    assert "Seed 1: five of a kind within 10 throws" in measured
-    assert "inside the interval" in measured
+    # the warm-up's measurement: a seed box and Run, run once with seed 1 as it opens
+    assert "Seed 1: five of a kind within 10 throws" in shows[0]
+    assert "inside the interval" in shows[0]
     # reroll-all with n = 2: the geometric chain, 1 - (1295/1296)^2
     assert "2591/1679616" in shows[2] and "**1296**" in shows[2]
     # the simulation button with seed 5 (reroll-all, within 2 throws)
@@ -346,14 +387,13 @@ def test_jactus_odds_lesson_runs_and_its_widgets_work():
 
 def test_jactus_strategy_lesson_runs_and_measures_the_six_seats():
     nb, shows = run("jactus-strategy.ipynb", STUDENT["jactus-strategy.ipynb"])
-    outputs = "\n".join(o.get("data", {}).get("text/markdown", "")
-                        for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    # nothing of the six seats before the guesses; then the measurement (seed 7)
+    assert "scored the most rounds" not in shows[0]
+    outputs = shows[1]
     # the late seats beat seat B (exact: E 0.1737, D 0.1726, B 0.1587), by its own interval
     assert "scored the most rounds and seat B the fewest" in outputs, outputs
     assert "a real difference, not luck" in outputs
-    plots = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
-             if "image/png" in o.get("data", {})]
-    assert plots                                   # an ordinary output, kept by exports
+    assert "[image]" in outputs                    # the plot, kept in the page's widget state
     assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if o.output_type == "error"]
 
@@ -363,13 +403,8 @@ def test_roman_dice_lesson_runs_and_its_widgets_work():
     # as it opens: the wait for a Venus with Winkelman's weights, and a simulation (seed 1)
     assert "625/24 ≈ 26.04" in shows[0] and "(seed 1)" in shows[0]
     assert shows[0].count("[image]") == 1
-    # the class experiment: a plain plot (kept by an HTML export) and its interval
-    plots = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
-             if "image/png" in o.get("data", {})]
-    assert plots, "the convergence plot must be an ordinary output"
-    assert any("MADE-UP" in o["data"].get("text/markdown", "") or "Made-up" in
-               o["data"].get("text/markdown", "") for c in nb.cells if c.cell_type == "code"
-               for o in c.outputs if o.output_type == "display_data")
+    # no made-up class data any more: the class types its throws (cell 4 above)
+    assert "MADE-UP" not in outputs_text(nb) and "Made-up" not in outputs_text(nb)
     assert "500 throws (seed 3)" in shows[2] and "(seed 1)" not in shows[2]
     # keeping tali with unequal faces: the chain cannot merge its states
     assert "cannot be merged" in shows[3] and "chance within **5** throws" in shows[3]
@@ -383,9 +418,10 @@ def test_what_can_i_know_lesson_runs_and_its_widgets_work():
     text = "".join(o.get("data", {}).get("text/markdown", "") for o in outputs)
     # the small deck counted by the package, and a seeded simulation near 2/5 (sides)
     assert "**10 cards**, 4 of them doubles" in text and "sun on 5" in text
-    assert "Seed 1: you saw a sun in" in text
-    # two plain plots (the simulation and the engine's odds as suns are seen)
-    assert sum("image/png" in o.get("data", {}) for o in outputs) == 2
+    assert "Seed 1: you saw a sun in" in shows[0]            # the seed box's first run
+    assert "[image]" in shows[0]                             # its plot
+    # a plain plot: the engine's odds as suns are seen
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == 1
     # the engine's panel as the measuring step: one sun seen, then two suns seen
     panels = [o["data"]["image/svg+xml"] for o in outputs if "image/svg+xml" in o.get("data", {})]
     # (the panel writes the chances over one denominator: 3/9 for a third)
@@ -424,14 +460,19 @@ def test_janus_tolls_lesson_runs_and_its_widgets_work():
     text = outputs_text(nb)
     assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if o.output_type == "error"]
-    # the worked example: the edge and the centre, counted tile by tile
-    assert "59/25 ≈ **2.36**" in text and "86/25 ≈ **3.44**" in text   # nothing in the way
+    # the worked example waits for the guesses; the boards wait for Run
+    assert "59/25" not in shows[0] and "boards shuffled" not in shows[0]
+    # then: the edge and the centre, counted tile by tile
+    assert "59/25 ≈ **2.36**" in shows[5] and "86/25 ≈ **3.44**" in shows[5]
     # the simulation says its seed and gives intervals; the difference has its own
-    assert "2,000 boards shuffled from seed 1" in text
-    assert re.search(r"the centre, f6 \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \| 3\.440 \| yes", text)
+    assert "2,000 boards shuffled from seed 1" in shows[5]
+    assert re.search(r"the centre, f6 \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \| 3\.440 \| yes",
+                     shows[5])
+    assert "Centre minus edge, board by board:" in shows[5]
+    # a new seed replaces the run's figures
+    assert "seed 2" in shows[6] and "boards shuffled from seed 1" not in shows[6]
     assert "distance 1 | 2 | 3 | 4 | 5" in text                 # the tile table, by hand
-    assert "Centre minus edge, board by board:" in text
-    assert images(nb) == 2                                   # two plain plots
+    assert shows[0].count("[image]") == 1                    # the tolls' plot, seed 1
     # the toll panel opens on R4| under the rulebook: the jump over the square pays nothing
     assert "| h7 | 0 |" in shows[0] and "chance of paying at least one coin **0.1083**" in shows[0]
     # under "tolls on every field" the same move pays two coins
@@ -447,13 +488,14 @@ def test_jinns_counting_lesson_runs_and_its_widgets_work():
     # the worked position: the yellow 4 is refused both ways by the colour rule
     assert "`17.2-`" in text and "`10.1+`" not in text and "`10.1-`" not in text
     assert "4 × 4 × 4 − 4 = 60 | 60 |" in text
-    assert "Simulated average over 1,500 rings" in text and "32 × 6/31 ≈ **6.194**" in text
-    # the alliance: every seat with an interval, C − A and the paired change measured
+    assert "Simulated average over 1,500 rings" not in shows[0]         # the guess first
+    assert "Simulated average over 1,500 rings" in shows[1] and "32 × 6/31 ≈ **6.194**" in shows[1]
+    # the alliance (a seed box's run): every seat with an interval, C − A and the change
     for seat in "ABCD":
-        assert re.search(rf"\| {seat} \| \d+\.\d% \[\d+\.\d%, \d+\.\d%\] \|", text)
-    assert "C's share minus A's, game by game" in text
-    assert "random placement minus runs, on the same seeds" in text
-    assert images(nb) == 2
+        assert re.search(rf"\| {seat} \| \d+\.\d% \[\d+\.\d%, \d+\.\d%\] \|", shows[0])
+    assert "C's share minus A's, game by game" in shows[0]
+    assert "random placement minus runs, on the same seeds" in shows[0]
+    assert shows[1].count("[image]") == 2                  # the rings' and the alliance's
 
 
 def test_solving_jactus_lesson_runs_and_its_widgets_work():

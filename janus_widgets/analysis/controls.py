@@ -34,6 +34,16 @@ __all__ = ["SeedRun", "Predict", "SEED_MAX"]
 SEED_MAX = 10**9
 
 
+def _in_kernel() -> bool:
+    """Whether this runs in a Jupyter kernel (outside one, ``clear_output`` prints)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and hasattr(shell, "kernel")
+
+
 class SeedRun(w.VBox):
     """A seed box, a *Run* button and the run's output under them.
 
@@ -73,6 +83,8 @@ class SeedRun(w.VBox):
         try:
             self.output.outputs = ()
             with self.output:
+                if _in_kernel():             # the frontend's copy too (nbclient keeps one)
+                    self.output.clear_output(wait=True)
                 self._run(seed)
             self.runs += 1
         except Exception as exc:  # noqa: BLE001 - shown on the page, the box stays usable
