@@ -185,18 +185,22 @@ def roman_key(ex) -> Fraction:
     tali = (1, 3, 4, 6)
     if ex.key == "q1":
         wanted = Counter(p["counts"])
-        return share(4, lambda t: Counter(t) == wanted, tali)
+        return share(p["tali"], lambda t: Counter(t) == wanted, tali)
     if ex.key == "q2":
-        return share(p["tali"], lambda t: all(v == 1 for v in t), tali)
+        return share(p["tali"], lambda t: t.count(1) == p["dogs"], tali)
     if ex.key == "q3":
-        n = p["tesserae"]
-        return share(n, lambda t: all(v == 6 for v in t)) if n <= 6 else SIXTH ** n
+        n, floor = p["tesserae"], p["floor"]
+        return share(n, lambda t: min(t) >= floor) if n <= 6 else \
+            Fraction(7 - floor, 6) ** n
     if ex.key == "q4":
-        weights = dict(zip(tali, (Fraction(t, 10) for t in p["tenths"])))
+        weights = dict(zip(tali, (Fraction(t, p["scale"]) for t in p["tenths"])))
+        assert sum(weights.values()) == 1
         return sum((math.prod(weights[f] for f in t) for t in all_throws(4, tali)
                     if len(set(t)) == 4), Fraction(0))
     if ex.key == "q5":
-        return 1 / share(p["dice"], lambda t: sum(t) == p["total"])
+        n, total = p["dice"], p["total"]
+        hit = (lambda t: sum(t) >= total) if p["at_least"] else (lambda t: sum(t) == total)
+        return 1 / share(n, hit)
     raise KeyError(ex.key)
 
 
@@ -206,7 +210,8 @@ NAMES = ["sun", "moon", "heart", "crown", "key", "fish", "leaf", "bell", "tree",
 
 
 def deck(n: int) -> list[tuple[str, str]]:
-    return list(combinations_with_replacement(NAMES[:n], 2))
+    names = NAMES + [f"own{i}" for i in range(max(0, n - len(NAMES)))]
+    return list(combinations_with_replacement(names[:n], 2))
 
 
 def lying(cards):
@@ -235,13 +240,12 @@ def cards_key(ex) -> Fraction:
     if ex.key == "two-suns":
         left = [c for c in cards if c != ("key", "fish")]
         ways = Counter()
-        for i, b in enumerate(left):
-            for j, c in enumerate(left):
+        suns = [(i, down) for i, card in enumerate(left) for up, down in lying([card])
+                if up == "sun"]                   # every card side that can show a sun
+        for i, b_down in suns:
+            for j, _ in suns:
                 if i != j:
-                    for b_up, b_down in lying([b]):
-                        for c_up, _ in lying([c]):
-                            if b_up == c_up == "sun":
-                                ways[b_down] += 1
+                    ways[b_down] += 1
         return Fraction(ways["sun"], sum(ways.values()))
     raise KeyError(ex.key)
 
@@ -520,8 +524,8 @@ def test_hints_help_without_giving_an_answer_and_mistakes_are_distinct(student):
 def test_each_card_question_names_its_deck():
     for student in (None, "k1", "k2"):
         lesson = exercise_sets(student)["what-can-i-know"]
-        n = lesson.sides.params["symbols"]
         for ex in lesson:
+            n = ex.params["symbols"]        # a student's questions each have a deck
             assert f"{n} symbols" in ex.question, (student, ex.key, ex.question)
 
 

@@ -107,6 +107,9 @@ def _two_suns_by_counting(symbols: int) -> Fraction:
 def _symbol_words(symbols: int) -> str:
     if symbols <= len(SYMBOL_NAMES):
         return "sun, moon, heart, …"
+    if symbols - len(SYMBOL_NAMES) > len(EXTRA_SYMBOLS):
+        return (f"the box's 11, {', '.join(EXTRA_SYMBOLS)} and "
+                f"{symbols - len(SYMBOL_NAMES) - len(EXTRA_SYMBOLS)} more of your own")
     extra = EXTRA_SYMBOLS[:symbols - len(SYMBOL_NAMES)]
     return "the box's 11 and " + ", ".join(extra[:-1]) + (" and " if len(extra) > 1
                                                           else "") + extra[-1]
@@ -217,8 +220,9 @@ def _deck_exercises(n: int) -> list[Exercise]:
                 Mistake(Fraction(0), "That would mean that no card has a sun on both "
                                      "sides; the sun/sun double does.")),
             tolerance=TOLERANCE,
-            hint="List the sides that show a sun (exercise 1 counted them) and what is "
-                 "behind each; every one of them is equally likely to be the one you see."),
+            hint="List the sides that show a sun (count them as in exercise 1) and what "
+                 "is behind each; every one of them is equally likely to be the one you "
+                 "see."),
         Exercise(
             key="moon", title="3. The other side is a moon",
             question=f"In {which}, the card laid down at random shows a sun. What is the "
@@ -335,16 +339,24 @@ EXERCISES: dict[str, Exercise] = {e.key: e for e in (SIDES, DOUBLE, MOON, FACE_U
 
 #: The deck sizes students' exercises use: home-made decks larger than the box (11
 #: symbols), whose answers are none of the small fractions the lesson's four-symbol deck
-#: puts on the page (2/5, 1/4, 1/3, …).
-STUDENT_DECKS = (12, 13, 14, 15, 16)
+#: puts on the page (2/5, 1/4, 1/3, …). Each of a student's six questions has a deck of its
+#: own, so that 30 students' sheets, and their answers to each question, differ.
+STUDENT_DECKS = tuple(range(12, 121))
 
 
 def _card_lesson(rng: np.random.Generator | None) -> list[Exercise]:
-    """The lesson's exercises: the class's on the box's deck, a student's all six on a
-    home-made deck of a size of their own."""
+    """The lesson's exercises: the class's on the box's deck; each of a student's six on
+    a home-made deck of its own size (every question names its deck).
+
+    >>> mine = _card_lesson(np.random.default_rng(3))
+    >>> len({e.params["symbols"] for e in mine}) > 1, all(
+    ...     f"{e.params['symbols']} symbols" in e.question for e in mine)
+    (True, True)
+    """
     if rng is None:
         return list(EXERCISES.values())
-    return _deck_exercises(int(STUDENT_DECKS[int(rng.integers(len(STUDENT_DECKS)))]))
+    sizes = [int(rng.choice(STUDENT_DECKS)) for _ in EXERCISES]
+    return [_deck_exercises(n)[i] for i, n in enumerate(sizes)]
 
 
 #: The card-game lesson's exercises as one set (``exercise_sets()["what-can-i-know"]``,

@@ -32,15 +32,15 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
-from itertools import product
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from . import jactus_odds as odds
 from . import roman_dice as roman
-from .checking import (Exercise, ExerciseSet, Mistake, Verdict, read_answer, show_value,
-                       unique_mistakes)
+from .checking import (Exercise, ExerciseSet, Mistake, SignificantFigures, Verdict,
+                       read_answer, show_value, spread, unique_mistakes)
 
 __all__ = ["Verdict", "Mistake", "Exercise", "ExerciseSet", "jactus_odds",
            "jactus_strategy", "roman_dice", "read_answer"]
@@ -462,42 +462,78 @@ jactus_strategy = ExerciseSet("jactus-strategy", build=_jactus_strategy)
 
 # --- the Roman dice lesson --------------------------------------------------------------
 
-#: The kinds of throw of four tali that exercise 1 asks about, by how often each face
-#: comes: four different faces (the Venus), a pair and two singles, two pairs, three of a
-#: face and one other, four of a face.
-TALI_PATTERNS = ((1, 1, 1, 1), (2, 1, 1), (2, 2), (3, 1), (4,))
+_WORDS = {**_NUMBER_WORDS, 9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen"}
 
 
 def _pattern_words(counts: dict[int, int]) -> str:
     parts = []
     for face, k in sorted(counts.items(), key=lambda fk: (-fk[1], fk[0])):
-        parts.append(f"a {face}" if k == 1 else f"{_NUMBER_WORDS[k]} {face}s")
+        parts.append(f"a {face}" if k == 1 else f"{_WORDS[k]} {face}s")
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _tali_pattern_chance(counts: dict[int, int]) -> Fraction:
-    """The chance that four fair tali show exactly the faces ``counts`` (face → how
-    many), in any order, from the package's tali."""
-    wanted = tuple(sorted(f for f, k in counts.items() for _ in range(k)))
-    return roman.TALI.model.chance(lambda dice: tuple(sorted(dice)) == wanted)
+    """The chance that fair tali (as many as ``counts`` adds up to) show exactly the faces
+    ``counts`` (face → how many), in any order: the orders of these faces, each with
+    chance (1/4)^n.
+
+    >>> _tali_pattern_chance({1: 1, 3: 1, 4: 1, 6: 1})
+    Fraction(3, 32)
+    """
+    return Fraction(_orders(counts), 4 ** sum(counts.values()))
 
 
 def _orders(counts: dict[int, int]) -> int:
-    return math.factorial(4) // math.prod(math.factorial(k) for k in counts.values())
+    n = sum(counts.values())
+    return math.factorial(n) // math.prod(math.factorial(k) for k in counts.values())
 
 
-#: Exercise 5: (tesserae thrown, the total waited for), the class's first.
-WAIT_TOTALS = ((2, 7), (2, 3), (2, 4), (2, 5), (2, 6), (2, 8), (2, 9), (2, 10), (2, 11),
-               (3, 4), (3, 5), (3, 6), (3, 7), (3, 8), (3, 10))
+def _partitions(n: int, parts: int, largest: int | None = None) -> list[tuple[int, ...]]:
+    """``n`` as a sum of at most ``parts`` whole numbers, largest first.
+
+    >>> _partitions(4, 4)
+    [(4,), (3, 1), (2, 2), (2, 1, 1), (1, 1, 1, 1)]
+    """
+    if n == 0:
+        return [()]
+    largest = n if largest is None else largest
+    return [(first,) + rest for first in range(min(n, largest), 0, -1) if parts
+            for rest in _partitions(n - first, parts - 1, first)]
 
 
-def _dice_total(dice: int, total: int) -> Fraction:
-    """The chance that ``dice`` fair tesserae add up to ``total``."""
-    return _fair_dice(dice).chance(lambda thrown: sum(thrown) == total)
+#: Exercise 1's throws for students: 3 to 9 tali, and how often each face comes (the faces
+#: themselves drawn later).
+TALI_THROWS = tuple((n, pattern) for n in range(3, 10) for pattern in _partitions(n, 4))
+#: Exercise 2: (tali thrown, how many of them show the dog's face 1).
+DOG_COUNTS = tuple((n, k) for n in range(2, 13) for k in range(1, n + 1))
+#: Exercise 3: (tesserae thrown, the face each must reach or beat).
+TESSERA_FLOORS = tuple((n, m) for n in range(2, 14) for m in range(2, 7))
+#: Exercise 5: (tesserae thrown, the total, whether "at least" it or exactly it).
+WAIT_TOTALS = tuple((n, t, least) for n in (2, 3, 4, 5) for t in range(n, 6 * n + 1)
+                    for least in (False, True) if not (least and t == n))
+
+
+def _dice_total(dice: int, total: int, at_least: bool = False) -> Fraction:
+    """The chance that ``dice`` fair tesserae add up to ``total`` (or more)."""
+    return _fair_dice(dice).chance(
+        lambda thrown: sum(thrown) >= total if at_least else sum(thrown) == total)
+
+
+def _total_ways(dice: int, total: int, at_least: bool = False) -> int:
+    """How many of the 6^dice results add up to ``total`` (or more), counted by sums."""
+    ways = [1]
+    for _ in range(dice):
+        ways = [sum(ways[s - f] for f in range(1, 7) if 0 <= s - f < len(ways))
+                for s in range(len(ways) + 6)]
+    return sum(ways[total:]) if at_least else ways[total]
 
 
 def _venus_in_tenths(tenths: tuple[int, ...]) -> Fraction:
     return 24 * Fraction(math.prod(tenths), 10 ** 4)
+
+
+def _venus_in_percent(percent: tuple[int, ...]) -> Fraction:
+    return 24 * Fraction(math.prod(percent), 100 ** 4)
 
 
 #: Chances a student's exercise 4 must not have: the class's Venus, and every chance the
@@ -506,147 +542,216 @@ _SHOWN_TALI = frozenset({_venus_in_tenths((2, 3, 3, 2))} | {
     p for _, p, _ in roman.tali(weights=roman.KNUCKLEBONE_STUDY_WEIGHTS).outcomes()})
 
 
+_CLASS_VENUS = _venus_in_tenths((2, 3, 3, 2))
+_CLASS_RULE = SignificantFigures(3)
+
+
+@lru_cache(maxsize=1)
+def _venus_splits() -> tuple[tuple[int, int, int, int], ...]:
+    """Exercise 4's chances of the faces 1, 3, 4, 6 for students, in percent (each 5 to
+    45%, adding up to 100): one split for each different Venus, none the class's nor one
+    the lesson's panels show."""
+    seen: dict[Fraction, tuple[int, int, int, int]] = {}
+    for a in range(5, 46):
+        for b in range(5, 46):
+            for c in range(5, 46):
+                d = 100 - a - b - c
+                if 5 <= d <= 45:
+                    venus = _venus_in_percent((a, b, c, d))
+                    if venus not in _SHOWN_TALI and not _CLASS_RULE.allows(venus,
+                                                                           _CLASS_VENUS):
+                        seen.setdefault(venus, (a, b, c, d))
+    return tuple(seen[v] for v in sorted(seen))
+
+
 def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
-    """The Roman tali and tesserae (lesson ``roman-dice``)."""
-    # q1: which faces the four tali show (the class: the Venus, four different faces)
+    """The Roman tali and tesserae (lesson ``roman-dice``). A student's numbers are drawn
+    from wide spaces, each different answer as likely as the next and never the class's
+    (:func:`~janus_widgets.analysis.checking.spread`)."""
+    # q1: how many tali, and which faces they show (the class: the Venus of four tali)
     if rng is None:
         counts = {1: 1, 3: 1, 4: 1, 6: 1}
     else:
-        pattern = TALI_PATTERNS[int(rng.integers(len(TALI_PATTERNS)))]
+        _, pattern = spread(rng, TALI_THROWS, lambda t: Fraction(
+            math.factorial(t[0]) // math.prod(math.factorial(k) for k in t[1]), 4 ** t[0]),
+            avoid={Fraction(3, 32)})
         faces = list(rng.permutation(roman.TALI_FACES))
         counts = {int(f): k for f, k in zip(faces, pattern)}
-    venus = len(counts) == 4
+    n_tali = sum(counts.values())
+    venus = len(counts) == 4 and n_tali == 4
     orders = _orders(counts)
-    tali = _pick(rng, 4, (2, 3, 4, 5, 6, 7))          # tali thrown for the dog (q2)
-    tesserae = _pick(rng, 3, (3, 4, 5, 6, 7, 8))      # tesserae for the sixes (q3)
-    # q5: (tesserae thrown, the total waited for); never two dice's 12, the page's double six
-    wait_dice, total = _pick(rng, (2, 7), WAIT_TOTALS)
-    # q4: the chances of the faces 1, 3, 4, 6 in tenths. The Venus depends only on their
-    # product; never the product of the study's 1 : 4 : 4 : 1 (the lesson's panels show
-    # its Venus on every page) nor, for a student, the class's.
-    tenths = (2, 3, 3, 2)
-    if rng is not None:
-        splits = [(a, b, c, 10 - a - b - c) for a in range(1, 8) for b in range(1, 8)
-                  for c in range(1, 8) if 10 - a - b - c >= 1 and (a, b, c) != (1, 4, 4)]
-        index = int(rng.integers(len(splits)))
-        while _venus_in_tenths(splits[index]) in _SHOWN_TALI:
-            index = (index + 1) % len(splits)
-        tenths = splits[index]
-    weights = dict(zip((1, 3, 4, 6), tenths))
-    one_order = Fraction(tenths[0] * tenths[1] * tenths[2] * tenths[3], 10 ** 4)
-    ways = sum(1 for thrown in product(range(1, 7), repeat=wait_dice) if sum(thrown) == total)
-    results = 6 ** wait_dice
-    q1_mistakes = [Mistake(Fraction(1, 256), "1/256 is one particular order (a 1 on the "
-                                             "first talus, a 3 on the second, …); count "
-                                             "the orders of these faces" + (
-                                                 ": any of the 4! = 24 orders is a Venus."
-                                                 if venus else "."))] if orders > 1 \
-        else [Mistake(Fraction(4, 256), "That is four of a kind of any face; here the face "
-                                        "is named.")]
-    if venus:
-        q1_mistakes.append(Mistake(Fraction(1, 24), "24 counts the orders of the faces, but "
-                                                    "it is the number of good results, not "
-                                                    "of all results: 24/256."))
+    results = 4 ** n_tali
+    # q2: tali thrown, and how many show the dog's face (the class: all four, the dog)
+    tali, dogs = (4, 4) if rng is None else spread(
+        rng, DOG_COUNTS, lambda t: math.comb(t[0], t[1]) * Fraction(1, 4) ** t[1]
+        * Fraction(3, 4) ** (t[0] - t[1]), avoid={Fraction(1, 256)})
+    # q3: tesserae thrown and the face each must reach (the class: three sixes)
+    tesserae, floor = (3, 6) if rng is None else spread(
+        rng, TESSERA_FLOORS, lambda t: Fraction(7 - t[1], 6) ** t[0],
+        avoid={Fraction(1, 216)})
+    # q5: (tesserae thrown, the total, at least or exactly); never two dice's 12, the
+    # page's double six
+    wait_dice, total, at_least = (2, 7, False) if rng is None else spread(
+        rng, [w for w in WAIT_TOTALS if w[:2] != (2, 12)],
+        lambda w: Fraction(6 ** w[0], _total_ways(*w)), avoid={Fraction(6)})
+    # q4: the chances of the faces 1, 3, 4, 6. The Venus depends only on their product;
+    # never the study's 1 : 4 : 4 : 1 (the lesson's panels show its Venus) nor the class's.
+    if rng is None:
+        tenths: tuple[int, ...] = (2, 3, 3, 2)
+        shares, scale = tenths, 10
     else:
-        q1_mistakes.append(Mistake(Fraction(24, 256), "24 orders are for four different "
-                                                      "faces; swapping two equal faces "
-                                                      "gives the same throw, so there are "
-                                                      "fewer orders."))
+        percent = _venus_splits()[int(rng.integers(len(_venus_splits())))]
+        shares, scale = percent, 100
+        tenths = percent
+    weights = dict(zip((1, 3, 4, 6), shares))
+    one_order = Fraction(math.prod(shares), scale ** 4)
+    shown_shares = ", ".join(f"{x}/{scale}" if scale == 10 else f"{x}%" for x in shares)
+    ways = _total_ways(wait_dice, total, at_least)
+    throw_results = 6 ** wait_dice
+    reach = f"at least {total}" if at_least else f"{total}"
+    tw = _WORDS[n_tali]
+    q1_mistakes = [Mistake(Fraction(1, results), f"1/{results} is one particular order (a "
+                                                 f"{min(counts)} on the first talus, …); "
+                                                 "count the orders of these faces" + (
+                                                     ": any of the 4! = 24 orders is a "
+                                                     "Venus." if venus else "."))] \
+        if orders > 1 else [Mistake(Fraction(4, results), f"That is {tw} of a kind of any "
+                                                          "face; here the face is named.")]
+    if len(counts) == n_tali:
+        q1_mistakes.append(Mistake(Fraction(1, orders), f"{orders} counts the orders of the "
+                                                        "faces, but it is the number of "
+                                                        "good results, not of all results: "
+                                                        f"{orders}/{results}."))
+    elif orders > 1 and n_tali <= len(roman.TALI_FACES):
+        q1_mistakes.append(Mistake(Fraction(math.factorial(n_tali), results),
+                                   f"{n_tali}! orders are for {tw} different faces; swapping "
+                                   "two equal faces gives the same throw, so there are fewer "
+                                   "orders."))
+    one = Fraction(1, 4)
+    dog_right = math.comb(tali, dogs) * one ** dogs * (3 * one) ** (tali - dogs)
+    dog_words = (("With the same four tali, what is the chance of the dog (canis): all four "
+                  "show 1?") if (tali, dogs) == (4, 4) else
+                 (f"Some games used more or fewer tali. With {_WORDS[tali]} tali, each "
+                  "landing on 1, 3, 4 or 6 with equal chances, what is the chance that "
+                  + ("both show 1?" if tali == dogs == 2 else
+                     f"all {_WORDS[tali]} show 1 (the dog)?" if dogs == tali else
+                     f"exactly {_WORDS[dogs]} of them show 1 (and the other"
+                     + ("" if tali - dogs == 1 else "s") + " something else)?")))
+    at_least_face = "a six" if floor == 6 else f"{floor} or more"
+    q3_right = Fraction(7 - floor, 6) ** tesserae
     return [
     Exercise(
         "q1", ("Four tali, each landing on 1, 3, 4 or 6 with equal chances (the model). "
                "What is the chance of the Venus throw, all four faces different?") if venus
-        else ("Four tali, each landing on 1, 3, 4 or 6 with equal chances (the model). What "
-              f"is the chance that they show {_pattern_words(counts)}, in any order?"),
+        else (f"{tw.capitalize()} tali, each landing on 1, 3, 4 or 6 with equal chances "
+              f"(the model). What is the chance that they show {_pattern_words(counts)}, "
+              "in any order?"),
         lambda: _tali_pattern_chance(counts),
         explanation=("4 × 4 × 4 × 4 = 256 equally likely results; the faces 1, 3, 4, 6 "
                      "can fall in 4! = 24 orders: 24/256 = 3/32.") if venus else
-                    (f"4 × 4 × 4 × 4 = 256 equally likely results; these faces can fall in "
-                     f"4! / ({' × '.join(str(math.factorial(k)) for k in counts.values())}) "
-                     f"= {orders} different orders: {orders}/256."),
-        hint="Count the ordered results (4^4) and the different orders of these faces "
-             "(swapping two equal faces changes nothing).",
-        params={"counts": counts},
-        mistakes=tuple(m for m in q1_mistakes
-                       if m.resolve() != _tali_pattern_chance(counts))),
+                    (f"4^{n_tali} = {results} equally likely results; these faces can fall "
+                     f"in {n_tali}! / "
+                     f"({' × '.join(str(math.factorial(k)) for k in counts.values())}) "
+                     f"= {orders} different orders: {orders}/{results}."),
+        hint="Count the ordered results (4 per talus, multiplied) and the different orders "
+             "of these faces (swapping two equal faces changes nothing).",
+        params={"counts": counts, "tali": n_tali},
+        mistakes=unique_mistakes(_tali_pattern_chance(counts), q1_mistakes)),
     Exercise(
-        "q2", ("With the same four tali, what is the chance of the dog (canis): all four "
-               "show 1?") if tali == 4 else
-              (f"Some games used more or fewer tali. With {_NUMBER_WORDS[tali]} tali, each "
-               "landing on 1, 3, 4 or 6 with equal chances, what is the chance of the dog "
-               "(canis): " + ("both show 1?" if tali == 2 else
-                              f"all {_NUMBER_WORDS[tali]} show 1?")),
-        lambda: odds.DiceModel("tali", roman.TALI_FACES, (Fraction(1, 4),) * 4,
-                               tali).chance(lambda dice: all(v == 1 for v in dice)),
-        explanation=f"Each talus shows 1 with chance 1/4, independently: (1/4)^{tali}.",
-        hint="Every talus must show 1: multiply.",
-        params={"tali": tali},
-        mistakes=tuple(m for m in (
-            Mistake(Fraction(1, 4) ** (tali - 1), f"That is {tali - 1} tali showing 1 (or "
-                                                  f"all {tali} showing the same face, any "
-                                                  f"face); all {tali} must show 1."),
-            Mistake(Fraction(1, 4) ** (tali + 1), f"That is {tali + 1} tali; there are "
-                                                  f"{tali}."),
+        "q2", dog_words,
+        lambda: math.comb(tali, dogs) * odds.DiceModel(
+            "tali", roman.TALI_FACES, (Fraction(1, 4),) * 4, 1).chance(
+                lambda dice: dice[0] == 1) ** dogs * odds.DiceModel(
+            "tali", roman.TALI_FACES, (Fraction(1, 4),) * 4, 1).chance(
+                lambda dice: dice[0] != 1) ** (tali - dogs),
+        explanation=(f"Each talus shows 1 with chance 1/4, independently: (1/4)^{tali}."
+                     if dogs == tali else
+                     f"One way for exactly {dogs} of {tali} to show 1: (1/4)^{dogs} × "
+                     f"(3/4)^{tali - dogs}; the tali showing 1 can be any {dogs} of the "
+                     f"{tali}, C({tali}, {dogs}) = {math.comb(tali, dogs)} ways: multiply."),
+        hint=("Every talus must show 1: multiply." if dogs == tali else
+              "Work out one order (these tali 1, the others not), then count which tali "
+              "can be the ones showing 1."),
+        params={"tali": tali, "dogs": dogs},
+        mistakes=unique_mistakes(dog_right, (
+            Mistake(one ** (tali - 1), f"That is {tali - 1} tali showing 1 (or all {tali} "
+                                       f"showing the same face, any face); all {tali} must "
+                                       "show 1.") if dogs == tali else None,
+            Mistake(one ** (tali + 1), f"That is {tali + 1} tali; there are {tali}.")
+            if dogs == tali else None,
             Mistake(Fraction(3, 32), "3/32 is the Venus, four different faces.")
-            if tali == 4 else None) if m is not None)),
-    Exercise(
-        "q3", ("Three cube dice (tesserae): what is the chance of the Venus, three sixes?"
-               if tesserae == 3 else
-               f"{_NUMBER_WORDS[tesserae].capitalize()} cube dice (tesserae): what is the "
-               f"chance that all {_NUMBER_WORDS[tesserae]} show a six?"),
-        lambda: _fair_dice(tesserae).chance(lambda dice: all(v == 6 for v in dice)),
-        explanation=f"One result in 6^{tesserae} = {6 ** tesserae}.",
-        hint=f"All {_NUMBER_WORDS[tesserae]} dice must show 6.",
-        params={"tesserae": tesserae},
-        mistakes=unique_mistakes(_fair_dice(tesserae).chance(lambda d: all(v == 6 for v in d)), (
-            Mistake(Fraction(tesserae, 6 ** tesserae), f"All sixes can fall in only one "
-                                                       f"way; do not multiply by {tesserae}."),
-            Mistake(Fraction(tesserae, 6), "Adding 1/6 for every die gives nonsense; "
-                                           "multiply.") if tesserae < 6 else None,
-            Mistake(Fraction(1, 6 ** (tesserae - 1)), f"That is {tesserae - 1} dice; all "
-                                                      f"{tesserae} must show 6."),
+            if (tali, dogs) == (4, 4) else None,
+            Mistake(one ** dogs, f"That is only the {dogs} tali showing 1; the others must "
+                                 "miss it, and any of the tali can be the ones.")
+            if dogs < tali else None,
+            Mistake(one ** dogs * (3 * one) ** (tali - dogs),
+                    "That is one order; count which tali can be the ones showing 1.")
+            if dogs < tali else None,
         ))),
     Exercise(
+        "q3", ("Three cube dice (tesserae): what is the chance of the Venus, three sixes?"
+               if (tesserae, floor) == (3, 6) else
+               f"{_WORDS[tesserae].capitalize()} cube dice (tesserae): what is the chance "
+               f"that every one of the {_WORDS[tesserae]} shows {at_least_face}?"),
+        lambda: _fair_dice(tesserae).chance(lambda dice: all(v >= floor for v in dice))
+        if tesserae <= 6 else _fair_dice(1).chance(lambda d: d[0] >= floor) ** tesserae,
+        explanation=(f"One result in 6^{tesserae} = {6 ** tesserae}." if floor == 6 else
+                     f"Each die shows {at_least_face} with {7 - floor}/6, independently: "
+                     f"({7 - floor}/6)^{tesserae}."),
+        hint=f"All {_WORDS[tesserae]} dice must show {at_least_face}: multiply.",
+        params={"tesserae": tesserae, "floor": floor},
+        mistakes=unique_mistakes(q3_right, (
+            Mistake(tesserae * Fraction(1, 6) ** tesserae, "All sixes can fall in only one "
+                                                          f"way; do not multiply by "
+                                                          f"{tesserae}.") if floor == 6
+            else None,
+            Mistake(Fraction(tesserae * (7 - floor), 6), "Adding the dice's chances gives "
+                                                         "nonsense; multiply.")
+            if tesserae * (7 - floor) < 6 else None,
+            Mistake(Fraction(7 - floor, 6) ** (tesserae - 1), f"That is {tesserae - 1} dice; "
+                                                              f"all {tesserae} must.")),
+        )),
+    Exercise(
         "q4", "Real knucklebones are not fair. Suppose the faces 1, 3, 4, 6 come up "
-              "with chances {}/10, {}/10, {}/10, {}/10. What is the chance of the Venus "
-              "now?".format(*tenths),
+              f"with chances {shown_shares}. What is the chance of the Venus now?",
         lambda: roman.tali(weights=weights).odds()["venus"],
-        explanation="Each order of 1, 3, 4, 6 has chance {}/10 × {}/10 × {}/10 × {}/10, "
-                    "and there are 24 orders.".format(*tenths),
+        explanation=f"Each order of 1, 3, 4, 6 has chance {' × '.join(shown_shares.split(', '))}, "
+                    "and there are 24 orders.",
         hint="Work out the chance of one order of the four faces, then count the orders "
-             "(the tali panel gives the same chance once its weights are these tenths).",
+             "(the tali panel gives the same chance once its weights are these chances).",
         # the tali panel of "Where 1 : 4 : 4 : 1 comes from" shows the Venus for any
         # weights, these included: the question says so rather than pretend it is paper only
         computer="the tali panel of 'Where 1 : 4 : 4 : 1 comes from', its weights set to "
-                 "these tenths (or on paper: one order's chance times the orders)",
-        params={"tenths": tenths},
-        mistakes=(
+                 "these chances (or on paper: one order's chance times the orders)",
+        params={"tenths": tenths, "scale": scale},
+        mistakes=unique_mistakes(24 * one_order, (
             Mistake(Fraction(3, 32), "3/32 is for fair tali; with these chances the "
                                      "faces do not come up equally often."),
             Mistake(one_order, "That is one order; there are 24 orders."),
-        )),
+        ))),
     Exercise(
-        "q5", f"A Roman throws {_NUMBER_WORDS[wait_dice]} tesserae again and again until "
-              f"they add up to {total}. How many throws does that take on average?",
-        lambda: 1 / _dice_total(wait_dice, total),
-        explanation=f"{ways} of the {results} equally likely results of "
-                    f"{_NUMBER_WORDS[wait_dice]} dice add up to {total}, so each throw "
-                    f"succeeds with {ways}/{results}, independently: on average "
-                    f"{results}/{ways} throws (the chain has one state: E = 1 + "
+        "q5", f"A Roman throws {_WORDS[wait_dice]} tesserae again and again until "
+              f"they add up to {reach}. How many throws does that take on average?",
+        lambda: 1 / _dice_total(wait_dice, total, at_least),
+        explanation=f"{ways} of the {throw_results} equally likely results of "
+                    f"{_WORDS[wait_dice]} dice add up to {reach}, so each throw "
+                    f"succeeds with {ways}/{throw_results}, independently: on average "
+                    f"{throw_results}/{ways} throws (the chain has one state: E = 1 + "
                     f"(1 − p) E, so E = 1/p).",
-        hint=f"Count the results of {_NUMBER_WORDS[wait_dice]} dice that add up to {total}. "
+        hint=f"Count the results of {_WORDS[wait_dice]} dice that add up to {reach}. "
              "If every throw succeeds with chance p, the average wait is 1/p throws.",
         probability=False,
-        params={"dice": wait_dice, "total": total},
-        mistakes=unique_mistakes(Fraction(results, ways), (
-            Mistake(Fraction(results, ways) - 1, "That counts the throws before the "
-                                                 "success; the successful throw itself "
-                                                 "counts too."),
-            Mistake(Fraction(ways, results), "That is the chance of one throw, not the "
-                                             "wait."),
-            Mistake(Fraction(results, 2 * ways), "That is half the average wait. Half the "
-                                                 "Romans are done sooner than that, but the "
-                                                 "long waits pull the average up to 1/p."),
+        params={"dice": wait_dice, "total": total, "at_least": at_least},
+        mistakes=unique_mistakes(Fraction(throw_results, ways), (
+            Mistake(Fraction(throw_results, ways) - 1, "That counts the throws before the "
+                                                       "success; the successful throw "
+                                                       "itself counts too."),
+            Mistake(Fraction(ways, throw_results), "That is the chance of one throw, not "
+                                                   "the wait."),
+            Mistake(Fraction(throw_results, 2 * ways), "That is half the average wait. Half "
+                                                       "the Romans are done sooner than "
+                                                       "that, but the long waits pull the "
+                                                       "average up to 1/p."),
         ))),
     ]
 
