@@ -463,3 +463,38 @@ def test_the_docs_say_where_assessed_work_belongs():
         notes = "\n".join(c.source for c in real(name).cells
                           if "teacher" in c.metadata.get("tags", []))
         assert "Assessed work belongs in Voila" in notes, name
+
+
+# --- nbgrader: each student's own numbers (issue 35 item 5) ------------------------------
+def test_the_nbgrader_student_id_is_the_graded_folder_or_the_hub_user(tmp_path, monkeypatch):
+    from janus_widgets.analysis.checking import nbgrader_student
+    monkeypatch.delenv("JANUS_STUDENT_ID", raising=False)
+    graded = tmp_path / "autograded" / "s07" / "lessons"
+    graded.mkdir(parents=True)
+    monkeypatch.chdir(graded)
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    monkeypatch.setenv("JUPYTERHUB_USER", "someone-else")
+    assert nbgrader_student() == "s07"            # autograde: whose submission it is
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RuntimeError, match="JANUS_STUDENT_ID"):
+        nbgrader_student()                        # not nbgrader's layout: say so
+    monkeypatch.delenv("NBGRADER_EXECUTION")
+    assert nbgrader_student() == "someone-else"   # the student's own server
+    monkeypatch.setenv("JANUS_STUDENT_ID", "s12")
+    assert nbgrader_student() == "s12"
+
+
+def test_an_nbgrader_notebook_shows_and_grades_the_running_students_numbers():
+    from janus_widgets.analysis.checking import exercise_question, grade_exercise
+    source = lessons.nbgrader_notebook(lessons._demo_notebook(), roman_dice)
+    params = next(c for c in source.cells if "parameters" in c.metadata.get("tags", []))
+    assert "STUDENT_ID = nbgrader_student()" in params.source
+    tests = [c for c in source.cells if c.metadata.get("nbgrader", {}).get("grade")]
+    assert all("student=nbgrader_student()" in c.source for c in tests)
+    mine, class_ = roman_dice.for_student("s07"), roman_dice
+    shown = str(exercise_question("roman-dice", "q2", "s07"))
+    assert mine.q2.question in shown and class_.q2.question not in shown
+    assert str(mine.q2.answer) not in shown
+    assert grade_exercise("roman-dice", "q2", str(mine.q2.answer), student="s07")
+    with pytest.raises(AssertionError):
+        grade_exercise("roman-dice", "q2", str(class_.q2.answer), student="s07")

@@ -295,8 +295,10 @@ def build_editions(which: str, out: str | os.PathLike[str], *, student: str | No
                      "generate_assignment <assignment>` makes the students' version and "
                      "`nbgrader autograde <assignment>` grades the submissions (every "
                      "exercise's test cell runs the lesson's own check, as a hidden test: "
-                     "the students' version holds no key). They hold the solutions: never "
-                     "hand them out."]
+                     "the students' version holds no key). Each student's notebook shows, "
+                     "and is graded on, numbers of their own: it reads the nbgrader student "
+                     "id when it runs (`JANUS_STUDENT_ID` overrides it). They hold the "
+                     "solutions (the class's numbers): never hand them out."]
     elif which == "student":
         rows += ["", "Open a lesson in JupyterLab and run it from the top, or as an app: "
                      "`voila NAME.ipynb` in this folder. In JupyterLab a student can ask "
