@@ -277,3 +277,77 @@ def test_a_seat_page_screen_fits_the_json_form(server, teacher):
     assert [s["you"] for s in screen["seats"]] == [True, False]
     assert screen["actions"] == []                  # the server deals, not the page
     sock.close()
+
+
+# ------------------------------------------------------------------ a student stalling others
+def test_a_page_coming_and_going_sends_the_others_presence_never_a_new_screen(server,
+                                                                              teacher):
+    """The tester's first finding: a student reconnecting in a loop made every page of
+    the table a new screen, so every classmate's click named an old one."""
+    t = teacher.create_table("janus-cards", players=3, bots={2: "greedy"})
+    b = page_socket(server, join(server, t.codes["B"]))
+    a_credential = join(server, t.codes["A"])
+    first = b.frames[-1]
+    mark = b.mark()
+    for _ in range(8):                                   # A comes and goes
+        a = page_socket(server, a_credential)
+        a.close()
+    presence = b.receive("presence", after=mark, timeout=5)
+    assert {s["seat"] for s in presence["seats"]} == {"A", "B", "C"}
+    import time
+    time.sleep(1.0)
+    assert not [f for f in b.frames[mark:] if f["type"] == "screen"], \
+        "a page came and went: the others got new screens"
+    # B's click on its screen is still good; and on an older screen with the same board
+    mark = b.mark()
+    b.send({"type": "select", "move": None})             # a new screen, the same board
+    newer = b.receive("screen", after=mark)
+    assert newer["serial"] > first["serial"]
+    keys = [r["key"] for r in first["drawing"]["regions"]]
+    mark = b.mark()
+    b.send({"type": "click", "serial": first["serial"], "region": keys.index("card B1")})
+    answered = b.receive("screen", after=mark)
+    assert "click again" not in answered["status"]["message"]
+    b.close()
+
+
+def test_a_socket_that_does_not_sign_in_is_closed(server):
+    import time
+    sock = Socket(server.url)
+    sock.send({"type": "ping"})
+    assert sock.receive("pong")["type"] == "pong"
+    deadline = time.monotonic() + 20
+    while not sock.closed and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert sock.closed and sock.close_code == 1008
+
+
+def test_a_page_of_another_site_cannot_open_a_socket(server):
+    import asyncio
+    import tornado.httpclient
+    import tornado.websocket
+
+    async def attempt(origin):
+        request = tornado.httpclient.HTTPRequest(
+            server.url.replace("http", "ws") + "/ws", headers={"Origin": origin})
+        try:
+            ws = await tornado.websocket.websocket_connect(request)
+        except tornado.httpclient.HTTPClientError as exc:
+            return exc.code
+        ws.close()
+        return 101
+    assert asyncio.run(attempt("http://evil.example:8000")) == 403
+    assert asyncio.run(attempt(server.url)) == 101        # the seat page's own origin
+
+
+def test_a_code_joins_at_most_ten_times_a_minute_and_head_answers(server, teacher):
+    t = teacher.create_table("jactus", players=2)
+    for _ in range(10):
+        join(server, t.codes["B"])
+    with pytest.raises(urllib.error.HTTPError) as held:
+        join(server, t.codes["B"])
+    assert held.value.code == 429 and "joined 10 times" in json.loads(held.value.read())[
+        "error"]
+    request = urllib.request.Request(server.url + "/seat", method="HEAD")
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        assert reply.status == 200 and reply.headers["Content-Security-Policy"] == CSP

@@ -46,15 +46,15 @@ class Clock:
 
 
 # ------------------------------------------------------------------ join codes
-def test_join_codes_have_eight_letters_and_no_two_look_alike(hall):
+def test_join_codes_have_ten_letters_and_no_two_look_alike(hall):
     for group in LOOK_ALIKES:
         used = [c for c in group if c in CODE_LETTERS]
         assert len(used) <= 1, f"{used} are all join-code letters: a class misreads them"
     _, codes = hall.create_table({"game": "jactus", "players": 3})
-    assert CODE_LENGTH == 8 and len(codes) == 3
-    assert all(len(code) == 8 and set(code) <= set(CODE_LETTERS) for code in codes.values())
+    assert CODE_LENGTH == 10 and len(codes) == 3
+    assert all(len(code) == 10 and set(code) <= set(CODE_LETTERS) for code in codes.values())
     _, students = hall.create_class({"name": "3b", "students": 3})
-    assert all(len(code) == 8 for code in students.values())
+    assert all(len(code) == CODE_LENGTH for code in students.values())
 
 
 def test_wrong_codes_from_one_address_make_it_wait_and_right_ones_count_nothing(hall):
@@ -64,7 +64,7 @@ def test_wrong_codes_from_one_address_make_it_wait_and_right_ones_count_nothing(
         with pytest.raises(WireError) as wrong:
             hall.join("KKKKKKKK", "10.0.0.7")
         assert wrong.value.status == 404
-    for _ in range(30):                                   # joins that work count nothing
+    for _ in range(LIMITS["joins_per_code"] - 1):        # joins that work count nothing
         hall.join(codes["A"], "10.0.0.7")
     with pytest.raises(WireError) as wrong:
         hall.join("KKKKKKKK", "10.0.0.7")                 # the tenth wrong code
@@ -662,3 +662,20 @@ def test_bidi_controls_are_dropped_from_what_a_student_sends(hall):
     stored = hall.answers("jactus-odds", every=True)[0]
     assert not set(stored["answer"] + stored["mistake"]) & set("\u202a\u202b\u202c\u202d"
                                                               "\u202e\u2066\u2067\u2068\u2069")
+
+
+def test_a_students_credentials_are_capped_and_expire(hall):
+    """The tester's fifth finding: one lesson code minted 200 credentials (800 sockets),
+    each valid for ever."""
+    _, codes = hall.create_class({"name": "3b", "students": ["ada"]})
+    made = [hall.join_class(codes["ada"])[2] for _ in range(LIMITS["credentials_per_seat"]
+                                                            + 2)]
+    for credential in made[:2]:
+        with pytest.raises(WireError):
+            hall.who(credential)
+    assert hall.who(made[-1])[0] == "student"
+    hall.storage._write([("UPDATE student_credentials SET created = created - ?",
+                          (LIMITS["credential_hours"] * 3600 + 5,))])
+    with pytest.raises(WireError) as old:
+        hall.who(made[-1])
+    assert old.value.code == "bad_credential"

@@ -952,7 +952,8 @@ class ClassLink:
 def join_class(url: str, code: str, *, context: ssl.SSLContext | None = None) -> ClassLink:
     """A student's link to the class with the code from the class list."""
     base = _base(url)
-    answer = _request(base, "POST", "/api/join_class", data={"code": code}, context=context)
+    answer = _request(base, "POST", "/api/join_class",
+                      data={"code": code, "client": CLIENT_ID}, context=context)
     return ClassLink(base, answer["credential"], answer["class"], answer["student"],
                      context=context)
 
@@ -1010,9 +1011,15 @@ class TeacherWatch(_Link):
         self._send({"type": "watch", "table": table_id})
 
 
+#: This process's own id, sent with every join: its wrong codes count against it, not
+#: against every kernel behind the same address (a JupyterHub, a school's network).
+CLIENT_ID = uuid.uuid4().hex
+
+
 def join(url: str, code: str, *, timeout: float = 10,
          context: ssl.SSLContext | None = None) -> RemoteTable:
     """Join a seat with its code: the seat's :class:`RemoteTable`."""
     base = _base(url)
-    answer = _request(base, "POST", "/api/join", data={"code": code}, context=context)
+    answer = _request(base, "POST", "/api/join", data={"code": code, "client": CLIENT_ID},
+                      context=context)
     return RemoteTable(base, answer["credential"], timeout=timeout, context=context)

@@ -47,6 +47,9 @@ from .client import SeatMirror
 
 __all__ = ["PageView", "PageError", "PAGE_FILES", "CSP", "SECURITY_HEADERS", "page_file"]
 
+#: Screens of a page whose click regions are remembered (a click names its screen).
+KEPT_SCREENS = 8
+
 #: The files of the seat page, served from this folder only (names checked exactly).
 PAGE_DIR = Path(__file__).resolve().parent / "seat_page"
 PAGE_FILES = {"seat.html": "text/html; charset=utf-8",
@@ -100,6 +103,7 @@ class PageView:
         self.highlights: tuple[Hashable, ...] = ()
         self.serial = 0
         self._keys: list[Hashable] = []
+        self._keys_of: dict[int, list[Hashable]] = {}   # the last screens' region keys
         self._message: tuple[str, str] = ("", "info")
         self._for: Hashable = None
         self._sent_layers: dict[str, Any] = {}     # what this page holds of each layer
@@ -142,6 +146,8 @@ class PageView:
         made = S.make(self.mirror, self._viewer(), message=message)
         self.serial += 1
         self._keys = [r.key for r in made.drawing.regions]
+        self._keys_of[self.serial] = self._keys
+        self._keys_of.pop(self.serial - KEPT_SCREENS, None)
         data = made.to_json()
         layers = data["drawing"]["layers"]
         for name, shapes in list(layers.items()):
@@ -196,7 +202,9 @@ class PageView:
         """A click on region ``region`` of screen ``serial``: the move it makes (its
         notation, for the server to play), or ``None`` (a selection changed; the page's
         message says what happened)."""
-        if serial != self.serial:
+        # A click made on an earlier screen whose board had the same regions (only the
+        # seats' news or the status changed since) means the same: it is taken.
+        if serial != self.serial and self._keys_of.get(serial) != self._keys:
             raise PageError("stale", "The board changed before your click arrived: "
                                      "click again.")
         key = self._keys[_index(region, len(self._keys), "a region of the board")]

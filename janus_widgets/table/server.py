@@ -41,8 +41,10 @@ from pathlib import Path
 from typing import Any
 
 import tornado.httpserver
+import tornado.ioloop
 import tornado.web
 import tornado.websocket
+import urllib.parse
 
 from .. import games as game_registry
 from ..core.errors import IllegalMoveError, InvalidMoveError
@@ -75,12 +77,13 @@ log = logging.getLogger("janus_widgets.server")
 #: sends, a screen ``work_per_screen``, any other message ``work_per_message``); a seat
 #: has at most ``credentials_per_seat`` live credentials (a join beyond retires the
 #: oldest, whose pages are told so).
-LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 1024 * 1024, "per_second": 20.0,
+LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 20 * 1024, "per_second": 20.0,
           "burst": 40, "tables": 500, "body_bytes": 64 * 1024, "join_failures": 10,
           "join_window": 60.0, "answers_per_minute": 30, "answer_chars": 200,
           "sockets_per_credential": 4, "credential_hours": 24.0,
           "credentials_per_seat": 4, "seat_work_per_second": 400.0, "seat_work_burst": 2000.0,
-          "work_per_screen": 40, "work_per_message": 2,
+          "work_per_screen": 40, "work_per_message": 2, "hello_seconds": 10.0,
+          "joins_per_code": 10, "idle_seconds": 30.0, "presence_every": 0.5,
           "class_wrong_codes": 120, "slow_wrong_codes": 40}
 #: A lesson's or a question's id, as the lessons name them ("jactus-odds", "q1").
 ANSWER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -93,9 +96,11 @@ BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 #: 5 S, 6 G, 8 B: :data:`LOOK_ALIKES`) at most one is used.
 LOOK_ALIKES = ("0OQD", "1IL7T", "2Z", "5S", "6G", "8B")
 CODE_LETTERS = "ACDEFHJKMNPRTUVWXY3469"
-#: 22 letters to the power 8: about 5·10¹⁰ codes, with at most ``join_failures`` wrong
-#: tries a minute from one address.
-CODE_LENGTH = 8
+#: 22 letters to the power 10: about 2.7·10¹³ codes. Against a guesser with many page
+#: ids (each with ``join_failures`` wrong tries a minute) the class-wide limit only
+#: slows: at the 250 guesses a second measured from one machine, finding any one of 30
+#: seats' codes takes about 110 years on average.
+CODE_LENGTH = 10
 STATUSES = ("playing", "paused", "ended")
 #: What a web seat page sends besides hello, ping, sync and play (see .seat_pages).
 PAGE_MESSAGES = frozenset({"click", "select", "goto", "record", "picture"})
@@ -347,6 +352,9 @@ class Hall:
             key = _answer_kind(answer)
             self._answer_kinds[key] = self._answer_kinds.get(key, 0) + 1
         self.unrestored: dict[str, str] = {}    # table id → why it could not come back
+        self._presence_due: set[str] = set()    # tables whose presence news waits
+        self._joins = RateWindow(int(LIMITS["joins_per_code"]), 60.0,
+                                 lambda: self.clock())     # a code's joins that worked
         self.sockets: dict[str, set[Connection]] = {}  # credential hash → its sockets
         #: (table, seat) → what that seat knows, fed by :meth:`seat_update` like any other
         #: connection of the seat: the web seat pages' screens are made from it alone.
@@ -638,6 +646,13 @@ class Hall:
         if self.table(table_id).status == "ended":      # a code kept from before ending
             raise WireError("ended", f"table {table_id} has ended: its join codes join "
                                      "nothing now", 410)
+        code_key = f"{table_id}/{seat}"
+        wait = self._joins.wait(code_key)
+        if wait:
+            raise WireError("rate_limit", f"this seat was joined {LIMITS['joins_per_code']} "
+                                          f"times within a minute: wait {wait} s (a page "
+                                          "keeps its seat when it is reloaded)", 429)
+        self._joins.add(code_key)
         credential = secrets.token_urlsafe(24)
         self.storage.add_credential(Storage.hash_credential(credential), table_id, seat)
         self._retire_beyond_cap(table_id, seat)
@@ -749,7 +764,8 @@ class Hall:
             raise WireError("unknown_code", f"no student has the code {code.strip()!r}: "
                                             "check the slip", 404)
         credential = secrets.token_urlsafe(24)
-        self.storage.add_student_credential(Storage.hash_credential(credential), *found)
+        self.storage.add_student_credential(Storage.hash_credential(credential), *found,
+                                            keep=int(LIMITS["credentials_per_seat"]))
         return found[0], found[1], credential
 
     def who(self, secret: Any) -> tuple[str, ServedTable | None, int]:
@@ -763,7 +779,8 @@ class Hall:
             return "teacher", None, -1
         found = self.storage.find_credential(digest, LIMITS["credential_hours"] * 3600)
         if found is None:
-            student = self.storage.find_student_credential(digest)
+            student = self.storage.find_student_credential(
+                digest, LIMITS["credential_hours"] * 3600)
             if student is not None:
                 return "student", None, -1
             raise WireError("bad_credential", "this credential opens no seat and is not "
@@ -1000,8 +1017,42 @@ class Hall:
             conn.send(msg)
 
     def attach(self, conn: Connection, served: ServedTable, seat: int) -> None:
+        """A seat's connection signed in: it is sent its update (or screen) now; the
+        others of the table only learn who is connected (:meth:`presence`)."""
         served.connections.setdefault(seat, set()).add(conn)
-        self.broadcast(served)
+        self.send_seat(conn, served, seat)
+        self.presence(served)
+
+    def presence(self, served: ServedTable) -> None:
+        """Tell the table's connections and the teachers who is connected, at most every
+        ``presence_every`` seconds however often pages come and go (a student
+        reconnecting in a loop costs the others one small message now and then, never a
+        new screen: a click on the board stays good)."""
+        loop = self._loop()
+        if loop is None:
+            self._send_presence(served)
+            return
+        if served.id in self._presence_due:
+            return
+        self._presence_due.add(served.id)
+
+        def flush() -> None:
+            self._presence_due.discard(served.id)
+            if self.tables.get(served.id) is served:
+                self._send_presence(served)
+        loop.call_later(LIMITS["presence_every"], flush)
+
+    def _send_presence(self, served: ServedTable) -> None:
+        for seat, conns in served.connections.items():
+            for conn in list(conns):
+                if conn.page is None:
+                    self.send_seat(conn, served, seat)      # an update with no moves
+                else:
+                    self.feed(served, seat, conn.page.mirror)
+                    conn.send({"type": "presence", "seats": S.seats(conn.page.mirror)})
+        summary = {"type": "table", "table": self.summary(served)}
+        for conn in list(self.teachers):
+            conn.send(summary)
 
     def detach(self, conn: Connection) -> None:
         self.teachers.discard(conn)
@@ -1013,7 +1064,7 @@ class Hall:
         if conn.role == "seat" and conn.table_id in self.tables:
             served = self.tables[conn.table_id]
             served.connections.get(conn.seat, set()).discard(conn)
-            self.broadcast(served)
+            self.presence(served)
 
     # ------------------------------------------------------------------ answers
     def add_answer(self, student: str, data: Any) -> AnswerRow:
@@ -1450,14 +1501,40 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
         self.conn = Connection(send=self._send, close=lambda: self.close(4001, "ended"))
 
     def check_origin(self, origin: str) -> bool:
-        # Clients are Python kernels (no browser cookies to ride on): any origin.
-        return True
+        """Python clients send no ``Origin``; a browser's page must be ours: the seat
+        page this server serves (the same host and port) or the class's pages (Voila),
+        never another site's (a page elsewhere could otherwise open sockets here from
+        every visitor's browser)."""
+        if not origin:
+            return True
+        parsed = urllib.parse.urlparse(origin)
+        host = self.request.headers.get("Host", "")
+        if parsed.netloc and parsed.netloc.lower() == host.lower():
+            return True
+        pages = urllib.parse.urlparse(self.hall.pages) if self.hall.pages else None
+        return bool(pages and pages.netloc and parsed.netloc.lower() == pages.netloc.lower())
+
+    def open(self, *args: Any, **kwargs: Any) -> None:
+        """A socket that has not signed in within ``hello_seconds`` is closed (sockets
+        that never sign in would otherwise hold the server's connections)."""
+        loop = tornado.ioloop.IOLoop.current()
+        loop.call_later(LIMITS["hello_seconds"], self._hello_deadline)
+
+    def _hello_deadline(self) -> None:
+        if not self.conn.greeted and self.ws_connection is not None:
+            self.close(1008, "sign in with hello first")
 
     def _send(self, data: dict[str, Any]) -> None:
+        if self.ws_connection is None or self.ws_connection.is_closing():
+            self.hall.detach(self.conn)
+            return
         try:
-            self.write_message(json.dumps(data, separators=(",", ":")))
+            sent = self.write_message(json.dumps(data, separators=(",", ":")))
         except tornado.websocket.WebSocketClosedError:
             self.hall.detach(self.conn)
+            return
+        # A socket closed meanwhile: its write fails quietly (read, never logged).
+        sent.add_done_callback(lambda done: done.exception())
 
     def _allowed(self) -> bool:
         """Take one message from the budget: the credential's, shared by its sockets
@@ -1646,6 +1723,12 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
             return
         assert served is not None
         conn.table_id, conn.seat = served.id, seat
+        try:
+            hall.charge(conn, LIMITS["work_per_screen"])    # signing in makes a screen
+        except WireError as exc:
+            self._send(exc.message())
+            self.close(1008, "this seat signed in too often: wait, then reload")
+            return
         since = data.get("since", 0)
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
             since = 0
@@ -1697,6 +1780,12 @@ class SeatPageHandler(tornado.web.RequestHandler):
         body, kind = page_file(name)
         self.set_header("Content-Type", kind)
         self.finish(body)
+
+    def head(self, name: str = "seat.html") -> None:
+        body, kind = page_file(name)
+        self.set_header("Content-Type", kind)
+        self.set_header("Content-Length", str(len(body)))
+        self.finish()
 
 
 class _NotFound(_Handler):
@@ -1755,8 +1844,13 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
     if certfile:
         ssl_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         ssl_ctx.load_cert_chain(certfile, keyfile)
+    _more_files()
+    # A request whose headers or body never finish is dropped (idle sockets would hold
+    # the server's connections, and every student's page with them).
     server = tornado.httpserver.HTTPServer(make_app(hall), ssl_options=ssl_ctx,
-                                           max_body_size=LIMITS["body_bytes"] * 4)
+                                           max_body_size=LIMITS["body_bytes"] * 4,
+                                           idle_connection_timeout=LIMITS["idle_seconds"],
+                                           body_timeout=LIMITS["idle_seconds"])
     server.listen(port, address=host)
     scheme = "https" if ssl_ctx else "http"
     shown = f"[{host}]" if ":" in host else host
@@ -1772,6 +1866,19 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
         server.stop()
         await server.close_all_connections()
         storage.close()
+
+
+def _more_files() -> None:
+    """Let the server hold as many sockets as the system allows (a class is many)."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or hard > soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE,
+                               (min(hard, 65536) if hard != resource.RLIM_INFINITY
+                                else 65536, hard))
+    except (ImportError, ValueError, OSError):   # pragma: no cover - not on every system
+        pass
 
 
 def run_until_stopped(args: Any, ready: Callable[[str, str], None],

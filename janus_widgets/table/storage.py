@@ -165,12 +165,15 @@ class Storage(ABC):
 
     @abstractmethod
     def add_student_credential(self, credential_hash: str, class_name: str,
-                               student: str) -> None:
-        """Remember a credential handed out to a student."""
+                               student: str, keep: int = 4) -> None:
+        """Remember a credential handed out to a student; the student keeps the ``keep``
+        newest (older ones stop working, in the same transaction)."""
 
     @abstractmethod
-    def find_student_credential(self, credential_hash: str) -> tuple[str, str] | None:
-        """``(class, student)`` of a student's credential (its hash)."""
+    def find_student_credential(self, credential_hash: str,
+                                max_age: float | None = None) -> tuple[str, str] | None:
+        """``(class, student)`` of a student's credential (its hash), if it was handed
+        out at most ``max_age`` seconds ago (``None``: whenever)."""
 
     @abstractmethod
     def add_answer(self, row: AnswerRow) -> None:
@@ -238,7 +241,8 @@ CREATE TABLE IF NOT EXISTS students (
     hash TEXT PRIMARY KEY, class TEXT NOT NULL, student TEXT NOT NULL,
     UNIQUE (class, student));
 CREATE TABLE IF NOT EXISTS student_credentials (
-    hash TEXT PRIMARY KEY, class TEXT NOT NULL, student TEXT NOT NULL);
+    hash TEXT PRIMARY KEY, class TEXT NOT NULL, student TEXT NOT NULL,
+    created REAL NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS answers (
     id INTEGER PRIMARY KEY, lesson TEXT NOT NULL, question TEXT NOT NULL,
     student TEXT NOT NULL, answer TEXT NOT NULL, verdict TEXT NOT NULL,
@@ -287,6 +291,13 @@ class SQLiteStorage(Storage):
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
+            columns = [row[1] for row in self._db.execute(
+                "PRAGMA table_info(student_credentials)")]
+            if "created" not in columns:         # a database from before expiry: its
+                self._db.execute("ALTER TABLE student_credentials ADD COLUMN created "
+                                 "REAL NOT NULL DEFAULT 0")   # credentials count from now
+                self._db.execute("UPDATE student_credentials SET created = ?",
+                                 (time.time(),))
         except sqlite3.DatabaseError as exc:
             raise StorageError(f"{path} cannot be used as the classroom database: {exc}"
                                " (is it another program's file?)") from None
@@ -409,14 +420,21 @@ class SQLiteStorage(Storage):
         return (rows[0][0], rows[0][1]) if rows else None
 
     def add_student_credential(self, credential_hash: str, class_name: str,
-                               student: str) -> None:
-        self._write([("INSERT INTO student_credentials VALUES (?,?,?)",
-                      (credential_hash, class_name, student))])
+                               student: str, keep: int = 4) -> None:
+        self._write([("INSERT INTO student_credentials (hash, class, student, created) "
+                      "VALUES (?,?,?,?)", (credential_hash, class_name, student, time.time())),
+                     ("DELETE FROM student_credentials WHERE class = ? AND student = ? AND "
+                      "rowid NOT IN (SELECT rowid FROM student_credentials WHERE class = ? "
+                      "AND student = ? ORDER BY created DESC, rowid DESC LIMIT ?)",
+                      (class_name, student, class_name, student, keep))])
 
-    def find_student_credential(self, credential_hash: str) -> tuple[str, str] | None:
-        rows = self._read("SELECT class, student FROM student_credentials WHERE hash = ?",
-                          (credential_hash,))
-        return (rows[0][0], rows[0][1]) if rows else None
+    def find_student_credential(self, credential_hash: str,
+                                max_age: float | None = None) -> tuple[str, str] | None:
+        rows = self._read("SELECT class, student, created FROM student_credentials WHERE "
+                          "hash = ?", (credential_hash,))
+        if not rows or (max_age is not None and rows[0][2] < time.time() - max_age):
+            return None
+        return (rows[0][0], rows[0][1])
 
     def add_answer(self, row: AnswerRow) -> None:
         self._write([("INSERT INTO answers (lesson, question, student, answer, verdict, "

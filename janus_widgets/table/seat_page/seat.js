@@ -73,7 +73,7 @@ $("join-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const code = $("code").value.trim().toUpperCase();
   if (!/^[A-Z0-9]{4,20}$/.test(code)) {
-    showJoin("A code is the 8 letters and digits on your slip.");
+    showJoin("A code is the 10 letters and digits on your slip.");
     return;
   }
   join(code);
@@ -139,6 +139,11 @@ function receive(msg) {
     paint(msg);
     if (performance.getEntriesByName("janus-painted").length === 0) {
       performance.mark("janus-painted");     // the first screen is on the page
+    }
+  } else if (msg.type === "presence") {      // who is connected: the seats list only
+    if (screen) {
+      screen.seats = msg.seats;
+      paintSeats(msg.seats);
     }
   } else if (msg.type === "record") {
     download(JSON.stringify(msg.record, null, 1), "application/json",
