@@ -6,13 +6,13 @@ teacher's token), then::
     from janus_widgets import classroom
     teacher = classroom.connect("http://127.0.0.1:8866", token)
     t = teacher.create_table("janus-cards", players=3, bots={2: "greedy"})
-    t.id, t.codes                       # 't1', {'A': 'KM4TPXRA', 'B': 'RW4DCEJN'}
+    t.id, t.codes                       # 't1', {'A': 'KM4TPXRA3C', 'B': 'RW4DCEJN'}
     teacher.tables()                    # every table at a glance
     teacher.record(t.id)                # the full Record (the teacher's)
 
 and on a student's page::
 
-    seat = classroom.join("http://127.0.0.1:8866", "KM4TPXRA")
+    seat = classroom.join("http://127.0.0.1:8866", "KM4TPXRA3C")
     seat.view, seat.legal_moves()       # only what seat A may know
     seat.play(seat.legal_moves()[0])
     jw.widget(seat)                     # the usual widget, kept up to date

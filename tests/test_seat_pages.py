@@ -60,7 +60,7 @@ def page_socket(server, credential):
 
 
 # ------------------------------------------------------------------ the static page
-@pytest.mark.parametrize("path", ["/seat", "/seat?code=KM4TPXRA", "/seat/seat.js",
+@pytest.mark.parametrize("path", ["/seat", "/seat?code=KM4TPXRA3C", "/seat/seat.js",
                                   "/seat/seat.css", "/seat/icon.svg"])
 def test_every_file_of_the_page_carries_the_policy(server, path):
     status, headers, _ = get(server, path)

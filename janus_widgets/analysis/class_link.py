@@ -120,9 +120,9 @@ def query() -> dict[str, str]:
     """The page's query string (Voila gives it to the kernel as ``QUERY_STRING``), as
     a dict of its first values.
 
-    >>> os.environ["QUERY_STRING"] = "server=http%3A%2F%2Fh%3A8866&code=KM4TPXRA"
+    >>> os.environ["QUERY_STRING"] = "server=http%3A%2F%2Fh%3A8866&code=KM4TPXRA3C"
     >>> query()["server"], query()["code"]
-    ('http://h:8866', 'KM4TPXRA')
+    ('http://h:8866', 'KM4TPXRA3C')
     >>> del os.environ["QUERY_STRING"]
     """
     parsed = urllib.parse.parse_qs(os.environ.get("QUERY_STRING", ""))

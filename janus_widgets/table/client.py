@@ -86,7 +86,7 @@ def _request(base: str, method: str, path: str, *, secret: str = "", data: Any =
 
 class CreatedTable:
     """A table the teacher made: its ``id`` and the join ``codes`` of its human seats
-    (``{"A": "KM4TPXRA", "B": …}``)."""
+    (``{"A": "KM4TPXRA3C", "B": …}``)."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.id: str = data["id"]

@@ -1,7 +1,7 @@
 """The seat pages the table server serves: one static page, and one :class:`PageView`
 per open page that makes its screens.
 
-A student's page (``GET /seat``, ``/seat?code=KM4TPXRA`` from a join slip) is static
+A student's page (``GET /seat``, ``/seat?code=KM4TPXRA3C`` from a join slip) is static
 HTML, CSS and a small JavaScript module of our own (``seat_page/``): it joins with the
 code, signs in on the WebSocket with ``{"type": "hello", "credential": …, "screen":
 true}`` and from then on paints each ``screen`` message it is sent

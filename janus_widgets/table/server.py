@@ -476,7 +476,7 @@ class Hall:
     def create_table(self, spec: Any) -> tuple[ServedTable, dict[str, str]]:
         """A new table from the lobby's request: ``{"game", "players", "bots": {"C":
         "greedy"}, "ruleset", "seed", "options": {...}}``. Returns it and the join code
-        of each human seat (``{"A": "KM4TPXRA", …}``)."""
+        of each human seat (``{"A": "KM4TPXRA3C", …}``)."""
         if not isinstance(spec, dict):
             raise WireError("bad_request", "a new table is a JSON object: game, players, "
                                            "bots, ruleset, seed, options")

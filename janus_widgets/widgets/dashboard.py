@@ -136,8 +136,8 @@ def seat_address(server: str, code: str = "") -> str:
     seat page, ``<server>/seat?code=CODE`` (a join code is letters and digits: nothing to
     encode); without a code, the page that asks for one.
 
-    >>> seat_address("http://192.168.1.10:8866/", "KM4TPXRA")
-    'http://192.168.1.10:8866/seat?code=KM4TPXRA'
+    >>> seat_address("http://192.168.1.10:8866/", "KM4TPXRA3C")
+    'http://192.168.1.10:8866/seat?code=KM4TPXRA3C'
     >>> seat_address("http://192.168.1.10:8866")
     'http://192.168.1.10:8866/seat'
     """
