@@ -470,6 +470,20 @@ def test_every_endpoint_with_every_kind_of_credential(server, teacher):
                               {"lesson": "jactus-odds", "question": "q1", "answer": "2",
                                "verdict": "right"})
         assert (status == 201) == (kind in ("seat", "other seat", "student")), (kind, answer)
+        # the class experiment: a student's page sends its tally and reads the pool, the
+        # teacher reads every tally and clears one (issue 35, item 2)
+        status, answer = http(server, "POST", "/api/experiments/talus", secret,
+                              {"tally": {"1": 1, "3": 2}})
+        assert (status == 201) == (kind in ("seat", "other seat", "student")), (kind, answer)
+        status, answer = http(server, "GET", "/api/experiments/talus", secret)
+        assert (status == 200) == (kind != "none" and kind != "made-up"), (kind, answer)
+        assert ("tallies" in answer) == (kind == "teacher"), (kind, answer)
+    status, answer = http(server, "DELETE", "/api/experiments/talus?student=3b%2Fada",
+                          kinds["seat"])
+    assert status == 403, answer
+    status, answer = http(server, "DELETE", "/api/experiments/talus?student=3b%2Fada",
+                          server.token)
+    assert status == 200 and "3b/ada" not in [t["student"] for t in answer["tallies"]]
     # A credential is no join code (two tries only: wrong codes are limited per address)
     for path, kind in (("/api/join", "seat"), ("/api/join_class", "student")):
         status, answer = http(server, "POST", path, kinds[kind], {"code": kinds[kind]})
