@@ -31,7 +31,8 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from . import games
 from .resources import __version__
@@ -133,10 +134,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         from .table.server import main as serve_main
         args.questions = lesson_questions()
+        args.hints = solver_hints()
         return serve_main(args)
     if args.command == "classroom":
         from .classroom_cmd import main as classroom_main
         args.questions = lesson_questions()
+        args.hints = solver_hints()
         return classroom_main(args)
 
     if args.command == "games":
@@ -184,6 +187,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"warning: {warning}", file=sys.stderr)
     print(result.to_json() if args.json else result)
     return 0
+
+
+def solver_hints() -> Callable[[Any], Any]:
+    """The table server's hook for the Jactus solver's hint (the table layer imports no
+    solver): a seat page's position → a panel, at tables whose teacher allows it."""
+    from .analysis.hints import solver_panel
+    return solver_panel
 
 
 def lesson_questions() -> dict[str, set[str]]:

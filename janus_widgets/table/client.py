@@ -111,12 +111,16 @@ class TeacherClient:
 
     def create_table(self, game: str, players: int | None = None, *,
                      bots: dict[Any, str] | None = None, ruleset: str | None = None,
-                     seed: int | None = None, name: str = "", **options: Any) -> CreatedTable:
+                     seed: int | None = None, name: str = "", solver: bool = False,
+                     **options: Any) -> CreatedTable:
         """Make a table: ``create_table("janus-cards", players=3, bots={2: "greedy"})``.
-        No seed: the server draws one secretly. Returns its id and the join codes."""
+        No seed: the server draws one secretly. ``solver=True`` (2-player Jactus only)
+        lets its seats ask the solver for the best move. Returns its id and the join
+        codes."""
         spec = {"game": game, "players": players,
                 "bots": {str(k): v for k, v in (bots or {}).items()},
-                "ruleset": ruleset, "seed": seed, "options": options, "name": name}
+                "ruleset": ruleset, "seed": seed, "options": options, "name": name,
+                "solver": solver}
         return CreatedTable(self._call("POST", "/api/tables", spec))
 
     def tables(self) -> list[dict[str, Any]]:
@@ -415,6 +419,8 @@ class SeatMirror:
         self.seat: int = seat_index(msg["seat"], msg["players"])
         self.seats: list[str] = list(msg["seats"])
         self.num_players: int = msg["players"]
+        #: Whether the teacher lets this seat ask the solver for the best move.
+        self.solver: bool = msg.get("solver") is True
         self._engine = self.game.engine(self.variant)
         self._secret = self._engine.has_secrets
         self._told: list[Told] = []

@@ -106,6 +106,7 @@ class PageView:
         self._keys_of: dict[int, list[Hashable]] = {}   # the last screens' region keys
         self._message: tuple[str, str] = ("", "info")
         self._for: Hashable = None
+        self._hint: tuple[S.Panel, Hashable] | None = None   # the solver's, and for what
         self._sent_layers: dict[str, Any] = {}     # what this page holds of each layer
         self._fresh()
 
@@ -133,11 +134,27 @@ class PageView:
         return (m.length if self.index is None else ("at", self.index), m.status,
                 repr(self.selection), self.highlights)
 
+    def _position(self) -> Hashable:
+        m = self.mirror
+        return (m.length if self.index is None else ("at", self.index), m.status)
+
     def say(self, text: str, kind: str = "info") -> None:
         """Answer this page's last action (it stays while the situation does)."""
         self._at()
         self._message = (text, kind)
         self._for = self._situation()
+
+    def shown(self) -> Any:
+        """The position this page shows (the seat's view at its cursor), made from the
+        seat's mirror alone: what the solver's hint is asked about."""
+        self._at()
+        return S.shown_view(self.mirror, self._viewer())
+
+    def show_hint(self, panel: S.Panel) -> None:
+        """Show the solver's ``panel`` under the board while the page shows the position
+        it was made for (a move, a step or a selection takes it away)."""
+        self._at()
+        self._hint = (panel, self._position())
 
     def screen(self) -> dict[str, Any]:
         """The page's screen now, as JSON data (with a ``serial`` its clicks name)."""
@@ -155,6 +172,11 @@ class PageView:
                 layers[name] = "same"          # the page keeps the layer it has
             else:
                 self._sent_layers[name] = shapes
+        if self._hint is not None:
+            if self._hint[1] == self._position():
+                data["panels"].append(self._hint[0].to_json())
+            else:
+                self._hint = None
         data["serial"] = self.serial
         data["seat"] = seat_name(self.seat)
         data["table"] = self.mirror.table_id

@@ -52,6 +52,7 @@ from ..core.protocol import CHANCE, TERMINAL, Game, seat_index, seat_name
 from ..core.record import Record
 from ..core.replay import HUMAN
 from ..core.rng import check_seed, fresh_seed
+from ..drawing.panels import Panel
 from . import screen as S
 from .local import Table
 from .client import SeatMirror
@@ -103,7 +104,10 @@ CODE_LETTERS = "ACDEFHJKMNPRTUVWXY3469"
 CODE_LENGTH = 10
 STATUSES = ("playing", "paused", "ended")
 #: What a web seat page sends besides hello, ping, sync and play (see .seat_pages).
-PAGE_MESSAGES = frozenset({"click", "select", "goto", "record", "picture"})
+PAGE_MESSAGES = frozenset({"click", "select", "goto", "record", "picture", "hint"})
+#: What a table's hint hook takes and gives: the position a seat's page shows (made
+#: from that seat's messages only) → a panel of text (see ``Hall.hints``).
+HintHook = Callable[[Any], Panel]
 
 
 class WireError(Exception):
@@ -278,6 +282,12 @@ class ServedTable:
     def game(self) -> Game:
         return self.table.game
 
+    @property
+    def solver(self) -> bool:
+        """Whether the teacher lets this table's seats ask the solver for the best move
+        (kept in the table's stored ``meta``: a restart keeps it)."""
+        return bool((self.row.meta or {}).get("solver", False))
+
     def status_text(self) -> str:
         """Why the table does not play (``""`` while it does), for seats and teacher."""
         if self.status == "playing":
@@ -327,10 +337,16 @@ class Hall:
 
     def __init__(self, storage: Storage, teacher_token: str, *, bot_delay: float = 0.4,
                  loop: Callable[[], asyncio.AbstractEventLoop | None] | None = None,
-                 questions: dict[str, set[str]] | None = None) -> None:
+                 questions: dict[str, set[str]] | None = None,
+                 hints: HintHook | None = None) -> None:
         self.storage = storage
         #: lesson → its question ids: answers are taken for these only (None: any id)
         self.questions = questions
+        #: The solver's hint for a seat page's position (``{"type": "hint"}``), at the
+        #: tables whose teacher allowed it (``solver``); ``None``: this server has none.
+        #: The table layer reads no solver itself: ``__main__`` passes one from
+        #: ``janus_widgets.analysis.hints``.
+        self.hints = hints
         self._teacher = Storage.hash_credential(teacher_token)
         self.bot_delay = bot_delay
         self._loop = loop or (lambda: None)
@@ -480,7 +496,7 @@ class Hall:
         if not isinstance(spec, dict):
             raise WireError("bad_request", "a new table is a JSON object: game, players, "
                                            "bots, ruleset, seed, options")
-        allowed = {"game", "players", "bots", "ruleset", "seed", "options", "name"}
+        allowed = {"game", "players", "bots", "ruleset", "seed", "options", "name", "solver"}
         extra = sorted(set(spec) - allowed)
         if extra:
             raise WireError("bad_request", f"unknown field {extra[0]!r} of a new table; "
@@ -504,6 +520,13 @@ class Hall:
         except (ValueError, TypeError) as exc:
             raise WireError("bad_request", str(exc)) from None
         n = variant.players  # type: ignore[attr-defined]
+        solver = spec.get("solver", False)
+        if not isinstance(solver, bool):
+            raise WireError("bad_request", "'solver' is true (the seats may ask the solver "
+                                           "for the best move) or false (the default)")
+        if solver and (game.name != "jactus" or n != 2):
+            raise WireError("bad_request", "the solver's hint is for 2-player Jactus only; "
+                                           f"this table is {game.name} for {n} players")
         seats = ["human"] * n
         bots = spec.get("bots") or {}
         if not isinstance(bots, dict):
@@ -528,7 +551,8 @@ class Hall:
         table_id = self._new_id()
         row = TableRow(table_id, game.name, variant.to_dict(), game.ruleset_of(variant),
                        seed, seats, "playing", time.time(),
-                       {"name": str(spec.get("name", ""))[:80]})
+                       {"name": str(spec.get("name", ""))[:80],
+                        **({"solver": True} if solver else {})})
         try:
             table = self._table(row)              # checks the bots before storing
         except ValueError as exc:
@@ -861,7 +885,8 @@ class Hall:
         row = served.row
         return {"type": "welcome", "role": "seat", "table": served.id,
                 "seat": seat_name(seat), "game": row.game, "variant": row.variant,
-                "ruleset": row.ruleset, "players": len(row.seats), "seats": list(row.seats)}
+                "ruleset": row.ruleset, "players": len(row.seats), "seats": list(row.seats),
+                "solver": served.solver}
 
     def _seat_frames(self, served: ServedTable, seat: int) -> list[dict[str, Any]]:
         """What seat ``seat`` was told of each move of its table, made once per move and
@@ -936,6 +961,7 @@ class Hall:
         return {"id": served.id, "game": served.row.game, "title": served.game.title,
                 "ruleset": served.row.ruleset, "variant": served.row.variant,
                 "name": (served.row.meta or {}).get("name", ""),
+                "solver": served.solver,
                 "players": state.num_players, "status": served.status,
                 "note": served.status_text(), "turn": turn,
                 "moves": served.stored, "scores": [float(x) for x in state.scores()],
@@ -1659,6 +1685,9 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
         if kind == "record":
             self._send({"type": "record", "record": page.mirror.record().to_dict()})
             return
+        if kind == "hint":
+            self._send(self._hint(served, page))
+            return
         if kind == "picture":
             from ..drawing import render_svg
             page._at()
@@ -1691,6 +1720,26 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
         except PageError as exc:
             page.say(exc.text, "refused")
         self._send(page.screen())
+
+    def _hint(self, served: ServedTable, page: PageView) -> dict[str, Any]:
+        """The answer to a page's ``hint``: its screen with the solver's panel for the
+        position it shows (made from the seat's mirror alone), or the refusal in its
+        status line when the teacher has not allowed the solver at this table."""
+        hints = self.hall.hints
+        if not served.solver:
+            page.say("The solver's hint is not allowed at this table: in a class game the "
+                     "teacher decides (a table made with the solver allowed).", "refused")
+        elif hints is None:
+            page.say("This table server has no solver to ask (it was started without "
+                     "one).", "refused")
+        else:
+            try:
+                page.show_hint(hints(page.shown()))
+            except Exception as exc:  # noqa: BLE001 - the solver's failure is the page's news
+                log.error("table %s: the solver's hint failed\n%s", served.id,
+                          traceback.format_exc())
+                page.say(f"The solver could not answer: {_error_text(exc)}", "error")
+        return page.screen()
 
     def _hello(self, data: dict) -> None:
         hall, conn = self.hall, self.conn
@@ -1831,14 +1880,17 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
                 keyfile: str | None = None, bot_delay: float = 0.4,
                 pages: str = "", ready: Callable[[str, str], None] | None = None,
                 stop: asyncio.Event | None = None,
-                questions: dict[str, set[str]] | None = None) -> None:
+                questions: dict[str, set[str]] | None = None,
+                hints: HintHook | None = None) -> None:
     """Run the table server until ``stop`` is set (or forever). ``ready(url, token)`` is
     called once it listens. With no ``token_file`` the token is kept beside the
-    database (:func:`default_token_file`)."""
+    database (:func:`default_token_file`). ``questions`` and ``hints`` as for
+    :class:`Hall`."""
     token = teacher_token(token_file or default_token_file(db))
     storage = SQLiteStorage(db)
     loop = asyncio.get_running_loop()
-    hall = Hall(storage, token, bot_delay=bot_delay, loop=lambda: loop, questions=questions)
+    hall = Hall(storage, token, bot_delay=bot_delay, loop=lambda: loop, questions=questions,
+                hints=hints)
     hall.pages = pages
     ssl_ctx = None
     if certfile:
@@ -1896,7 +1948,8 @@ def run_until_stopped(args: Any, ready: Callable[[str, str], None],
                 pass
         await serve(args.host, args.port, args.db, args.teacher_token_file, args.certfile,
                     args.keyfile, args.bot_delay, pages=pages, ready=ready, stop=stop,
-                    questions=getattr(args, "questions", None))
+                    questions=getattr(args, "questions", None),
+                    hints=getattr(args, "hints", None))
 
     try:
         asyncio.run(run())

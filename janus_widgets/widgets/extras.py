@@ -27,7 +27,7 @@ from ..core.protocol import seat_name
 from ..drawing import Action, Panel
 from ..table import screen as S
 
-__all__ = ["Extras", "deal", "deal_all", "deal_rest", "panel_html", "census_html",
+__all__ = ["Extras", "deal", "deal_all", "deal_rest", "panel_html", "census_html", "hint_allowed",
            "hint_html", "show_hint", "jactus_widget", "jinns_widget", "janus_widget",
            "janus_cards_widget", "HINT_CLASS", "DEAL_CLASS"]
 
@@ -100,8 +100,8 @@ class Extras:
             self.panels[panel.id] = box
             children.append(box)
         # The solver plays perfect Jactus: in a class game (a seat of the table server)
-        # it is not offered to a student.
-        if shell.game.name == "jactus" and not shell.table.remote:
+        # it is offered only where the teacher allowed it (the table's ``solver``).
+        if hint_allowed(shell):
             children.append(_hint_box(shell))
         self.widget = W.VBox(children)
 
@@ -118,11 +118,20 @@ class Extras:
         shown = {a.id for a in S.actions(shell.table, viewer)}
         for key, button in self.buttons.items():
             button.layout.display = "" if key in shown else "none"
-        if shell.game.name == "jactus" and not shell.table.remote:
+        if hint_allowed(shell):
             show_hint(shell)
 
 
 # ---------------------------------------------------------------------- Jactus's hint
+def hint_allowed(shell: Any) -> bool:
+    """Whether the widget offers Jactus's *best move* hint: a game of its own always; a
+    seat of a class table only when the teacher made the table with ``solver=True``
+    (the server's welcome says so)."""
+    table = shell.table
+    return shell.game.name == "jactus" and (not table.remote
+                                            or getattr(table, "solver", False) is True)
+
+
 def _percent(x: float) -> str:
     return f"{x:.6f}"
 
@@ -144,6 +153,8 @@ def hint_html(shell: Any) -> str:
     from ..analysis.solve import cached_solution, unsolvable
 
     state = shell.state
+    if shell.table.remote:         # a class seat: its own view at the cursor, as a state
+        state = shell.table.view_of(shell.viewpoint)
     reason = unsolvable(state.variant)
     if reason is not None:
         return f"<p>No hint: {html.escape(reason)}.</p>"
@@ -206,8 +217,9 @@ def _hint_parts(shell: Any) -> tuple[Any, Any] | None:
 
 def show_hint(shell: Any, on: bool | None = None) -> str:
     """Turn Jactus's *best move* hint on or off (``None``: leave as it is) and bring it
-    up to date; returns what it shows. A page locked to a seat of the server has none:
-    in a class game the solver is the teacher's to allow."""
+    up to date; returns what it shows. A page locked to a seat of the server has none
+    unless its teacher allowed it: in a class game the solver is the teacher's to
+    allow (:func:`hint_allowed`)."""
     parts = _hint_parts(shell)
     if parts is None:
         return ""
