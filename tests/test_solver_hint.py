@@ -190,3 +190,64 @@ def test_the_notebook_seat_widget_offers_the_hint_only_when_allowed(server, teac
     assert str(teacher.record(t.id).seed) not in shown
     for _, a, _ in seats.values():
         a.close()
+
+
+# ------------------------------------------------------------------ the dashboard
+def test_the_dashboards_new_tables_has_the_switch_off_by_default(server, teacher):
+    from janus_widgets.widgets.dashboard import Dashboard
+    board = Dashboard(server.url, server.token, lessons={})
+    try:
+        box = board.solver_box
+        assert box.description == "allow the solver's hint (2-player Jactus)"
+        board.game_box.value = "janus-cards"
+        assert box.disabled and box.value is False        # not for other games
+        board.game_box.value = "jactus"
+        board.seats_box.value = 3
+        assert box.disabled                               # nor for 3 players
+        board.seats_box.value = 2
+        assert not box.disabled and box.value is False    # off by default
+        board.students_box.value = 2
+        board.create_button.click()
+        plain = [i for i in board.codes]
+        box.value = True
+        board.create_button.click()
+        allowed = [i for i in board.codes if i not in plain]
+        assert len(plain) == 1 and len(allowed) == 1
+        assert teacher.table(plain[0])["solver"] is False
+        assert teacher.table(allowed[0])["solver"] is True
+        code = board.codes[allowed[0]]["A"]
+        assert welcome(server, join(server, code))["solver"] is True
+    finally:
+        board.watch.close()
+
+
+# ------------------------------------------------------------------ the page in Chromium
+@pytest.mark.browser
+def test_the_seat_page_shows_a_best_move_button_only_when_allowed(browser, server, teacher):
+    from test_browser_seat_page import SeatPage
+    plain = teacher.create_table("jactus", players=2)
+    allowed = teacher.create_table("jactus", players=2, solver=True)
+    seat = SeatPage(browser, f"{server.url}/seat?code={plain.codes['A']}")
+    try:
+        seat.painted(seat.screen())
+        assert seat.page.locator("#hint").is_hidden()
+        assert seat.page.locator("[data-panel='jactus-hint']").count() == 0
+    finally:
+        seat.close()
+    seat = SeatPage(browser, f"{server.url}/seat?code={allowed.codes['B']}")
+    try:
+        seat.painted(seat.screen())
+        button = seat.page.locator("#hint")
+        assert button.is_visible() and button.inner_text() == "Best move"
+        frame = seat.act(button.click, where=hint_panels)
+        seat.painted(frame)
+        state = teacher.record(allowed.id).final_state()
+        best = cached_solution(state.variant).best_moves(state)
+        panel = seat.page.locator("[data-panel='jactus-hint']")
+        assert panel.is_visible()
+        text = panel.inner_text()
+        assert f"Best for A: {', '.join(str(m) for m in best)}" in text
+        assert str(teacher.record(allowed.id).seed) not in text
+        assert not seat.errors
+    finally:
+        seat.close()

@@ -520,16 +520,22 @@ class Dashboard(W.VBox):
         self.students_box = W.BoundedIntText(value=12, min=1, max=500,
                                              description="students", **form)
         self.bot_box = W.Dropdown(description="empty seats", **form)
+        self.solver_box = W.Checkbox(value=False, indent=False,
+                                     description="allow the solver's hint (2-player Jactus)",
+                                     layout=W.Layout(width="auto"))
         self.create_button = W.Button(description="Make the tables", icon="plus",
                                       button_style="primary", layout=W.Layout(width="auto"))
         self.slips_link = W.HTML()
         self.game_box.observe(lambda _: self._game_chosen(), names="value")
+        self.seats_box.observe(lambda _: self._solver_applies(), names="value")
         self.create_button.on_click(self._guard(lambda _: self.create_tables(
             self.game_box.value, self.seats_box.value, self.students_box.value,
-            bot=self.bot_box.value, ruleset=self.ruleset_box.value)))
+            bot=self.bot_box.value, ruleset=self.ruleset_box.value,
+            solver=self.solver_box.value and not self.solver_box.disabled)))
         self._game_chosen()
         new_tab = W.VBox([self.game_box, self.ruleset_box, self.seats_box,
-                          self.students_box, self.bot_box, self.create_button,
+                          self.students_box, self.bot_box, self.solver_box,
+                          self.create_button,
                           self.slips_link])
 
         self.lesson_box = W.Dropdown(options=[(f"{title} ({stem})", stem)
@@ -592,6 +598,15 @@ class Dashboard(W.VBox):
                                    self.seats_box.max)
         self.bot_box.options = bot_names(game)
         self.bot_box.value = "greedy"
+        self._solver_applies()
+
+    def _solver_applies(self) -> None:
+        """The solver's checkbox applies to 2-player Jactus only (off, greyed, elsewhere):
+        off by default, a class game's solver is the teacher's to allow."""
+        applies = self.game_box.value == "jactus" and self.seats_box.value == 2
+        self.solver_box.disabled = not applies
+        if not applies:
+            self.solver_box.value = False
 
     # ------------------------------------------------------------------ news
     def _on_news(self, msg: dict[str, Any]) -> None:
@@ -822,7 +837,8 @@ class Dashboard(W.VBox):
 
     # ------------------------------------------------------------------ many tables
     def create_tables(self, game: str, seats: int, students: int, *, bot: str = "greedy",
-                      ruleset: str | None = None, **options: Any) -> list[str]:
+                      ruleset: str | None = None, solver: bool = False,
+                      **options: Any) -> list[str]:
         """Tables for the whole class: the students split into tables of ``seats``
         (:func:`split_class`), ``bot`` in every empty seat; returns the tables' ids and
         shows the join slips.
@@ -839,7 +855,7 @@ class Dashboard(W.VBox):
                 bots = {seat: bot for seat in range(people, seats)}
                 try:
                     t = self.client.create_table(game, seats, bots=bots, ruleset=ruleset,
-                                                 **options)
+                                                 solver=solver, **options)
                 except Exception as exc:  # noqa: BLE001 - reported below, with the slips
                     failure = exc
                     break

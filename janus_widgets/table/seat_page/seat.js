@@ -126,6 +126,7 @@ function receive(msg) {
   if (msg.type === "welcome") {
     retry = 300;
     setConnection("");
+    $("hint").hidden = msg.solver !== true;      // the teacher allows the solver here
   } else if (msg.type === "screen") {
     if (msg.version !== SCREEN_VERSION) throw new Error(`screen version ${msg.version}`);
     const layers = msg.drawing.layers;
@@ -501,6 +502,7 @@ $("big").addEventListener("click", () => {
   if (screen) paint(screen);
 });
 $("save-record").addEventListener("click", () => send({type: "record"}));
+$("hint").addEventListener("click", () => send({type: "hint"}));   // answered as a panel
 $("save-svg").addEventListener("click", () => send({type: "picture"}));
 $("save-png").addEventListener("click", () => {
   if (!screen) return;
