@@ -1192,7 +1192,7 @@ class Hall:
         the student's throws so far, replacing their last tally, so each student's
         throws count once); the teachers are sent the experiment's new summary. A face
         the die cannot show, or a count that is no whole number, is refused (400)."""
-        from ..analysis.throws import check_tally
+        from .throws import check_tally
         wait = self._throws_sent.wait(student)
         if wait:
             raise WireError("rate_limit", f"too many tallies: at most "
@@ -1226,7 +1226,7 @@ class Hall:
         >>> e["pooled"], e["throws"], e["students"]
         ({'1': 3, '3': 5, '4': 0, '6': 4}, 12, 2)
         """
-        from ..analysis.throws import FACES, pooled
+        from .throws import FACES, pooled
         if experiment not in FACES:
             raise WireError("not_found", f"no experiment {experiment!r}; the experiments "
                                          f"are {', '.join(sorted(FACES))}", 404)
