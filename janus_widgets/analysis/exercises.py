@@ -462,7 +462,9 @@ jactus_strategy = ExerciseSet("jactus-strategy", build=_jactus_strategy)
 
 # --- the Roman dice lesson --------------------------------------------------------------
 
-_WORDS = {**_NUMBER_WORDS, 9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen"}
+_WORDS = {**_NUMBER_WORDS, 9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen",
+          14: "fourteen", 15: "fifteen", 16: "sixteen", 17: "seventeen", 18: "eighteen",
+          19: "nineteen", 20: "twenty"}
 
 
 def _pattern_words(counts: dict[int, int]) -> str:
@@ -501,15 +503,15 @@ def _partitions(n: int, parts: int, largest: int | None = None) -> list[tuple[in
             for rest in _partitions(n - first, parts - 1, first)]
 
 
-#: Exercise 1's throws for students: 3 to 9 tali, and how often each face comes (the faces
-#: themselves drawn later).
-TALI_THROWS = tuple((n, pattern) for n in range(3, 10) for pattern in _partitions(n, 4))
+#: Exercise 1's throws for students: 3 to 10 tali, and how often each face comes (the
+#: faces themselves drawn later).
+TALI_THROWS = tuple((n, pattern) for n in range(3, 11) for pattern in _partitions(n, 4))
 #: Exercise 2: (tali thrown, how many of them show the dog's face 1).
 DOG_COUNTS = tuple((n, k) for n in range(2, 13) for k in range(1, n + 1))
 #: Exercise 3: (tesserae thrown, the face each must reach or beat).
-TESSERA_FLOORS = tuple((n, m) for n in range(2, 14) for m in range(2, 7))
-#: Exercise 5: (tesserae thrown, the total, whether "at least" it or exactly it).
-WAIT_TOTALS = tuple((n, t, least) for n in (2, 3, 4, 5) for t in range(n, 6 * n + 1)
+TESSERA_FLOORS = tuple((n, m) for n in range(3, 21) for m in range(2, 7))
+#: Exercise 5: (2 to 6 tesserae thrown, the total, whether "at least" it or exactly it).
+WAIT_TOTALS = tuple((n, t, least) for n in (2, 3, 4, 5, 6) for t in range(n, 6 * n + 1)
                     for least in (False, True) if not (least and t == n))
 
 
