@@ -30,6 +30,7 @@ from typing import Any
 
 from .resources import NOTEBOOKS, notebooks_folder
 from . import teacher_link
+from .widgets.pages import PINNED_SERVER
 from .table.server import default_token_file, run_until_stopped
 
 __all__ = ["main", "build_pages", "voila_command", "voila_servers", "NOTEBOOKS",
@@ -175,6 +176,14 @@ def _local(host: str) -> str:
     return "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
 
 
+def table_server_address(args: Any) -> str:
+    """The table server's address as the dashboard's link names it (this machine's
+    network address when it listens on every address)."""
+    shown = _lan_address() if args.host in ("0.0.0.0", "::") else args.host
+    scheme = "https" if getattr(args, "certfile", None) else "http"
+    return f"{scheme}://{shown}:{args.port}"
+
+
 def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, str], str]]:
     """The two Voila servers of a classroom, each as its command, its environment and
     the address that answers once it is up: the class's pages (every page of ``folder``
@@ -189,7 +198,10 @@ def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, st
          {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime")},
          f"http://{_local(args.host)}:{pages_port}/voila/static/voila.js"),
         (voila_command(folder, dashboard_host, dashboard_port, page="teacher.ipynb"),
-         {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime-dashboard")},
+         {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime-dashboard"),
+          # The dashboard talks to this classroom's table server only: a link naming
+          # another server (where the token typed would go) is refused by the page.
+          PINNED_SERVER: table_server_address(args)},
          f"http://{_local(dashboard_host)}:{dashboard_port}/voila/static/voila.js")]
 
 

@@ -311,3 +311,26 @@ def test_a_lesson_works_under_the_policy_and_a_link_brings_no_script(server, bro
                and not u.startswith(server.replace("http://", "blob:http://")[:-1])]
     assert foreign == [], foreign
     assert not [e for e in errors if "Content Security Policy" in e], errors
+
+
+def test_the_classrooms_dashboard_talks_to_its_own_table_server_only(tmp_path, monkeypatch):
+    """Issue 33 (1): a link to the real dashboard naming another server would have the
+    teacher type the token into a page that sends it there: the classroom pins its
+    dashboard to its own table server, and the page refuses another before asking."""
+    from janus_widgets.classroom_cmd import table_server_address
+    from janus_widgets.widgets import pages
+    args = Namespace(host="127.0.0.1", port=8866, pages_port=None,
+                     dashboard_host="127.0.0.1", dashboard_port=None)
+    (_, pages_env, _), (_, dashboard_env, _) = voila_servers(args, tmp_path)
+    assert dashboard_env[pages.PINNED_SERVER] == table_server_address(args) == \
+        "http://127.0.0.1:8866"
+    monkeypatch.setenv(pages.PINNED_SERVER, "http://127.0.0.1:8866")
+    made = []
+    monkeypatch.setattr("janus_widgets.widgets.dashboard.Dashboard",
+                        lambda server, token: made.append((server, token)) or
+                        pages.W.HTML("dashboard"))
+    refused = pages.teacher_page({"server": "http://10.9.8.7:8866", "token": "t0ken"})
+    assert made == [] and "another table server" in refused.message.value
+    assert refused.second not in refused.children          # no token box at all
+    ours = pages.teacher_page({"server": "http://localhost:8866", "token": "t0ken"})
+    assert made == [("http://127.0.0.1:8866", "t0ken")] and ours.made is not None

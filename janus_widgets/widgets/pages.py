@@ -22,7 +22,7 @@ import ipywidgets as W
 from ..analysis.class_link import query as page_query
 from ..table.client import ClassroomError
 
-__all__ = ["seat_page", "teacher_page", "JoinPage"]
+__all__ = ["seat_page", "teacher_page", "JoinPage", "PINNED_SERVER"]
 
 
 class JoinPage(W.VBox):
@@ -82,13 +82,62 @@ def seat_page(query: dict[str, str] | None = None) -> JoinPage:
                     page_query() if query is None else query)
 
 
+#: The environment variable by which the ``classroom`` command pins its dashboard to its
+#: own table server.
+PINNED_SERVER = "JANUS_CLASSROOM_SERVER"
+
+
+def _same_server(a: str, b: str) -> bool:
+    from urllib.parse import urlparse
+    pa, pb = urlparse(a.strip()), urlparse(b.strip())
+    local = {"127.0.0.1", "localhost", "::1"}
+    host_a = "127.0.0.1" if pa.hostname in local else pa.hostname
+    host_b = "127.0.0.1" if pb.hostname in local else pb.hostname
+    return (pa.scheme, host_a, pa.port) == (pb.scheme, host_b, pb.port)
+
+
 def teacher_page(query: dict[str, str] | None = None) -> JoinPage:
     """The teacher's dashboard: ``?server=…&token=…`` or the two boxes (a sealed kernel in
-    Voila, as the seat page's)."""
+    Voila, as the seat page's). Started by the ``classroom`` command it talks to that
+    classroom's table server only (:data:`PINNED_SERVER`): a link that names another
+    server is refused before any token is asked for, so a student cannot make the
+    teacher type the token into a page that sends it elsewhere.
+
+    >>> import os; os.environ[PINNED_SERVER] = "http://127.0.0.1:8866"
+    >>> page = teacher_page(query={"server": "http://10.0.0.66:9999"})
+    >>> "another table server" in page.message.value, page.form in page.children
+    (True, False)
+    >>> page = teacher_page(query={})
+    >>> page.first.value, page.first.disabled
+    ('http://127.0.0.1:8866', True)
+    >>> del os.environ[PINNED_SERVER]
+    """
+    import os
     from ..kernel_seal import seal
     seal()
+    pinned = os.environ.get(PINNED_SERVER, "")
+    query = dict(page_query() if query is None else query)
+    named = query.get("server", "")
+    if pinned and named and not _same_server(named, pinned):
+        page = JoinPage("Classroom dashboard", ("server", "server"), ("token", "token"),
+                        lambda server, token: W.HTML(), {}, secret=True)
+        page.message.value = (
+            "<span style='color:#b00020'>This link names another table server ("
+            f"{html.escape(named)}), not this classroom's ({html.escape(pinned)}): the "
+            "dashboard does not open it, and asks for no token. Open the dashboard from "
+            "the page the classroom command wrote beside its database.</span>")
+        page.children = [page.title, page.message]
+        return page
+    if pinned:
+        query["server"] = pinned
+
     def make(server: str, token: str) -> W.Widget:
         from .dashboard import Dashboard
+        if pinned and not _same_server(server, pinned):
+            raise ValueError(f"this dashboard talks to {pinned} only")
         return Dashboard(server, token)
-    return JoinPage("Classroom dashboard", ("server", "server"), ("token", "token"), make,
-                    page_query() if query is None else query, secret=True)
+    page = JoinPage("Classroom dashboard", ("server", "server"), ("token", "token"), make,
+                    query, secret=True)
+    if pinned:
+        page.first.disabled = True
+    return page
