@@ -8,13 +8,16 @@ scratch copies.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
@@ -470,3 +473,30 @@ CUT_LABELS_JS = """
 def cut_labels(page: Any, selector: str = ".jp-OutputArea-output, body") -> list[str]:
     """The buttons and menus inside ``selector`` whose label the page cuts."""
     return page.evaluate(CUT_LABELS_JS, selector)
+
+
+def get(url: str) -> tuple[int, dict[str, str], str]:
+    """Status, headers and text of a GET (an error status too)."""
+    try:
+        with urllib.request.urlopen(url, timeout=180) as response:
+            return response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read().decode()
+
+
+def in_thread(coroutine: Any) -> Any:
+    """Run ``coroutine`` to its end on an event loop of its own thread (the browser's
+    driver may hold a loop on this one), and return its result."""
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            out["value"] = asyncio.run(coroutine)
+        except BaseException as exc:  # noqa: BLE001 - raised again below
+            out["error"] = exc
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    if "error" in out:
+        raise out["error"]
+    return out["value"]

@@ -7,21 +7,17 @@ refuses a legacy kernel socket and caps its kernels.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
 import subprocess
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from browser_support import _stop, free_port, wait_http
+from browser_support import _stop, free_port, get, in_thread, wait_http
 
 from janus_widgets.classroom_cmd import voila_command
 
@@ -52,29 +48,7 @@ def pages(tmp_path_factory):
         log.close()
 
 
-def get(url: str) -> tuple[int, dict[str, str], str]:
-    try:
-        with urllib.request.urlopen(url, timeout=120) as response:
-            return response.status, dict(response.headers), response.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, dict(exc.headers), exc.read().decode()
 
-def in_thread(coroutine: Any) -> Any:
-    """Run ``coroutine`` to its end on an event loop of its own thread (the browser's
-    driver may hold a loop on this one), and return its result."""
-    out: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            out["value"] = asyncio.run(coroutine)
-        except BaseException as exc:  # noqa: BLE001 - raised again below
-            out["error"] = exc
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(60)
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
 
 
 

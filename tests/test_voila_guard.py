@@ -10,23 +10,20 @@ the server itself.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import shutil
 import statistics
-import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from argparse import Namespace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from browser_support import voila_tree, wait_painted, widget_errors
+from browser_support import get, in_thread, voila_tree, wait_painted, widget_errors
 
 from janus_widgets import voila_guard
 from janus_widgets.classroom_cmd import voila_servers
@@ -61,30 +58,7 @@ def server(tmp_path_factory):
         yield base
 
 
-def get(url: str) -> tuple[int, dict[str, str], str]:
-    """Status, headers and text of a GET (an error status too)."""
-    try:
-        with urllib.request.urlopen(url, timeout=180) as response:
-            return response.status, dict(response.headers), response.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, dict(exc.headers), exc.read().decode()
 
-def in_thread(coroutine: Any) -> Any:
-    """Run ``coroutine`` to its end on an event loop of its own thread (the browser's
-    driver may hold a loop on this one), and return its result."""
-    out: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            out["value"] = asyncio.run(coroutine)
-        except BaseException as exc:  # noqa: BLE001 - raised again below
-            out["error"] = exc
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(60)
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
 
 
 
