@@ -41,6 +41,7 @@ import base64
 import contextvars
 import hashlib
 import ipaddress
+import os
 import posixpath
 import re
 import secrets
@@ -53,7 +54,8 @@ from tornado.httputil import HTTPHeaders
 from traitlets import Bool, Float, Int, List, Unicode
 
 __all__ = ["install", "security_headers", "local_only", "GuardedKernelManager",
-           "KERNEL_PROTOCOL", "TEMPLATE_SCRIPTS", "OVERRIDES_OFF", "PageFull"]
+           "KERNEL_PROTOCOL", "TEMPLATE_SCRIPTS", "OVERRIDES_OFF", "PageFull",
+           "failure_notice", "FAILED_TEXT", "STALL_SECONDS", "SERVER_FAILURE"]
 
 #: The kernel WebSocket protocol every page must ask for (Voila's pages do).
 KERNEL_PROTOCOL = "v1.kernel.websocket.jupyter.org"
@@ -69,6 +71,18 @@ OVERRIDES_OFF = ("--VoilaConfiguration.allow_theme_override=NO",
 TEMPLATE_SCRIPTS = (re.compile(rb"voila_process\(\d{1,6}, \d{1,6}\)"),
                     re.compile(rb"window\.voila_finish\(\);"),
                     re.compile(rb"window\.voila_heartbeat\(\)"))
+
+#: What a page that did not finish says (and offers: a link to the same page reloads it).
+FAILED_TEXT = "This page did not finish loading. Reload it (F5) to try again."
+#: Seconds a page may go without progress (no new cell, not finished) before it says it
+#: did not finish (the environment's ``JANUS_VOILA_STALL_SECONDS`` changes it).
+STALL_SECONDS = 45.0
+#: What Voila writes into a cell whose execution failed at the server, not in the
+#: notebook (a kernel that died, one that never started): the page then failed at once.
+SERVER_FAILURE = (b"An exception occurred at the server (not the notebook)",
+                  b'"ename": "DeadKernelError"')
+_FAILED_NOW = b'<div class="janus-page-failed-now" hidden></div>'
+_BODY = re.compile(rb"<body\b[^>]*>", re.I)
 
 _INSTALLED = "_janus_voila_guard"
 _SCRIPT = re.compile(rb"<script(?P<attrs>(?:\s[^>]*)?)>(?P<body>.*?)</script>",
@@ -165,6 +179,57 @@ def local_only(html: bytes, nonce: str) -> bytes:
     return _SCRIPT.sub(mark, html)
 
 
+def _stall_seconds() -> float:
+    raw = os.environ.get("JANUS_VOILA_STALL_SECONDS", "")
+    try:
+        value = float(raw) if raw else STALL_SECONDS
+    except ValueError:
+        return STALL_SECONDS
+    return value if 0 < value < 3600 else STALL_SECONDS
+
+
+def failure_notice(stall: float | None = None) -> bytes:
+    """The element the guard puts right after a page's ``<body>``: it says
+    :data:`FAILED_TEXT` (with a link that reloads the page) once the page has made no
+    progress for ``stall`` seconds, by CSS alone (the policy lets no script of ours in).
+
+    Voila streams a page cell by cell (``<div cell-index>`` in ``#rendered_cells``) and
+    removes its spinner (``#loading``) when the page is finished. The notice's reveal is
+    an animation whose name alternates with each new cell, which restarts it: it shows
+    ``stall`` seconds after the last cell arrived, unless by then the page is finished,
+    its spinner gone and a widget shown (every page of the class has one): a kernel that
+    died at start leaves the spinner for ever, a reply later than Voila's IOPub timeout a
+    page without its widgets. A cell Voila says failed at the server (``SERVER_FAILURE``)
+    shows it at once. Pages without cells (the tree, an error page) never show it.
+
+    >>> b"did not finish loading" in failure_notice(5)
+    True
+    """
+    seconds = _stall_seconds() if stall is None else stall
+    cells = "#rendered_cells > div > div[cell-index]:last-child"
+    css = (
+        "#janus-page-failed{position:fixed;top:0;left:0;right:0;z-index:100000;"
+        "margin:0;padding:12px 18px;background:#fff4e5;color:#5f2100;"
+        "border-bottom:3px solid #b00020;font:16px/1.4 sans-serif;visibility:hidden;"
+        f"animation:janus-late {seconds:g}s step-end forwards;display:none}}"
+        "body:has(#rendered_cells) #janus-page-failed{display:block}"
+        "#janus-page-failed a{color:#0b57d0;font-weight:bold}"
+        f"body:has({cells}:nth-child(odd)) #janus-page-failed"
+        "{animation-name:janus-late-odd}"
+        f"body:has({cells}:nth-child(even)) #janus-page-failed"
+        "{animation-name:janus-late-even}"
+        "body:not(:has(#loading)):has(#rendered_cells .jupyter-widgets) #janus-page-failed"
+        "{display:none}"
+        "body:has(.janus-page-failed-now) #janus-page-failed"
+        "{display:block!important;visibility:visible!important;animation:none!important}"
+        "@keyframes janus-late{to{visibility:visible}}"
+        "@keyframes janus-late-odd{to{visibility:visible}}"
+        "@keyframes janus-late-even{to{visibility:visible}}")
+    return (f'<style id="janus-page-failed-style">{css}</style>'
+            '<p id="janus-page-failed" role="alert">This page did not finish loading. '
+            '<a href="">Reload it</a> (F5) to try again.</p>').encode()
+
+
 class PageGuard(web.OutputTransform):
     """Sets :func:`security_headers` on every response and passes HTML through
     :func:`local_only` (a tornado output transform, one per request). Voila streams its
@@ -176,6 +241,7 @@ class PageGuard(web.OutputTransform):
         self.nonce = secrets.token_urlsafe(18)
         self.html = False
         self.held = b""
+        self.noticed = False            # the failure notice is in the page
 
     def transform_first_chunk(self, status_code: int, headers: HTTPHeaders, chunk: bytes,
                               finishing: bool) -> tuple[int, HTTPHeaders, bytes]:
@@ -198,7 +264,15 @@ class PageGuard(web.OutputTransform):
         text = self.held + chunk
         cut = len(text) if finishing else _complete_until(text)
         self.held = text[cut:]
-        return local_only(text[:cut], self.nonce)
+        out = local_only(text[:cut], self.nonce)
+        if not self.noticed:
+            body = _BODY.search(out)
+            if body is not None:
+                self.noticed = True
+                out = out[:body.end()] + failure_notice() + out[body.end():]
+        if self.noticed and any(sign in out for sign in SERVER_FAILURE):
+            out += _FAILED_NOW
+        return out
 
 
 def _complete_until(html: bytes) -> int:
