@@ -11,6 +11,8 @@ import json
 import time
 
 import pytest
+from server_support import Socket, table_server
+from test_seat_pages import join, page_socket
 
 import janus_widgets as jw
 from janus_widgets import classroom, games
@@ -19,8 +21,6 @@ from janus_widgets.analysis.solve import cached_solution
 from janus_widgets.table.server import Hall, WireError
 from janus_widgets.table.storage import SQLiteStorage
 from janus_widgets.widgets.extras import HINT_CLASS, hint_allowed, show_hint
-from server_support import Socket, table_server
-from test_seat_pages import join, page_socket
 
 
 def wait_until(check, timeout: float = 10.0) -> None:
@@ -171,10 +171,10 @@ def test_the_notebook_seat_widget_offers_the_hint_only_when_allowed(server, teac
     for name, t in (("plain", plain), ("allowed", allowed)):
         a = classroom.join(server.url, t.codes["A"])
         seats[name] = (t, a, jw.widget(a))
-    for name, (t, a, w) in seats.items():
+    for t, a, w in seats.values():
         w.click_key(("button", "throw"))
-        wait_until(lambda: teacher.record(t.id).final_state().current_player == 1)
-        wait_until(lambda: a.length == len(teacher.record(t.id).moves))
+        wait_until(lambda t=t: teacher.record(t.id).final_state().current_player == 1)
+        wait_until(lambda t=t, a=a: a.length == len(teacher.record(t.id).moves))
     t, a, w = seats["plain"]
     assert a.solver is False and not hint_allowed(w)
     assert not [c for c in w.extras.children if HINT_CLASS in c._dom_classes], \

@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from browser_support import voila_tree
+
 from janus_widgets.voila_guard import FAILED_TEXT, failure_notice
 
 pytestmark = pytest.mark.browser

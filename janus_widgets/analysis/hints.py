@@ -24,7 +24,7 @@ from ..core.protocol import seat_name
 from ..drawing.panels import Panel
 from .solve import cached_solution, unsolvable
 
-__all__ = ["solver_panel", "HINT_PANEL", "HINT_ROWS"]
+__all__ = ["HINT_PANEL", "HINT_ROWS", "solver_panel"]
 
 #: The panel's id (its CSS class on the page).
 HINT_PANEL = "jactus-hint"
@@ -56,17 +56,17 @@ def solver_panel(state: Any) -> Panel:
     mover = state.current_player
     if mover < 0:
         value = solution.value(state)
-        return Panel(HINT_PANEL, title, lines=(
-            f"Chance throws now. Under optimal play from here A's payoff is "
-            f"{_value(value)} and B's {_value(1 - value)} (the average over the throw's "
-            "outcomes).",))
+        said = (f"Chance throws now. Under optimal play from here A's payoff is "
+                f"{_value(value)} and B's {_value(1 - value)} (the average over the "
+                "throw's outcomes).")
+        return Panel(HINT_PANEL, title, lines=(said,))
     name = seat_name(mover)
     best = solution.best_moves(state)
     value = solution.value_for(state, mover)
-    lines = [f"Best for {name}: {', '.join(str(m) for m in best)}",
-             f"{name}'s payoff under optimal play {_value(value)} (a win 1, a loss 0, a "
+    worth = (f"{name}'s payoff under optimal play {_value(value)} (a win 1, a loss 0, a "
              f"game that never ends ½); the game ends with probability "
-             f"{_value(solution.end_probability(state))}."]
+             f"{_value(solution.end_probability(state))}.")
+    lines = [f"Best for {name}: {', '.join(str(m) for m in best)}", worth]
     pairs = [(m, v if mover == 0 else 1.0 - v) for m, v in solution.move_values(state)]
     pairs.sort(key=lambda mv: (-mv[1], mv[0].action))
     top = pairs[0][1]
