@@ -1686,7 +1686,9 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
             self._send({"type": "record", "record": page.mirror.record().to_dict()})
             return
         if kind == "hint":
-            self._send(self._hint(served, page))
+            answer = self._hint(served, page)
+            if answer is not None:
+                self._send(answer)
             return
         if kind == "picture":
             from ..drawing import render_svg
@@ -1721,25 +1723,49 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
             page.say(exc.text, "refused")
         self._send(page.screen())
 
-    def _hint(self, served: ServedTable, page: PageView) -> dict[str, Any]:
+    def _hint(self, served: ServedTable, page: PageView) -> dict[str, Any] | None:
         """The answer to a page's ``hint``: its screen with the solver's panel for the
         position it shows (made from the seat's mirror alone), or the refusal in its
-        status line when the teacher has not allowed the solver at this table."""
+        status line when the teacher has not allowed the solver at this table. On the
+        server's loop the solver runs in a worker thread (loading a solution takes
+        seconds the first time): the screen is sent when it answers (``None`` now)."""
         hints = self.hall.hints
         if not served.solver:
             page.say("The solver's hint is not allowed at this table: in a class game the "
                      "teacher decides (a table made with the solver allowed).", "refused")
-        elif hints is None:
+            return page.screen()
+        if hints is None:
             page.say("This table server has no solver to ask (it was started without "
                      "one).", "refused")
-        else:
+            return page.screen()
+        shown, asked = page.shown(), page._position()
+
+        def answer(panel: Panel | None, error: BaseException | None) -> dict[str, Any]:
+            if error is not None:
+                log.error("table %s: the solver's hint failed: %s", served.id,
+                          "".join(traceback.format_exception(error)))
+                page.say(f"The solver could not answer: {_error_text(error)}", "error")
+            elif page._position() != asked:
+                page.say("The position changed before the solver answered: ask again.")
+            else:
+                assert panel is not None
+                page.show_hint(panel)
+            return page.screen()
+
+        loop = self.hall._loop()
+        if loop is None:
             try:
-                page.show_hint(hints(page.shown()))
+                return answer(hints(shown), None)
             except Exception as exc:  # noqa: BLE001 - the solver's failure is the page's news
-                log.error("table %s: the solver's hint failed\n%s", served.id,
-                          traceback.format_exc())
-                page.say(f"The solver could not answer: {_error_text(exc)}", "error")
-        return page.screen()
+                return answer(None, exc)
+        future = loop.run_in_executor(None, hints, shown)
+
+        def done(f: asyncio.Future) -> None:
+            error = f.exception()
+            self._send(answer(None if error else f.result(), error))
+
+        future.add_done_callback(done)
+        return None
 
     def _hello(self, data: dict) -> None:
         hall, conn = self.hall, self.conn
