@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import pytest
@@ -36,7 +37,12 @@ class Classroom:
         self.pages_port = free_port()
         self.dashboard_port = free_port()       # the dashboard's own Voila (loopback)
         self.token_file = folder / "token"
-        self.log = open(folder / "classroom.log", "w")
+        self.start()
+
+    def start(self) -> None:
+        """Start the command (again: the same ports, database and token)."""
+        folder = self.folder
+        self.log = open(folder / "classroom.log", "a")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "janus_widgets", "classroom", "--port", str(self.port),
              "--pages-port", str(self.pages_port), "--db", str(folder / "class.sqlite"),
@@ -297,3 +303,76 @@ def test_a_lessons_checks_reach_the_teachers_tally(room, browser):
     assert not widget_errors(lesson)
     lesson.context.close()
     dash.context.close()
+
+
+def test_a_class_day_three_seats_a_lesson_and_a_restart(browser, tmp_path):
+    """The newcomer's class day as one test (issue 36): the dashboard, three students at
+    one card table on the table server's seat pages, a lesson's answer in the tally, then
+    the classroom stopped and started again: every seat page comes back by itself with
+    every move and plays on, and the dashboard says it lost its kernel until reloaded."""
+    from janus_widgets.analysis.checking import exercise_sets
+    room = Classroom(tmp_path)
+    pages: dict[str, Any] = {}
+    try:
+        t = room.teacher.create_table("janus-cards", players=3)
+        codes = room.teacher.create_class("7a", ["ada"])
+        dash = open_page(browser, room.dashboard_url())
+        dash.wait_for_selector(f".janus-dashboard-tables tr[data-table='{t.id}']")
+        pages = {letter: open_page(browser, room.seat_url(t.codes[letter]))
+                 for letter in "ABC"}
+        for letter, page in pages.items():
+            wait_seat(page, letter)
+            assert page.url.endswith("/seat")           # the code left the address bar
+
+        def play_one() -> int:
+            record = room.teacher.record(t.id)
+            n = len(record.moves)
+            page = pages["ABC"[record.final_state().current_player]]
+            page.wait_for_function(f"() => document.getElementById('where').textContent"
+                                   f" === 'move {n}/{n}' && !document.getElementById("
+                                   "'play').disabled")
+            page.select_option("#options", index=0)
+            page.click("#play")
+            for other in pages.values():
+                other.wait_for_function(
+                    f"() => {{ const m = document.getElementById('where').textContent"
+                    f".match(/move (\\d+)\\/(\\d+)/); return m && +m[2] > {n}; }}")
+            return len(room.teacher.record(t.id).moves)
+        for _ in range(3):
+            play_one()
+        # A lesson's answer, typed and checked once, reaches the teacher's tally.
+        lesson = open_page(browser, f"{room.pages}/voila/render/lessons/jactus-odds.ipynb?"
+                           + urlencode({"server": room.url, "code": codes["ada"]}))
+        lesson.wait_for_selector(".janus-exercise", timeout=180_000)
+        mine = next(iter(exercise_sets(student="ada")["jactus-odds"]))
+        box = lesson.locator(".janus-exercise").first
+        box.locator("input").fill(str(mine.answer))
+        box.get_by_role("button", name="Check").click()
+        box.locator(".janus-exercise-verdict").filter(has_text="ight").wait_for()
+        dash.get_by_role("tab", name="Answers").click()
+        dash.wait_for_function("() => document.querySelector('.janus-dashboard-answers')"
+                               ".innerText.includes('1 of 1')", timeout=15_000)
+        lesson.context.close()
+        # Ctrl-C and the same command again.
+        played = len(room.teacher.record(t.id).moves)
+        assert "Classroom stopped" in room.stop()
+        for page in pages.values():
+            page.wait_for_function("() => document.getElementById('connection')"
+                                   ".textContent.includes('Reconnecting')")
+        room.start()
+        for page in pages.values():                     # back by themselves, no reload
+            page.wait_for_function(
+                f"() => document.getElementById('connection').textContent === '' && "
+                f"document.getElementById('where').textContent.endsWith('/{played}')",
+                timeout=60_000)
+        assert play_one() > played                      # and they play on
+        dash.wait_for_selector(".janus-dashboard-stale", state="visible", timeout=30_000)
+        assert "lost its kernel" in dash.inner_text(".janus-dashboard-stale")
+        dash.goto(room.dashboard_url())                 # a reload brings it back
+        dash.wait_for_selector(f".janus-dashboard-tables tr[data-table='{t.id}']")
+        for page in pages.values():
+            assert not page.errors
+    finally:
+        for page in pages.values():
+            page.context.close()
+        room.stop()
