@@ -235,10 +235,12 @@ def mark_bots(d: Drawing, bot_seats: Any, size: float) -> None:
                layer="highlight")
 
 
-def drawing(table: Any, viewer: Viewer) -> Drawing:
-    """The picture of the position as ``viewer`` is shown it."""
+def drawing(table: Any, viewer: Viewer, view: Any = None) -> Drawing:
+    """The picture of the position as ``viewer`` is shown it (``view``: the viewer's
+    view, if already at hand)."""
     board = table.game.board()
-    d = table.game.draw(table.view_of(viewer.viewpoint), highlights=viewer.highlights,
+    view = table.view_of(viewer.viewpoint) if view is None else view
+    d = table.game.draw(view, highlights=viewer.highlights,
                         selection=viewer.selection)
     mark_bots(d, table.bot_labels, getattr(board, "TEXT_MIN", 11))
     if table.seat_mode:
@@ -320,10 +322,11 @@ def moves(table: Any, viewer: Viewer) -> Moves:
     return Moves([], "(not this seat's turn)", False)
 
 
-def move_highlights(table: Any, viewer: Viewer, d: Drawing) -> list[list[int]]:
+def move_highlights(table: Any, viewer: Viewer, d: Drawing,
+                    view: Any = None) -> list[list[int]]:
     """For each legal move listed, the indices of the regions of ``d`` it highlights."""
     board = table.game.board()
-    view = table.view_of(viewer.viewpoint)
+    view = table.view_of(viewer.viewpoint) if view is None else view
     index = {}
     for i, region in enumerate(d.regions):
         index.setdefault(region.key, i)
@@ -395,15 +398,15 @@ def steps(table: Any) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- status
-def shown_view(table: Any, viewer: Viewer) -> Any:
+def shown_view(table: Any, viewer: Viewer, view: Any = None) -> Any:
     """What the screen shows of the position (a covered screen: what every seat has
     seen; the game's draw module says, through ``screen_view``)."""
     hook = getattr(table.game.board(), "screen_view", None)
-    view = table.view_of(viewer.viewpoint)
+    view = table.view_of(viewer.viewpoint) if view is None else view
     return view if hook is None else hook(view, viewer.selection)
 
 
-def status(table: Any, viewer: Viewer) -> Status:
+def status(table: Any, viewer: Viewer, shown: Any = None) -> Status:
     """The status line's facts for ``viewer``."""
     facts = table.facts(viewer.viewpoint)
     turn = facts.turn_text
@@ -414,7 +417,8 @@ def status(table: Any, viewer: Viewer) -> Status:
         mark = seat_name(facts.turn)
     return Status(where=facts.where, turn=turn, mark=mark, scores=facts.scores_text,
                   last=facts.last, note=facts.note,
-                  position=str(shown_view(table, viewer)), over=facts.turn == TERMINAL)
+                  position=str(shown_view(table, viewer) if shown is None else shown),
+                  over=facts.turn == TERMINAL)
 
 
 def heading(table: Any, viewer: Viewer) -> str:
@@ -451,11 +455,13 @@ def result(table: Any) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- the game's own
-def panels(table: Any, viewer: Viewer) -> list[Panel]:
+def panels(table: Any, viewer: Viewer, shown: Any = None) -> list[Panel]:
     """The game's own panels for the position shown (its draw module's
     ``panels(view)``), e.g. Janus's census of the tiles left."""
     hook = getattr(table.game.board(), "panels", None)
-    return [] if hook is None else list(hook(shown_view(table, viewer)))
+    if hook is None:
+        return []
+    return list(hook(shown_view(table, viewer) if shown is None else shown))
 
 
 def actions(table: Any, viewer: Viewer) -> list[Action]:
@@ -474,16 +480,19 @@ def actions(table: Any, viewer: Viewer) -> list[Action]:
 def make(table: Any, viewer: Viewer, *, message: tuple[str, str] = ("", "info"),
          with_highlights: bool = True) -> Screen:
     """The whole screen of ``table`` for ``viewer`` (``message``: the answer to the
-    page's last action, with its kind)."""
-    d = drawing(table, viewer)
+    page's last action, with its kind). The viewer's view is made once for every
+    part."""
+    view = table.view_of(viewer.viewpoint)
+    shown = shown_view(table, viewer, view)
+    d = drawing(table, viewer, view)
     m = moves(table, viewer)
     entries, at = log(table, viewer)
     return Screen(game=table.game.name, title=table.game.title,
-                  heading=heading(table, viewer), drawing=d, status=status(table, viewer),
+                  heading=heading(table, viewer), drawing=d,
+                  status=status(table, viewer, shown),
                   moves=m, log=entries, log_at=at, steps=steps(table), lines=lines(table),
                   seats=seats(table), result=result(table),
-                  panels=panels(table, viewer), actions=actions(table, viewer),
-                  highlights=move_highlights(table, viewer, d)
+                  panels=panels(table, viewer, shown), actions=actions(table, viewer),
+                  highlights=move_highlights(table, viewer, d, view)
                   if with_highlights and m.options else [],
                   message=message)
-
