@@ -305,11 +305,13 @@ def test_every_game_plays_a_move_from_two_seats(server, teacher, name):
     a = classroom.join(server.url, t.codes["A"])
     b = classroom.join(server.url, t.codes["B"])
     moved = 0
-    for _ in range(4):
+    for _ in range(20):
         for seat in (a, b):
             if seat.legal_moves():
                 seat.play(seat.legal_moves()[-1])
                 moved += 1
+            else:
+                seat.wait(0.5)          # the other's move reaches this seat a moment later
         if moved >= 2:
             break
     wait_until(lambda: a.length == b.length == len(teacher.record(t.id).moves))
