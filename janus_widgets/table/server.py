@@ -1929,7 +1929,9 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
                                            max_body_size=LIMITS["body_bytes"] * 4,
                                            idle_connection_timeout=LIMITS["idle_seconds"],
                                            body_timeout=LIMITS["idle_seconds"])
-    server.listen(port, address=host)
+    # A class arrives at once: the default backlog (128) drops the rest of their first
+    # connections, whose browsers then wait a second or more to try again.
+    server.listen(port, address=host, backlog=2048)
     scheme = "https" if ssl_ctx else "http"
     shown = f"[{host}]" if ":" in host else host
     url = f"{scheme}://{shown}:{port}"
