@@ -10,13 +10,30 @@ of them are real Chromium tabs at ``/seat?code=…`` (the time until the page ha
 its first screen), the rest are clients that join with the code and wait for their
 first screen over the same WebSocket (the page's own messages). It prints:
 
-* the time to the first screen painted or received: median and slowest, per kind;
+* the time to the first screen painted or received: median and slowest, per kind; for
+  the tabs also where the time went (the page's files, the join, the socket, the
+  screen), from the page's own Resource Timing and marks;
 * the server's memory per connected seat, beyond the tables themselves (its RSS after
   the tables were made and the bots' first moves, against after every seat connected);
 * with every seat connected and ``--playing`` tables playing (their seat plays a legal
   move about a second after its turn comes, a bot answers), the time from a click on
   seat A's page (Play) to new pixels on seat B's page of a two-human table: median and
-  99th percentile over ``--moves`` moves.
+  99th percentile over ``--moves`` moves;
+* the load average of the machine at the start and the end of each size, and the CPU
+  seconds the server used in each phase (other programs share this machine).
+
+Who runs where. A class's students each have a browser of their own on a machine of
+their own; here they share the machine with the server. So that the figures are the
+server's and not the load generator's, the clients run in ``--workers`` processes of
+their own (not this one, which drives Chromium), and with ``--pin`` (the default when
+the machine has two cores or more) the server is pinned to the first core and
+everything else (this process, Chromium, the workers) to the others.
+
+What is warmed before the clock starts, and nothing else: each tab is made, and has
+loaded a blank page from another small server of this script on ``127.0.0.1`` (another
+port: the same site, so Chromium's renderer process for the site is running, as a
+student's browser is). That page is 60 bytes of HTML of its own; nothing of the seat
+page (``/seat``, its script, style or icon) is fetched or cached before the clock.
 
 Nothing is asserted: these are figures (the tests check behaviour, not speed).
 """
@@ -32,7 +49,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import tornado.httpclient
@@ -52,6 +71,16 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds process ``pid`` has used (its threads included)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def make_tables(teacher, seats: int) -> list[tuple[str, str]]:
@@ -99,7 +128,7 @@ class Client:
             msg = json.loads(text)
             if msg.get("type") == "screen":
                 self.screen = msg
-                self.first = time.perf_counter() - start
+                self.first = time.monotonic() - start
                 return
 
     async def play_on(self, stop: asyncio.Event, moves: list[int]) -> None:
@@ -128,33 +157,147 @@ class Client:
                 self.screen = msg
 
 
+# ---------------------------------------------------------------------- load workers
+async def worker_main() -> None:
+    """A load-generator process (``--worker``): told on its standard input the server,
+    its codes and how many of them play (one JSON line), it says ``ready``; told a start
+    time (``time.monotonic()``: one clock for every process of the machine) it opens
+    every seat then and writes each one's seconds to its first screen; told ``play`` its
+    players play until ``stop``, and it writes how many moves they made."""
+    tornado.httpclient.AsyncHTTPClient.configure(None, max_clients=2000)
+    loop = asyncio.get_running_loop()
+
+    async def read() -> dict:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            raise SystemExit(0)
+        return json.loads(line)
+
+    def write(data: dict) -> None:
+        sys.stdout.write(json.dumps(data) + "\n")
+        sys.stdout.flush()
+
+    task = await read()
+    clients = [Client(task["url"], code) for code in task["codes"]]
+    write({"ready": True})
+    start = (await read())["start"]
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    await asyncio.gather(*(c.open(start) for c in clients))
+    write({"first": [c.first for c in clients]})
+    await read()                                      # play
+    stop = asyncio.Event()
+    played: list[int] = []
+    players = [asyncio.ensure_future(c.play_on(stop, played))
+               for c in clients[:task["play"]]]
+    await read()                                      # stop
+    stop.set()
+    for p in players:
+        p.cancel()
+    write({"played": len(played)})
+
+
+class Workers:
+    """The load-generator processes of one class size."""
+
+    def __init__(self, count: int, url: str, codes: list[str], playing: int,
+                 cpus: set[int] | None) -> None:
+        self.procs = []
+        shares = [codes[k::count] for k in range(count)]
+        plays = [len(range(k, playing, count)) for k in range(count)]
+        for share, play in zip(shares, plays):
+            if not share:
+                continue
+            proc = subprocess.Popen([sys.executable, __file__, "--worker"],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    text=True)
+            if cpus:
+                os.sched_setaffinity(proc.pid, cpus)
+            proc.stdin.write(json.dumps({"url": url, "codes": share, "play": play}) + "\n")
+            proc.stdin.flush()
+            self.procs.append(proc)
+        for proc in self.procs:
+            assert json.loads(proc.stdout.readline())["ready"]
+
+    def tell(self, data: dict) -> None:
+        for proc in self.procs:
+            proc.stdin.write(json.dumps(data) + "\n")
+            proc.stdin.flush()
+
+    async def answers(self) -> list[dict]:
+        loop = asyncio.get_running_loop()
+        return list(await asyncio.gather(*(loop.run_in_executor(None, p.stdout.readline)
+                                           for p in self.procs)))
+
+    def close(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+
+
+# ---------------------------------------------------------------------- the tabs
 PAINTED = "() => document.body.dataset.serial !== undefined"
+BLANK = b"<!doctype html><title>a browser already open</title><p>ready"
 
 
-async def new_tabs(browser, count: int) -> list:
-    """``count`` tabs of their own (a browser each student already has open)."""
+class _Blank(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(BLANK)))
+        self.end_headers()
+        self.wfile.write(BLANK)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def blank_server() -> tuple[ThreadingHTTPServer, str]:
+    """A server of one blank page, on 127.0.0.1 (the table server's site, another
+    origin): the tabs load it before the clock so their renderers are running."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Blank)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+async def new_tabs(browser, count: int, blank: str) -> list:
+    """``count`` tabs of their own (a browser each student already has open), each
+    with a blank page of ``blank`` loaded (see the module's docstring)."""
     tabs = []
     for _ in range(count):
         context = await browser.new_context(viewport={"width": 1366, "height": 768})
-        tabs.append(await context.new_page())
+        page = await context.new_page()
+        await page.goto(blank)
+        tabs.append(page)
     return tabs
+
+
+#: Where a tab's time went, read on the page: navigation start → the page's HTML
+#: received, → its script received, → the join's answer, → the socket open, → the
+#: first screen received, → painted (seconds, each from navigation start).
+TIMING = """() => {
+  const mark = n => (performance.getEntriesByName(n)[0] || {startTime: NaN}).startTime;
+  const res = n => performance.getEntriesByType('resource').find(e => e.name.includes(n));
+  const nav = performance.getEntriesByType('navigation')[0];
+  return [nav.responseEnd, (res('/seat/seat.js') || {}).responseEnd,
+          (res('/api/join') || {}).responseEnd, mark('janus-socket-open'),
+          mark('janus-first-screen'), mark('janus-painted')].map(t => t / 1000);
+}"""
+PARTS = ("HTML received", "script received", "joined", "socket open", "screen received",
+         "painted")
 
 
 async def open_pages(tabs: list, url: str, codes: list[str], start: float
                      ) -> list[tuple[float, ...]]:
-    """Every tab goes to its seat's address at once: seconds from the address to the
-    first screen painted (the page's own clock), from the start, from the address to
-    the page joined (its files loaded and run: the browser's own work), and from joined
-    to painted (the socket, the server's screen, the painting)."""
+    """Every tab goes to its seat's address at once (``start``): for each, the seconds
+    from navigation start to each of :data:`PARTS` (the page's own clock), then from
+    ``start`` to painted (this process's clock)."""
     async def one(page, code: str) -> tuple[float, ...]:
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
         await page.goto(f"{url}/seat?code={code}", wait_until="commit")
         await page.wait_for_function(PAINTED, timeout=120_000, polling=20)
-        own = await page.evaluate("() => performance.now()") / 1000
-        marks = await page.evaluate(
-            "() => Object.fromEntries(performance.getEntriesByType('mark')"
-            ".map(m => [m.name, m.startTime / 1000]))")
-        server_part = marks["janus-painted"] - marks["janus-joined"]
-        return own, time.perf_counter() - start, marks["janus-joined"], server_part
+        parts = await page.evaluate(TIMING)
+        return (*parts, time.monotonic() - start)
     return await asyncio.gather(*(one(page, code) for page, code in zip(tabs, codes)))
 
 
@@ -206,7 +349,10 @@ async def click_to_pixels(browser, url: str, teacher, moves: int) -> list[float]
     return times
 
 
-async def run_size(seats: int, pages: int, playing: int, moves: int, browser) -> dict:
+async def run_size(args: argparse.Namespace, seats: int, browser, blank: str,
+                   cpus: tuple[set[int], set[int]] | None) -> dict:
+    pages = min(args.pages, seats)
+    playing = min(args.playing, seats - pages)
     folder = Path(tempfile.mkdtemp(prefix=f"janus-bench-{seats}-"))
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -215,6 +361,10 @@ async def run_size(seats: int, pages: int, playing: int, moves: int, browser) ->
                              "--teacher-token-file", str(folder / "token"),
                              "--bot-delay", "0.4"],
                             stdout=open(folder / "server.log", "w"), stderr=subprocess.STDOUT)
+    if cpus:
+        os.sched_setaffinity(proc.pid, cpus[0])
+    workers = None
+    profile = None
     try:
         wait_http(url + "/api/status", timeout=60, proc=proc)
         teacher = classroom.connect(url, (folder / "token").read_text().strip())
@@ -223,34 +373,52 @@ async def run_size(seats: int, pages: int, playing: int, moves: int, browser) ->
         before = rss_mb(proc.pid)
         codes = [code for _, code in made]
         browser_codes, client_codes = codes[:pages], codes[pages:]
-        clients = [Client(url, code) for code in client_codes]
-        tabs = await new_tabs(browser, len(browser_codes))
-        start = time.perf_counter()
-        page_times, _ = await asyncio.gather(
-            open_pages(tabs, url, browser_codes, start),
-            asyncio.gather(*(c.open(start) for c in clients)))
-        client_times = [c.first for c in clients]
+        workers = Workers(args.workers, url, client_codes, playing,
+                          cpus[1] if cpus else None)
+        tabs = await new_tabs(browser, len(browser_codes), blank)
+        load_start = load()
+        if os.environ.get("JANUS_PROFILE_JOIN"):
+            profile = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"),
+                                        "record", "-p", str(proc.pid), "-d", "6", "-f",
+                                        "raw", "-o", os.environ["JANUS_PROFILE_JOIN"]])
+            await asyncio.sleep(1.0)
+        cpu0 = cpu_seconds(proc.pid)
+        start = time.monotonic() + 0.5
+        workers.tell({"start": start})
+        page_times, answers = await asyncio.gather(
+            open_pages(tabs, url, browser_codes, start), workers.answers())
+        opened = time.monotonic() - start
+        cpu_open = cpu_seconds(proc.pid) - cpu0
+        client_times = [t for a in answers for t in json.loads(a)["first"]]
+        if profile is not None:
+            profile.wait()
+            profile = None
         await asyncio.sleep(1.0)
         after = rss_mb(proc.pid)
-        stop = asyncio.Event()
-        played: list[int] = []
-        players = [asyncio.ensure_future(c.play_on(stop, played)) for c in clients[:playing]]
+        workers.tell({"play": True})
         await asyncio.sleep(2.0)
-        profile = None
         if os.environ.get("JANUS_PROFILE"):
             profile = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record",
                                         "-p", str(proc.pid), "-d", "20", "-f", "raw", "-o",
                                         os.environ["JANUS_PROFILE"]])
-        latencies = await click_to_pixels(browser, url, teacher, moves)
+        cpu1, clock1 = cpu_seconds(proc.pid), time.monotonic()
+        latencies = await click_to_pixels(browser, url, teacher, args.moves)
+        cpu_play = (cpu_seconds(proc.pid) - cpu1) / (time.monotonic() - clock1)
         if profile is not None:
             profile.wait()
-        stop.set()
-        for task in players:
-            task.cancel()
+            profile = None
+        workers.tell({"stop": True})
+        played = sum(json.loads(a)["played"] for a in await workers.answers())
         return {"seats": seats, "pages": page_times, "clients": client_times,
-                "rss_before": before, "rss_after": after, "latency": latencies,
-                "played": len(played), "playing": len(players)}
+                "pages_n": pages, "rss_before": before, "rss_after": after,
+                "latency": latencies, "played": played, "playing": playing,
+                "opened": opened, "cpu_open": cpu_open, "cpu_play": cpu_play,
+                "load_start": load_start, "load_end": load()}
     finally:
+        if workers is not None:
+            workers.close()
+        if profile is not None:
+            profile.kill()
         proc.terminate()
         proc.wait(timeout=30)
 
@@ -267,47 +435,77 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+def pinning(args: argparse.Namespace) -> tuple[set[int], set[int]] | None:
+    """(the server's cores, everything else's), or None when not pinning."""
+    cores = sorted(os.sched_getaffinity(0))
+    if not args.pin or len(cores) < 2:
+        return None
+    return {cores[0]}, set(cores[1:])
+
+
+def report(r: dict) -> None:
+    seats = r["seats"]
+    per_seat = (r["rss_after"] - r["rss_before"]) / seats
+    lat = r["latency"]
+    print(f"\n{seats} seats at once ({r['pages_n']} Chromium pages, the rest WebSocket "
+          f"clients; tables of one human seat and bots) [{r['load_start']} at the start, "
+          f"{r['load_end']} at the end]")
+    pages = r["pages"]
+    print("  first screen: " + summary("pages, start to painted", [p[-1] for p in pages])
+          + "; " + summary("clients received", r["clients"]))
+    if pages:
+        medians = [statistics.median(p[k] for p in pages) for k in range(len(PARTS))]
+        print("  the pages' own clocks, medians from navigation start: " + ", ".join(
+            f"{name} {t:.2f} s" for name, t in zip(PARTS, medians)))
+    print(f"  every seat had its first screen {r['opened']:.2f} s after the start; the "
+          f"server used {r['cpu_open']:.2f} CPU seconds meanwhile")
+    print(f"  server memory: {r['rss_before']:.0f} MB with the tables, "
+          f"{r['rss_after']:.0f} MB with every seat connected: "
+          f"{per_seat * 1024:.0f} kB per seat")
+    if lat:
+        print(f"  click on A's page → new pixels on B's page, {r['playing']} tables "
+              f"playing ({r['played']} moves by their seats meanwhile; the server busy "
+              f"{100 * r['cpu_play']:.0f}% of one core): median "
+              f"{statistics.median(lat):.0f} ms, p99 {percentile(lat, 0.99):.0f} ms, "
+              f"slowest {max(lat):.0f} ms over {len(lat)} moves")
+
+
 async def main_async(args: argparse.Namespace) -> None:
     from playwright.async_api import async_playwright
-    # tornado's client makes 10 requests at a time by default: a class joins at once
-    tornado.httpclient.AsyncHTTPClient.configure(None, max_clients=2000)
+    cpus = pinning(args)
+    if cpus:
+        os.sched_setaffinity(0, cpus[1])     # Chromium and the workers start from here
+        print(f"pinned: the server to cores {sorted(cpus[0])}, this process, Chromium and "
+              f"{args.workers} load workers to {sorted(cpus[1])}")
+    else:
+        print("not pinned: the server, Chromium and the load workers share every core")
+    blank_http, blank = blank_server()
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                           args=CHROMIUM_ARGS)
         for seats in args.seats:
-            r = await run_size(seats, min(args.pages, seats), min(args.playing, seats -
-                                                                   args.pages),
-                               args.moves, browser)
-            per_seat = (r["rss_after"] - r["rss_before"]) / seats
-            lat = r["latency"]
-            print(f"\n{seats} seats at once ({min(args.pages, seats)} Chromium pages, the "
-                  f"rest WebSocket clients; tables of one human seat and bots)")
-            pages = r["pages"]
-            print("  first screen: " + summary("pages, address to painted",
-                                                [p[0] for p in pages]) + " (of which "
-                  + summary("address to joined: the page's files loaded and run",
-                            [p[2] for p in pages]) + "; "
-                  + summary("joined to painted", [p[3] for p in pages]) + "); "
-                  + summary("clients received", r["clients"]))
-            print(f"  server memory: {r['rss_before']:.0f} MB with the tables, "
-                  f"{r['rss_after']:.0f} MB with every seat connected: "
-                  f"{per_seat * 1024:.0f} kB per seat")
-            if lat:
-                print(f"  click on A's page → new pixels on B's page, {r['playing']} tables "
-                      f"playing ({r['played']} moves by their seats meanwhile): median "
-                      f"{statistics.median(lat):.0f} ms, p99 {percentile(lat, 0.99):.0f} ms "
-                      f"over {len(lat)} moves")
+            report(await run_size(args, seats, browser, blank, cpus))
         await browser.close()
+    blank_http.shutdown()
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--worker"]:
+        asyncio.run(worker_main())
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, nargs="+", default=[30, 60, 300])
     parser.add_argument("--pages", type=int, default=10, help="real Chromium pages")
     parser.add_argument("--playing", type=int, default=60,
                         help="tables whose seat plays while the latency is measured")
     parser.add_argument("--moves", type=int, default=40, help="moves timed A → B")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="load-generator processes for the WebSocket clients")
+    parser.add_argument("--pin", action=argparse.BooleanOptionalAction, default=True,
+                        help="the server on the first core, everything else on the others")
     args = parser.parse_args()
+    if args.workers < 1:
+        parser.error("--workers is 1 or more")
     if not Path(CHROMIUM).exists():
         sys.exit(f"Chromium is needed at {CHROMIUM}")
     asyncio.run(main_async(args))
