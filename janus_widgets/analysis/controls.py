@@ -20,15 +20,28 @@ True
 >>> gate.button.click()
 >>> shown[-1], gate.guesses()
 ('result', {'from a6': '2', 'from f6': '5'})
+>>> def place(values):
+...     if not values["Dice:"].strip():
+...         raise ValueError("write the dice first")
+...     return f"placed {values['Dice:']}"
+>>> setup = SetUp([("Dice:", "e.g. 6 6 6 6 2")], place)
+>>> setup.button.click()
+>>> setup.error
+'write the dice first'
+>>> setup.boxes[0].value = "1 2 3 4 5"
+>>> setup.button.click()
+>>> setup.error, setup.done
+('', 1)
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 
 import ipywidgets as w
 
-__all__ = ["SeedRun", "Predict", "SEED_MAX"]
+__all__ = ["SeedRun", "Predict", "SetUp", "SEED_MAX"]
 
 #: The largest seed a seed box takes (any whole number from 0 up to this).
 SEED_MAX = 10**9
@@ -159,3 +172,67 @@ class Predict(w.VBox):
         self.status.value = "<i>Your guesses are kept: compare them with the result.</i>"
         with self.output:
             self._reveal()
+
+
+class SetUp(w.VBox):
+    """A small form: one text box per field, a button, and a line saying what happened.
+
+    ``fields`` are ``(label, example)`` pairs (the example is the box's placeholder).
+    The button calls ``apply({label: text})``, which does the work and returns what to
+    say; a ``ValueError`` it raises is the reason the entry is refused, shown on the page
+    (its message should name what was wrong and what is allowed) and kept in
+    :attr:`error`. Nothing else is lost either: any other error is shown too, and the
+    form stays usable.
+    """
+
+    def __init__(self, fields: Sequence[tuple[str, str]], apply: Callable[[dict[str, str]], str],
+                 *, button: str = "Set up", prompt: str = "") -> None:
+        fields = list(fields)
+        if not fields or not all(isinstance(label, str) and label.strip()
+                                 for label, _ in fields):
+            raise ValueError(f"SetUp needs at least one named field, got {fields!r}")
+        if not callable(apply):
+            raise TypeError(f"SetUp needs a function that sets the entry up, got {apply!r}")
+        self._apply = apply
+        self.labels = [label for label, _ in fields]
+        self.boxes = [w.Text(placeholder=example, description=label,
+                             style={"description_width": "initial"},
+                             layout=w.Layout(width="auto"))
+                      for label, example in fields]
+        self.button = w.Button(description=button, button_style="primary", icon="cog",
+                               layout=w.Layout(width="auto"))
+        self.status = w.HTML()
+        self.status.add_class("janus-setup-status")
+        self.error = ""
+        self.done = 0
+        self.button.on_click(lambda _b: self.set_up())
+        parts: list[w.Widget] = [w.HTML(f"<b>{html.escape(prompt)}</b>")] if prompt else []
+        super().__init__([*parts, w.HBox(self.boxes, layout=w.Layout(flex_flow="row wrap")),
+                          w.HBox([self.button]), self.status])
+        self.add_class("janus-setup")
+
+    def values(self) -> dict[str, str]:
+        """The entries as typed, by label."""
+        return {label: box.value for label, box in zip(self.labels, self.boxes)}
+
+    def set_up(self) -> bool:
+        """Apply the entries; whether it worked (the reason is on the page if not)."""
+        self.button.disabled = True
+        try:
+            said = self._apply(self.values())
+        except ValueError as exc:
+            self.error = str(exc)
+            self.status.value = ("<div style='color:#b42318'><b>✘ Not set up:</b> "
+                                 f"{html.escape(self.error)}</div>")
+            return False
+        except Exception as exc:  # noqa: BLE001 - shown on the page, the form stays usable
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.status.value = ("<div style='color:#b42318'><b>✘ Something went wrong:</b> "
+                                 f"{html.escape(self.error)}</div>")
+            return False
+        finally:
+            self.button.disabled = False
+        self.error = ""
+        self.done += 1
+        self.status.value = f"<div style='color:#1a7f37'><b>✔</b> {html.escape(str(said))}</div>"
+        return True
