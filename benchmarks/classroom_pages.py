@@ -62,6 +62,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser_support import CHROMIUM, CHROMIUM_ARGS, free_port, wait_http  # noqa: E402
 
 from janus_widgets import classroom  # noqa: E402
+from janus_widgets.table.seat_pages import held_layers  # noqa: E402
 
 GAMES = ("jactus", "jinns", "janus", "janus-cards")
 
@@ -112,6 +113,7 @@ class Client:
         self.url, self.code = url, code
         self.first = float("nan")
         self.screen: dict | None = None
+        self.layers: dict[str, list] = {}         # what the page holds of each layer
         self.ws = None
 
     async def open(self, start: float) -> None:
@@ -127,7 +129,7 @@ class Client:
                 raise RuntimeError("the server closed a seat's socket")
             msg = json.loads(text)
             if msg.get("type") == "screen":
-                self.screen = msg
+                self.screen = held_layers(self.layers, msg)
                 self.first = time.monotonic() - start
                 return
 
@@ -151,10 +153,7 @@ class Client:
                 return
             msg = json.loads(text)
             if msg.get("type") == "screen":
-                for name, shapes in msg["drawing"]["layers"].items():
-                    if shapes == "same" and self.screen is not None:
-                        msg["drawing"]["layers"][name] = self.screen["drawing"]["layers"][name]
-                self.screen = msg
+                self.screen = held_layers(self.layers, msg)
 
 
 # ---------------------------------------------------------------------- load workers

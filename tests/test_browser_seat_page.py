@@ -22,6 +22,7 @@ import pytest
 from browser_support import ARTIFACTS, eventually
 from janus_widgets import classroom, games
 from janus_widgets.drawing.shapes import Region
+from janus_widgets.table.seat_pages import held_layers
 from server_support import table_server
 
 pytestmark = pytest.mark.browser
@@ -49,6 +50,7 @@ class SeatPage:
         self.page = self.context.new_page()
         self.page.set_default_timeout(20_000)
         self.screens: list[dict[str, Any]] = []
+        self.layers: dict[str, list[Any]] = {}
         self.errors: list[str] = []
         self.dialogs: list[str] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
@@ -62,10 +64,7 @@ class SeatPage:
         def take(payload: Any) -> None:
             data = json.loads(payload)
             if data.get("type") == "screen":
-                layers = data["drawing"]["layers"]
-                for name, shapes in layers.items():      # a layer the page has: "same"
-                    if shapes == "same":
-                        layers[name] = self.screens[-1]["drawing"]["layers"][name]
+                held_layers(self.layers, data)           # "same" and edits, as the page
                 self.screens.append(data)
         ws.on("framereceived", take)
 

@@ -20,7 +20,7 @@ import pytest
 from janus_widgets import classroom, games
 from janus_widgets.table import Table
 from janus_widgets.table import screen as S
-from janus_widgets.table.seat_pages import CSP, PAGE_FILES
+from janus_widgets.table.seat_pages import CSP, PAGE_FILES, held_layers
 from server_support import Socket, table_server
 
 
@@ -169,14 +169,13 @@ def test_every_screen_a_page_receives_holds_its_seats_view_and_never_the_seed(se
         seat = "AB".index(letter)
         sock.receive("screen", where=lambda f: f["steps"]["length"] == len(final.moves))
         layers: dict = {}
+        edits = 0
         for frame in sock.frames:
             assert seed not in json.dumps(frame), f"the seed reached seat {letter}'s page"
             if frame["type"] != "screen":
                 continue
-            for name, shapes in frame["drawing"]["layers"].items():   # as the page does
-                if shapes == "same":
-                    frame["drawing"]["layers"][name] = layers[name]
-                layers[name] = frame["drawing"]["layers"][name]
+            edits += sum(isinstance(v, dict) for v in frame["drawing"]["layers"].values())
+            held_layers(layers, frame)                 # "same" and edits, as the page
             ply = frame["steps"]["length"]
             view = states[ply].view(seat)
             selection = board.fresh_selection(view, seat, None)
@@ -189,6 +188,7 @@ def test_every_screen_a_page_receives_holds_its_seats_view_and_never_the_seed(se
             assert [text for text, _ in frame["log"] if text != "start"] == words
             checked += 1
         sock.close()
+        assert edits, f"seat {letter}'s page was never sent a layer as an edit"
     assert checked > played
 
 
@@ -224,6 +224,12 @@ def test_a_page_selects_steps_and_is_refused_in_words(server, teacher):
     sock.send({"type": "select", "move": 2})
     chosen = sock.receive("screen", after=mark)
     assert chosen["status"]["message"].startswith("Selected Y3")
+    held: dict = {}
+    for frame in sock.frames:                  # its layers as the page makes them
+        if frame["type"] == "screen":
+            held_layers(held, frame)
+        if frame is chosen:
+            break
     assert any(shape[0] in ("rect", "circle", "polygon") for shape in
                chosen["drawing"]["layers"]["highlight"])
     mark = sock.mark()

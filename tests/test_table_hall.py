@@ -12,6 +12,7 @@ import json
 import re
 import sqlite3
 import threading
+import time
 
 import pytest
 
@@ -679,3 +680,56 @@ def test_a_students_credentials_are_capped_and_expire(hall):
     with pytest.raises(WireError) as old:
         hall.who(made[-1])
     assert old.value.code == "bad_credential"
+
+
+def test_bots_think_off_the_loop_one_search_per_table(tmp_path, monkeypatch):
+    """Issue 32: on a server's loop a bot's search runs in the hall's bot thread: while
+    a slow bot thinks, the loop serves another table's move at once; each table has at
+    most one search asked for, and the bot's move lands, stored, when it answers."""
+    from janus_widgets.table import local
+    release = threading.Event()
+    asked: list[int] = []
+    real = local.make_bot
+
+    def make(name, game, seat, seed):
+        policy = real(name, game, seat, seed)
+
+        def slow(view):
+            asked.append(seat)
+            assert release.wait(10), "the test never let the bot answer"
+            return policy(view)
+        return slow
+    monkeypatch.setattr(local, "make_bot", make)
+    loop = asyncio.new_event_loop()
+    try:
+        hall = Hall(SQLiteStorage(str(tmp_path / "class.sqlite")), TOKEN, bot_delay=0.01,
+                    loop=lambda: loop)
+        slow, _ = hall.create_table({"game": "jinns", "players": 2, "bots": {"A": "greedy"}})
+        other, _ = hall.create_table({"game": "jactus", "players": 2})
+        assert slow.bots and slow.table.bots == {}         # the hall asks, not the table
+
+        async def meanwhile() -> float:
+            await asyncio.sleep(0.2)                       # the bot is thinking now
+            assert slow.thinking and asked == [0]
+            started = time.perf_counter()
+            hall.play(other, 0, other.table.state.legal_moves()[0].notation, "m0")
+            served_in = time.perf_counter() - started
+            hall.next_bot(slow)                            # asked again: still one search
+            await asyncio.sleep(0.1)
+            assert asked == [0] and slow.table.length == 0
+            release.set()
+            for _ in range(200):
+                await asyncio.sleep(0.01)
+                if slow.table.length:
+                    break
+            return served_in
+
+        served_in = on_own_thread(loop.run_until_complete, meanwhile())
+        assert served_in < 0.5, f"a move waited {served_in:.2f} s behind a bot's search"
+        assert other.table.length >= 1
+        assert slow.table.length >= 1 and slow.table.replay.lines[0].by[0] == "bot:greedy"
+        assert [m.by for m in hall.storage.moves(slow.id)][:1] == ["bot:greedy"]
+        assert slow.thinking == (slow.table.state.current_player in slow.bots)
+        hall.close()
+    finally:
+        loop.close()

@@ -38,7 +38,8 @@ from ..drawing.shapes import Arc, Circle, Line, Polygon, Rect, Region, Text
 __all__ = ["Viewer", "Screen", "Moves", "Status", "Panel", "Action", "make", "drawing",
            "fresh_selection", "chosen", "said_kind",
            "moves", "log", "lines", "status", "panels", "actions", "heading",
-           "page_refusal", "covered", "drawing_data", "LOG_WINDOW", "SCREEN_VERSION"]
+           "page_refusal", "covered", "drawing_data", "shape_data", "LOG_WINDOW",
+           "SCREEN_VERSION"]
 
 #: Moves of the log on either side of the cursor that a screen lists.
 LOG_WINDOW = 60
@@ -105,13 +106,14 @@ class Screen:
     highlights: list[list[int]] = field(default_factory=list)
     message: tuple[str, str] = ("", "info")
 
-    def to_json(self) -> dict[str, Any]:
-        """The screen as JSON data (what the seat page paints)."""
+    def to_json(self, layers: bool = True) -> dict[str, Any]:
+        """The screen as JSON data (what the seat page paints); ``layers=False`` leaves
+        the drawing's layers out (a seat page's view sends them as edits)."""
         text, kind = self.message
         return {
             "type": "screen", "version": SCREEN_VERSION, "game": self.game,
             "title": self.title, "heading": self.heading,
-            "drawing": drawing_data(self.drawing),
+            "drawing": drawing_data(self.drawing, layers),
             "status": {**self.status.__dict__, "message": text, "kind": kind},
             "moves": {"options": [{"notation": n, "description": d,
                                    "highlights": self.highlights[i]
@@ -160,22 +162,35 @@ def _shape_data(shape: Any) -> tuple[Any, ...]:
     raise TypeError(f"not a shape: {shape!r}")
 
 
-def drawing_data(d: Drawing) -> dict[str, Any]:
+def shape_data(shape: Any) -> tuple[Any, ...]:
+    """One shape as JSON data: ``(kind, …fields in the order of the shape's class)``,
+    made once per shape (the tuple is shared: never change it).
+
+    >>> shape_data(Rect(0, 0, 10, 10, fill="#fff"))[:6]
+    ('rect', 0, 0, 10, 10, '#fff')
+    """
+    return _shape_data(shape)
+
+
+def drawing_data(d: Drawing, layers: bool = True) -> dict[str, Any]:
     """A drawing as JSON data: its size, background and title, each layer's shapes as
-    ``[kind, …fields in the order of the shape's class]``, and the click regions as
-    ``{"kind", "geometry", "key"}`` (a page sends back a region's index, never a key).
+    ``[kind, …fields in the order of the shape's class]`` (left out when not
+    ``layers``), and the click regions as ``{"kind", "geometry", "key"}`` (a page
+    sends back a region's index, never a key).
 
     >>> d = Drawing(40, 20, title="t"); d.rect(0, 0, 10, 10, fill="#fff", key=("die", 1))
     >>> data = drawing_data(d)
     >>> data["layers"]["pieces"][0][:5], data["regions"][0]["key"]
     (('rect', 0, 0, 10, 10), 'die 1')
     """
-    return {"width": d.width, "height": d.height, "background": d.background,
+    data = {"width": d.width, "height": d.height, "background": d.background,
             "title": d.title,
-            "layers": {name: [_shape_data(s) for s in shapes]
-                       for name, shapes in d.layers.items()},
             "regions": [{"kind": r.kind, "geometry": _geometry(r), "key": key_text(r.key)}
                         for r in d.regions]}
+    if layers:
+        data["layers"] = {name: [_shape_data(s) for s in shapes]
+                          for name, shapes in d.layers.items()}
+    return data
 
 
 def _geometry(region: Region) -> list[Any]:

@@ -6,7 +6,9 @@ HTML, CSS and a small JavaScript module of our own (``seat_page/``): it joins wi
 code, signs in on the WebSocket with ``{"type": "hello", "credential": …, "screen":
 true}`` and from then on paints each ``screen`` message it is sent
 (:meth:`~.screen.Screen.to_json`; a layer of the drawing the page already has is sent
-as ``"same"``: Janus's board is 90 kB) and sends what the student does: a click on the board
+as ``"same"``, and a layer that changed as an edit of the one the page has,
+``{"runs": […]}`` (:func:`layer_edit`): Janus's board is 90 kB, and a move changes a
+dozen of its 800 shapes) and sends what the student does: a click on the board
 (``{"type": "click", "serial": n, "region": i}``: the index of a region of screen ``n``,
 never a key or a move), a move chosen in the list (``select``), the step bar (``goto``),
 a move to play (``play``, as every seat sends it), and asks for its record or a
@@ -37,7 +39,7 @@ and makes the screen with the same screen model as the notebook widget
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +47,8 @@ from ..core.protocol import seat_name
 from . import screen as S
 from .client import SeatMirror
 
-__all__ = ["PageView", "PageError", "PAGE_FILES", "CSP", "SECURITY_HEADERS", "page_file"]
+__all__ = ["PageView", "PageError", "PAGE_FILES", "CSP", "SECURITY_HEADERS", "page_file",
+           "layer_edit", "held_layers"]
 
 #: Screens of a page whose click regions are remembered (a click names its screen).
 KEPT_SCREENS = 8
@@ -83,6 +86,71 @@ def page_file(name: str) -> tuple[bytes, str]:
     return (PAGE_DIR / name).read_bytes(), kind
 
 
+def layer_edit(old: Sequence[Hashable], index: dict[Hashable, int],
+               new: Sequence[Hashable]) -> list[Any]:
+    """How to make layer ``new`` from ``old`` (what the page holds; ``index``: each of
+    its shapes → its first place): runs ``[start, count]`` of ``old``'s shapes, and the
+    shapes ``old`` lacks as they are, in the order of ``new``.
+
+    >>> old = ["a", "b", "c", "d", "e"]
+    >>> layer_edit(old, {x: i for i, x in enumerate(old)}, ["a", "b", "d", "e", "z"])
+    [[0, 2], [3, 2], 'z']
+    """
+    out: list[Any] = []
+    run: list[int] | None = None          # the run being extended: [start, count]
+    size = len(old)
+    for shape in new:
+        if run is not None:
+            at = run[0] + run[1]
+            if at < size and (old[at] is shape or old[at] == shape):
+                run[1] += 1
+                continue
+        start = index.get(shape)
+        if start is None:
+            run = None
+            out.append(shape)
+        else:
+            run = [start, 1]
+            out.append(run)
+    return out
+
+
+def held_layers(held: dict[str, list[Any]], screen: dict[str, Any]) -> dict[str, Any]:
+    """Read a screen's layers as a page does: ``"same"`` is the layer ``held``,
+    ``{"runs": …}`` is made from it (:func:`layer_edit`); ``held`` (what the page holds,
+    layer name → shapes) is updated, and the screen's layers are replaced by the shapes.
+    A Python reader of seat-page frames (the tests, the benchmarks) uses it; the page's
+    ``seat.js`` does the same. :class:`ValueError` for a layer it cannot make.
+
+    >>> held = {}
+    >>> held_layers(held, {"drawing": {"layers": {"b": [["rect", 1], ["text", 2]]}}})
+    {'drawing': {'layers': {'b': [['rect', 1], ['text', 2]]}}}
+    >>> held_layers(held, {"drawing": {"layers": {"b": {"runs": [[1, 1], ["line", 3]]}}}})
+    {'drawing': {'layers': {'b': [['text', 2], ['line', 3]]}}}
+    """
+    layers = screen["drawing"]["layers"]
+    for name, shapes in layers.items():
+        if shapes == "same" or isinstance(shapes, dict):
+            if name not in held:
+                raise ValueError(f"layer {name!r} refers to a layer the page does not hold")
+            if isinstance(shapes, dict):
+                base, made = held[name], []
+                for item in shapes["runs"]:
+                    if isinstance(item[0], int):
+                        start, count = item
+                        if not (0 <= start and count > 0 and start + count <= len(base)):
+                            raise ValueError(f"layer {name!r}: run {item!r} is outside "
+                                             f"the {len(base)} shapes held")
+                        made.extend(base[start:start + count])
+                    else:
+                        made.append(item)
+                layers[name] = made
+            else:
+                layers[name] = held[name]
+        held[name] = layers[name]
+    return screen
+
+
 def _index(value: Any, count: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < count:
         raise PageError("bad_request", f"{what} is a whole number from 0 to {count - 1}, "
@@ -107,7 +175,8 @@ class PageView:
         self._message: tuple[str, str] = ("", "info")
         self._for: Hashable = None
         self._hint: tuple[S.Panel, Hashable] | None = None   # the solver's, and for what
-        self._sent_layers: dict[str, Any] = {}     # what this page holds of each layer
+        #: what this page holds of each layer: its shapes, and each shape's first place
+        self._sent_layers: dict[str, tuple[list[Any], dict[Any, int]]] = {}
         self._fresh()
 
     # ------------------------------------------------------------------ reading
@@ -165,13 +234,9 @@ class PageView:
         self._keys = [r.key for r in made.drawing.regions]
         self._keys_of[self.serial] = self._keys
         self._keys_of.pop(self.serial - KEPT_SCREENS, None)
-        data = made.to_json()
-        layers = data["drawing"]["layers"]
-        for name, shapes in list(layers.items()):
-            if self._sent_layers.get(name) == shapes:
-                layers[name] = "same"          # the page keeps the layer it has
-            else:
-                self._sent_layers[name] = shapes
+        data = made.to_json(layers=False)
+        data["drawing"]["layers"] = {name: self._layer(name, shapes)
+                                     for name, shapes in made.drawing.layers.items()}
         if self._hint is not None:
             if self._hint[1] == self._position():
                 data["panels"].append(self._hint[0].to_json())
@@ -182,6 +247,24 @@ class PageView:
         data["table"] = self.mirror.table_id
         data["connected"] = True
         return data
+
+    def _layer(self, name: str, shapes: list[Any]) -> Any:
+        """A layer as this page is sent it: ``"same"`` when it holds it already, an
+        edit of what it holds (``{"runs": …}``) when that is shorter, else the shapes.
+        The comparisons are of the shapes (frozen values), before any is made JSON."""
+        held = self._sent_layers.get(name)
+        if held is not None and held[0] == shapes:
+            return "same"                          # the page keeps the layer it has
+        index: dict[Any, int] = {}
+        for i, shape in enumerate(shapes):
+            index.setdefault(shape, i)
+        self._sent_layers[name] = (list(shapes), index)
+        if held is not None and held[0]:
+            edit = layer_edit(held[0], held[1], shapes)
+            if len(edit) < len(shapes):
+                return {"runs": [item if isinstance(item, list) else S.shape_data(item)
+                                 for item in edit]}
+        return [S.shape_data(shape) for shape in shapes]
 
     # ------------------------------------------------------------------ news
     def news(self, moved: bool) -> None:

@@ -35,6 +35,7 @@ import sys
 import time
 import traceback
 from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -50,7 +51,7 @@ from .. import games as game_registry
 from ..core.errors import IllegalMoveError, InvalidMoveError
 from ..core.protocol import CHANCE, TERMINAL, Game, seat_index, seat_name
 from ..core.record import Record
-from ..core.replay import HUMAN
+from ..core.replay import HUMAN, bot_by
 from ..core.rng import check_seed, fresh_seed
 from ..drawing.panels import Panel
 from . import screen as S
@@ -270,6 +271,15 @@ class ServedTable:
         self.note = str((row.meta or {}).get("note", ""))   # why, if not the teacher
         self.connections: dict[int, set[Connection]] = {}
         self._client_ids: dict[int, str] = {}       # ply → the client's move id
+        #: seat → (policy, name) of the bots the hall runs off its loop
+        #: (:meth:`Hall.next_bot`); empty when the table runs its own (no loop, or no delay)
+        self.bots: dict[int, tuple[Callable[[Any], Any], str]] = {}
+        self.thinking = False                      # a bot's move is asked for or waited on
+        if hall.bots_off_loop():
+            for seat, policy in table.bots.items():
+                self.bots[seat] = (policy, table.seat_label(seat))
+            for seat in self.bots:
+                table.set_bot(seat, None)          # the hall asks it, in its bot thread
         table.observe(self._on_change)
         if self.status != "playing":
             table.hold(self.status_text())
@@ -299,6 +309,7 @@ class ServedTable:
         if what == "moves":
             self.persist()
             self.hall.broadcast(self)
+            self.hall.next_bot(self)
         elif what == "notice" and self.table.notice and self.table.notice[1] == "error":
             # A bot's turn that failed on the loop (the table's timer said so; its
             # traceback is the table's last error).
@@ -382,11 +393,14 @@ class Hall:
         #: messages each credential may send, over all its sockets.
         self.seat_work: dict[tuple[str, int], Budget] = {}
         self.credential_messages: dict[str, Budget] = {}
+        self._bot_pool: ThreadPoolExecutor | None = None
         for row in storage.tables():
             try:
                 self.tables[row.id] = self._restore(row)
             except Exception as exc:  # noqa: BLE001 - one broken table must not stop the rest
                 self._restore_broken(row, exc)
+        for served in self.tables.values():       # bots go on where they stopped
+            self.next_bot(served)
 
     # ------------------------------------------------------------------ tables
     def _table(self, row: TableRow, moves: list[MoveRow] | None = None) -> Table:
@@ -454,6 +468,7 @@ class Hall:
                                       meta={**(served.row.meta or {}), "note": served.note}))
         fresh.connections = served.connections
         self.tables[served.id] = fresh
+        self.next_bot(fresh)
         for seat in range(len(served.row.seats)):       # rebuilt from the stored moves
             self.mirrors.pop((served.id, seat), None)
             self.frames.pop((served.id, seat), None)
@@ -471,6 +486,86 @@ class Hall:
             raise
         except Exception as exc:  # noqa: BLE001 - a bot's failure is the table's news
             self.bot_failed(served, _error_text(exc))
+
+    # ------------------------------------------------------------------ bots
+    def bots_off_loop(self) -> bool:
+        """Whether bots think in the hall's bot thread rather than on the event loop:
+        on a server's loop with a bot delay. Serving clicks, joins and pages then never
+        waits for a bot's search (Jinns's and Janus's ``mcts`` take 0.2-0.3 s a move,
+        Jactus's ``optimal`` 2 s the first time); the loop waits at most Python's
+        switch interval (5 ms) for the thread to give way. Without a loop (a notebook,
+        a test) or with no delay the table's own bots move at once, as before."""
+        return self._loop() is not None and self.bot_delay > 0
+
+    def next_bot(self, served: ServedTable) -> None:
+        """If a bot of ``served`` is to move, ask it after ``bot_delay`` seconds, in the
+        bot thread. A table has at most one move asked for at a time, so a class
+        queues at most one bot's search per table (at most ``LIMITS["tables"]``), and
+        the bots of every table take turns in one thread."""
+        loop = self._loop()
+        if not served.bots or served.thinking or loop is None or \
+                not self._bot_may_move(served):
+            return
+        seat = served.table.state.current_player
+        served.thinking = True
+        loop.call_later(self.bot_delay, self._ask_bot, served, seat, served.table.length)
+
+    def _bot_may_move(self, served: ServedTable, seat: int | None = None,
+                      length: int | None = None) -> bool:
+        """Whether a bot of ``served`` is to move (``seat`` at ``length`` moves, if
+        given): the table is the hall's, playing, and a bot's seat is to move."""
+        table = served.table
+        cur = table.state.current_player
+        return (self.tables.get(served.id) is served and served.status == "playing"
+                and cur in served.bots and (seat is None or cur == seat)
+                and (length is None or table.length == length))
+
+    def _ask_bot(self, served: ServedTable, seat: int, length: int) -> None:
+        if not self._bot_may_move(served, seat, length):
+            served.thinking = False
+            self.next_bot(served)
+            return
+        loop = self._loop()
+        assert loop is not None
+        if self._bot_pool is None:
+            self._bot_pool = ThreadPoolExecutor(max_workers=1,
+                                                thread_name_prefix="janus-bots")
+        policy, name = served.bots[seat]
+        view = served.table.state.view(seat)            # made on the loop: a value
+        future = loop.run_in_executor(self._bot_pool, policy, view)
+        future.add_done_callback(lambda done: self._bot_chose(served, seat, length, name,
+                                                              done))
+
+    def _bot_chose(self, served: ServedTable, seat: int, length: int, name: str,
+                   done: Future | asyncio.Future) -> None:
+        """On the loop: play the bot's choice if its table is where it was asked."""
+        served.thinking = False
+        if done.cancelled():                            # the server stops
+            return
+        if not self._bot_may_move(served, seat, length):
+            self.next_bot(served)                       # paused, replaced, or moved on
+            return
+        state = served.table.state
+        try:
+            choice = done.result()
+            if isinstance(choice, int) and not isinstance(choice, bool):
+                choice = state._move(choice)
+            if not state.is_legal(choice):
+                raise IllegalMoveError(
+                    f"The bot of seat {seat_name(seat)} chose {choice!s}, which is not "
+                    f"legal: {state.explain(choice)}", move=str(choice), rule="",
+                    reason="bot error")
+            served.table.play(choice, by=bot_by(name))  # stored, sent, the next asked
+        except StorageError as exc:                     # put back as stored (persist)
+            log.error("table %s: a bot's move could not be stored: %s", served.id, exc)
+        except Exception as exc:  # noqa: BLE001 - a bot's failure is the table's news
+            self.bot_failed(served, _error_text(exc))
+
+    def close(self) -> None:
+        """Stop the bot thread (the server stops; a search under way is not waited
+        for)."""
+        if self._bot_pool is not None:
+            self._bot_pool.shutdown(wait=False, cancel_futures=True)
 
     def bot_failed(self, served: ServedTable, error: str) -> None:
         """A bot raised (or chose an illegal move): keep what was played, pause the
@@ -565,6 +660,7 @@ class Hall:
         self.tables[table_id] = served
         served.persist()                          # a bot's first moves, if any
         self.broadcast(served)
+        self.next_bot(served)
         return served, codes
 
     def _fresh_codes(self, keys: list[str], taken: Callable[[str], Any]) -> dict[str, str]:
@@ -617,6 +713,7 @@ class Hall:
                              meta={**(served.row.meta or {}), "note": note})
         if status == "playing":
             self._let_bots_move(served, served.table.release_hold)
+            self.next_bot(served)
         else:
             served.table.hold(served.status_text())
         self.broadcast(served)
@@ -1945,6 +2042,7 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
     finally:
         server.stop()
         await server.close_all_connections()
+        hall.close()
         storage.close()
 
 

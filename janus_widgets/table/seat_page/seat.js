@@ -130,10 +130,31 @@ function receive(msg) {
   } else if (msg.type === "screen") {
     if (msg.version !== SCREEN_VERSION) throw new Error(`screen version ${msg.version}`);
     const layers = msg.drawing.layers;
-    for (const name of Object.keys(layers)) {     // "same": the layer the page has
-      if (layers[name] === "same") {
-        if (!screen) throw new Error(`layer ${name} refers to a screen the page lacks`);
-        layers[name] = screen.drawing.layers[name];
+    for (const name of Object.keys(layers)) {
+      // "same": the layer the page has; {runs}: made from it ([start, count] of its
+      // shapes, or a new shape), as janus_widgets.table.seat_pages.held_layers reads it
+      const sent = layers[name];
+      if (sent === "same" || (sent && !Array.isArray(sent))) {
+        const held = screen && screen.drawing.layers[name];
+        if (!held) throw new Error(`layer ${name} refers to a layer the page lacks`);
+        if (sent === "same") {
+          layers[name] = held;
+          continue;
+        }
+        if (!Array.isArray(sent.runs)) throw new Error(`layer ${name} is not a layer`);
+        const made = [];
+        for (const item of sent.runs) {
+          if (typeof item[0] === "number") {
+            const [start, count] = item;
+            if (!(start >= 0 && count > 0 && start + count <= held.length)) {
+              throw new Error(`layer ${name}: run ${start}+${count} outside ${held.length}`);
+            }
+            for (let k = start; k < start + count; k++) made.push(held[k]);
+          } else {
+            made.push(item);
+          }
+        }
+        layers[name] = made;
       }
     }
     if (!screen) performance.mark("janus-first-screen");
