@@ -410,37 +410,49 @@ def design_key(ex) -> Fraction | float:
 def solving_key(ex) -> Fraction | float:
     p = ex.params
     if ex.key == "q1":
-        f = Fraction(1, p["faces"])
-        return f / (1 - (1 - f) ** 2)            # A wins on throws 1, 3, 5, …
+        # A wins on throw 1, 3, 5, …: a geometric series summed by hand
+        n = p["faces"]
+        hit_a, hit_b = Fraction(n - p["need_a"] + 1, n), Fraction(n - p["need_b"] + 1, n)
+        miss_both = (1 - hit_a) * (1 - hit_b)
+        return hit_a / (1 - miss_both)
     if ex.key == "q2":
-        a = b = 0.0
-        for _ in range(60):                      # own sweeps of value iteration from 0
-            a, b = max(p["out_a"], b), min(p["out_b"], a)
-        return Fraction(a).limit_denominator(1000)
+        # own exact sweeps of value iteration, from 0 and from 1, until nothing changes
+        def gamble(dice, faces, need):
+            return 1 - share(dice, lambda t: max(t) < need, tuple(range(1, faces + 1)))
+
+        win_a, win_b = gamble(*p["gamble_a"]), gamble(*p["gamble_b"])
+        settled = []
+        for start in (Fraction(0), Fraction(1)):
+            a = b = start
+            while (a, b) != (max(win_a, b), min(1 - win_b, a)):
+                a, b = max(win_a, b), min(1 - win_b, a)
+            settled.append(a)
+        return settled[1] - settled[0]
     if ex.key == "q3":
-        kept, event = p["kept"], p["event"]
-        hits = 0
-        for thrown in all_throws(5 - len(kept)):
-            counts = sorted(Counter(kept + thrown).values(), reverse=True)
-            kind = ("three alike" if counts[0] >= 3 else "two pairs" if counts[:2] == [2, 2]
-                    else "a pair" if counts[0] == 2 else "five different faces")
-            hits += kind == event
-        return Fraction(hits, 6 ** (5 - len(kept)))
+        # every result of the thrown dice, by brute force
+        kept, wanted, faces = p["kept"], p["patterns"], p["faces"]
+        names = {(1, 1, 1, 1, 1): "all different", (2, 1, 1, 1): "a pair",
+                 (2, 2, 1): "two pairs", (3, 1, 1): "three of a kind", (3, 2): "a full house",
+                 (4, 1): "four of a kind"}
+        thrown = 5 - len(kept)
+        hits = share(thrown, lambda t: names[tuple(sorted(Counter(kept + t).values(),
+                                                          reverse=True))] in wanted,
+                     tuple(range(1, faces + 1)))
+        return hits
     if ex.key in ("q4", "q5"):
         # One step of backward induction by hand: B's value is the best, over B's legal
         # pick-ups read off the engine, of the average over the throw's outcomes of the
-        # solution's values there.
+        # solution's values there (or that average for the pick-up the question names).
         from janus_widgets.analysis.solve import cached_solution
         from janus_widgets.analysis.solving_lesson import exercise_position
         sol = cached_solution(None if p["spoil"] else {"spoil": False})
         state = exercise_position(p["dice"], p["holdings"], spoil=p["spoil"])
-        best = 0.0
+        values = {}
         for move in state.legal_moves():
             thrown = state.play(move)
-            average = sum(float(q) * sol.value_for(thrown.play(o), 1)
-                          for o, q in thrown.chance_outcomes())
-            best = max(best, average)
-        return best
+            values[str(move)] = sum(float(q) * sol.value_for(thrown.play(o), 1)
+                                    for o, q in thrown.chance_outcomes())
+        return values[p["pick"]] if p["pick"] else max(values.values())
     raise KeyError(ex.key)
 
 

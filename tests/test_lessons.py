@@ -167,9 +167,7 @@ def test_solving_jactus_gives_every_exercise_numbers_of_its_own():
     """Issue 18's lesson: every exercise's question changes with the student (never the
     class's numbers), students differ from one another, and a student's answer is
     accepted for them only where their numbers differ."""
-    from janus_widgets.analysis.solving_lesson import (NO_SPOIL_POSITIONS, SOLVER_POSITIONS,
-                                                       exercise_position, solving_jactus)
-    from janus_widgets.analysis.solve import cached_solution
+    from janus_widgets.analysis.solving_lesson import solving_jactus
     students = [solving_jactus.for_student(f"s{i}") for i in range(12)]
     for exercise in solving_jactus:
         asked = {getattr(s, exercise.key).question for s in students}
@@ -177,17 +175,53 @@ def test_solving_jactus_gives_every_exercise_numbers_of_its_own():
         assert len(asked) >= 3, exercise.key
         answers = {getattr(s, exercise.key).answer for s in students}
         assert len(answers) >= 2, exercise.key
-    # the positions of q4 and q5 are told apart by an answer to three significant figures
-    for positions, spoil in ((SOLVER_POSITIONS, True), (NO_SPOIL_POSITIONS, False)):
-        sol = cached_solution(None if spoil else {"spoil": False})
-        shown = [f"{sol.value_for(exercise_position(d, h, spoil=spoil), 1):.3g}"
-                 for d, h in positions]
-        assert len(set(shown)) == len(shown), shown
     for student in students:
         for exercise in student:
             theirs = getattr(solving_jactus, exercise.key)
             if theirs.answer != exercise.answer:
                 assert not exercise.check(f"{float(theirs.answer):.4g}"), exercise.key
+
+
+@pytest.mark.parametrize("spoil", [True, False])
+def test_solving_jactus_solver_questions_differ_to_three_figures(spoil):
+    """Issue 35 item 4: exercises 4 and 5 draw from the solver's questions, each with a
+    value of its own to three significant figures (B's payoff at the position, or after
+    the pick-up it names), none within three figures of the class's nor near a known
+    mistake; a sample of them is played to from the start through the rules."""
+    from janus_widgets.analysis.solve import cached_solution
+    from janus_widgets.analysis.solving_lesson import (CLASS_QUESTIONS, NO_SPOIL_QUESTIONS,
+                                                       SOLVER_QUESTIONS, _question_key,
+                                                       exercise_position, reach,
+                                                       solving_jactus)
+    questions = SOLVER_QUESTIONS if spoil else NO_SPOIL_QUESTIONS
+    assert len(questions) >= 150
+    sol = cached_solution(None if spoil else {"spoil": False})
+    key = _question_key(CLASS_QUESTIONS[spoil], spoil)
+    exercise = solving_jactus.q4 if spoil else solving_jactus.q5
+    assert exercise.answer == key
+    shown = []
+    for dice, holdings, pick in questions:
+        state = exercise_position(dice, holdings, spoil=spoil)
+        best = sol.value_for(state, 1)
+        value = sol.value_for(state.play(pick), 1) if pick else best
+        shown.append(f"{value:.3g}")
+        assert abs(value - float(key)) > 5e-4 * max(value, float(key)), (dice, holdings, pick)
+        for mistake in (0.5, 1 / 6 if spoil else 1 / 1296, 1 - value) + ((best,) if pick else ()):
+            assert abs(value - mistake) > 1e-3 * value or mistake == value, (dice, pick, mistake)
+    assert len(set(shown)) == len(shown)
+    for dice, holdings, _ in questions[::25]:
+        assert reach(dice, holdings, spoil=spoil).raw == \
+            exercise_position(dice, holdings, spoil=spoil).raw
+
+
+def test_solving_jactus_solver_questions_are_what_the_solution_gives():
+    """The tables were made by solver_questions(); made again over a few dice, every
+    question it gives is one of the table's where the table has that value."""
+    from janus_widgets.analysis.solving_lesson import SOLVER_QUESTIONS, solver_questions
+    table = {q for q in SOLVER_QUESTIONS}
+    again = solver_questions(True, dice=[d for d, _, _ in SOLVER_QUESTIONS[:3]])
+    assert again and len(again) == len(set(again))
+    assert table & set(again)
 
 
 # --- the checker (item 7) -------------------------------------------------------------
