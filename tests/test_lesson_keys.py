@@ -17,7 +17,7 @@ import inspect
 import math
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement, permutations, product
 from pathlib import Path
 
@@ -116,67 +116,106 @@ def venus_wait(missing: int) -> Fraction:
                 for j in range(1, missing + 1)), Fraction(0))
 
 
-def best_next_chance(dice: tuple[int, ...]) -> Fraction:
-    """The next player's best chance of five alike with one throw: every pick-up tried."""
-    best = Fraction(0)
-    for mask in range(1, 32):
+def best_next_chance(dice: tuple[int, ...], faces: int = 6) -> Fraction:
+    """The next player's best chance of all dice alike with one throw: every pick-up
+    tried (JA-6: at least one die picked up)."""
+    n, best = len(dice), Fraction(0)
+    for mask in range(1, 2 ** n):
         kept = [d for i, d in enumerate(dice) if not mask >> i & 1]
-        thrown = 5 - len(kept)
+        thrown = n - len(kept)
         if len(set(kept)) > 1:
             continue
-        chance = SIXTH ** thrown if kept else Fraction(6, 6 ** 5)
+        chance = Fraction(1, faces) ** thrown if kept else Fraction(faces, faces ** n)
         best = max(best, chance)
     return best
 
 
-def leaves_by_brute_force(dice: tuple[int, ...], picked: tuple[int, ...]) -> Fraction:
+def leaves_by_brute_force(dice: tuple[int, ...], picked: tuple[int, ...],
+                          faces: int = 6) -> Fraction:
     kept = list(dice)
     for d in picked:
         kept.remove(d)
     total = Fraction(0)
-    for thrown in all_throws(len(picked)):
+    for thrown in all_throws(len(picked), tuple(range(1, faces + 1))):
         after = tuple(kept) + thrown
         if len(set(after)) == 1:
             continue                                    # you scored: the round is over
-        total += best_next_chance(after) / 6 ** len(picked)
+        total += best_next_chance(after, faces) / faces ** len(picked)
     return total
+
+
+def hits(n: int, faces: int, test) -> Fraction:
+    """The chance that the number of ``n`` dice showing the face 1 passes ``test``: by
+    brute force when the results are few, else by the binomial formula."""
+    if faces ** n <= 100_000:
+        return share(n, lambda t: test(t.count(1)), tuple(range(1, faces + 1)))
+    p = Fraction(1, faces)
+    return sum((math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)
+                if test(k)), Fraction(0))
+
+
+THROWN = {"all": lambda k, m: k == m, "at least one": lambda k, m: k >= 1,
+          "none": lambda k, m: k == 0, "exactly one": lambda k, m: k == 1,
+          "exactly two": lambda k, m: k == 2}
+
+
+def state_of(start, target: str) -> int:
+    """The group a keep policy keeps from ``start`` (0 for the opening throw)."""
+    if start is None:
+        return 0
+    faces = range(1, 7) if target == "five-of-a-kind" else range(2, 6)
+    return max((start.count(f) for f in faces), default=0)
 
 
 def jactus_odds_key(ex) -> Fraction:
     p = ex.params
     if ex.key == "q1":
-        n = p["dice"]
-        return share(n, lambda t: len(set(t)) == 1) if n <= 6 else Fraction(6, 6 ** n)
+        n, f = p["dice"], p["faces"]
+        test = (lambda t: len(set(t)) == 1) if p["event"] == "same" else \
+            (lambda t: len(set(t)) == n)
+        if f ** n <= 100_000:
+            return share(n, test, tuple(range(1, f + 1)))
+        return Fraction(f if p["event"] == "same" else math.perm(f, n), f ** n)
     if ex.key == "q2":
         t, event = p["thrown"], p["event"]
-        test = {"all": lambda d: all(v == 4 for v in d), "at least one": lambda d: 4 in d,
-                "none": lambda d: 4 not in d}[event]
-        return share(t, test)
+        return hits(t, p["faces"], lambda k: THROWN[event](k, t))
     if ex.key == "q3":
-        return (1 - Fraction(5, 6) ** p["rounds"]) ** 5
+        start = p["start"]
+        assert p["missing"] == (5 if start is None else 5 - start.count(6))
+        return (1 - Fraction(5, 6) ** p["rounds"]) ** p["missing"]
     if ex.key == "q4":
-        return within_by_dp(p["within"])
+        targets = ANY if p["target"] == "five-of-a-kind" else frozenset({0, 1, 2, 3})
+        return within_by_dp(p["within"], state_of(p["start"], p["target"]), targets)
+    if ex.key == "q5" and p.get("kind") == "rethrow":
+        n, k = p["dice"], p["k"]
+        return 1 / hits(n, p["faces"], (lambda h: h >= k) if p["at_least"] else
+                        (lambda h: h == k))
     if ex.key == "q5":
         start, target = p["start"], p["target"]
         if target == "five-sixes":
-            return venus_wait(5 - start.count(6))
+            return venus_wait(5 if start is None else 5 - start.count(6))
         targets = ANY if target == "five-of-a-kind" else frozenset({0, 1, 2, 3})
-        if start is None:
-            return expected_by_elimination(0, targets)
-        groups = Counter(d for d in start if target == "five-of-a-kind" or 2 <= d <= 5)
-        return expected_by_elimination(max(groups.values(), default=0), targets)
+        return expected_by_elimination(state_of(start, target), targets)
     raise KeyError(ex.key)
 
 
 def jactus_strategy_key(ex) -> Fraction:
     p = ex.params
     if ex.key == "q1":
-        return leaves_by_brute_force(p["dice"], p["picked"])
+        return leaves_by_brute_force(p["dice"], p["picked"], p["faces"])
     if ex.key == "q2":
-        return 1 - Fraction(5, 6) ** p["tries"]
+        t, miss = p["tries"], Fraction(p["faces"] - 1, p["faces"])
+        # every run of t throws of the fifth die, by how many miss before the first hit
+        first = [miss ** (k - 1) * (1 - miss) for k in range(1, t + 1)]
+        return {"within": sum(first, Fraction(0)), "first": first[-1],
+                "missing": 1 - sum(first, Fraction(0))}[p["event"]]
     if ex.key == "q3":
-        players, seat = p["players"], p["seat"]
-        return Fraction(5, 6) ** seat * SIXTH / (1 - Fraction(5, 6) ** players)
+        players, seat, turns = p["players"], p["seat"], p["turns"]
+        hit = Fraction(1, p["faces"])
+        if turns:               # the seat's first throws, one per lap, added one by one
+            return sum(((1 - hit) ** (seat + lap * players) * hit for lap in range(turns)),
+                       Fraction(0))
+        return (1 - hit) ** seat * hit / (1 - (1 - hit) ** players)
     raise KeyError(ex.key)
 
 
@@ -275,14 +314,26 @@ def janus_moves(field: str, other: str, tile) -> list[tuple[int, int, list[int]]
 def janus_key(ex) -> Fraction:
     tiles, parse_field, square_fields, square_of = janus_geometry()
     p = ex.params
+
+    def named(t) -> bool:
+        """The tiles the question names, read off each tile's own rose and distance."""
+        return {"all": True, "no-head": not t.head, "near": t.distance <= 2,
+                "middle": 2 <= t.distance <= 4, "far": t.distance >= 3,
+                "plus": t.lines == "+", "star": t.lines == "*"}[p.get("tiles", "all")]
+
     if ex.key == "q1":
-        return Fraction(sum(len(janus_moves(p["field"], p["other"], t)) for t in tiles), 100)
+        chosen = [t for t in tiles if named(t)]
+        return Fraction(sum(len(janus_moves(p["field"], p["other"], t)) for t in chosen),
+                        len(chosen))
     if ex.key == "q2":
-        return Fraction(sum(1 for t in tiles
-                            if len(janus_moves(p["field"], p["other"], t)) == p["moves"]), 100)
+        chosen = [t for t in tiles if named(t)]
+        return Fraction(sum(1 for t in chosen
+                            if len(janus_moves(p["field"], p["other"], t)) == p["moves"]),
+                        len(chosen))
     if ex.key in ("q3", "q4"):
         square = set(square_fields(square_of(parse_field(p["owned"]))))
-        chosen = [t for t in tiles if t.lines == p["rose"] and not t.head]
+        chosen = [t for t in tiles
+                  if p["rose"] is None or (t.lines == p["rose"] and not t.head)]
         total = Fraction(0)
         for t in chosen:
             moves = janus_moves(p["field"], p["other"], t)
@@ -303,7 +354,9 @@ def janus_key(ex) -> Fraction:
 
 
 # --- Jinns: formulas and an own move generator ---------------------------------------------
-def jinns_moves_by_the_rules(student) -> int:
+def jinns_landings_by_the_rules(student) -> tuple[set, dict]:
+    """A's moves in the student's position by an own generator: (cell, depth, landing),
+    one per landing (JI-12), and the piles (bottom first)."""
     from janus_widgets.analysis.jinns_lesson import counting_position
     from janus_widgets.games.jinns.rules import (CELLS, PAWN_COLOUR, PAWN_STRENGTH, RED,
                                                  YELLOW, pile_pawns)
@@ -329,59 +382,98 @@ def jinns_moves_by_the_rules(student) -> int:
                 if moving & {PAWN_COLOUR[p] for p in piles[c]}:
                     continue                         # JI-11
                 landings.add((cell, depth, c))       # JI-12: one move per landing
-    return len(landings)
+    return landings, piles
+
+
+def jinns_moves_by_the_rules(student) -> int:
+    return len(jinns_landings_by_the_rules(student)[0])
+
+
+def jinns_share_by_the_rules(student, kind: str) -> Fraction:
+    from janus_widgets.games.jinns.rules import BLUE, GREEN, PAWN_COLOUR, RED, YELLOW
+    landings, piles = jinns_landings_by_the_rules(student)
+    test = {"deep": lambda cell, depth, c: depth >= 2,
+            "single": lambda cell, depth, c: depth == 1,
+            "red": lambda cell, depth, c: PAWN_COLOUR[piles[cell][-1]] == RED,
+            "yellow": lambda cell, depth, c: PAWN_COLOUR[piles[cell][-1]] == YELLOW,
+            "onto-blue-green": lambda cell, depth, c: PAWN_COLOUR[piles[c][-1]] in (BLUE,
+                                                                                  GREEN),
+            "onto-one": lambda cell, depth, c: len(piles[c]) == 1,
+            "tall": lambda cell, depth, c: len(piles[c]) + depth >= 3}[kind]
+    return Fraction(sum(1 for move in landings if test(*move)), len(landings))
+
+
+def sequences_by_compositions(copies, cells) -> int:
+    """Sequences of ``cells`` strengths, strength i at most copies[i] times: over how
+    many cells each strength takes, the multinomial coefficient."""
+    total = 0
+    for counts in product(*(range(c + 1) for c in copies)):
+        if sum(counts) == cells:
+            total += math.factorial(cells) // math.prod(math.factorial(k) for k in counts)
+    return total
 
 
 def jinns_key(ex) -> Fraction:
     p = ex.params
-    if ex.key == "q1":
-        s, c = p["strengths"], p["copies"]
-        total = 0                                  # sequences of 4 over s strengths, <= c each
-        for counts in product(range(c + 1), repeat=s):
-            if sum(counts) == 4:
-                total += math.factorial(4) // math.prod(math.factorial(k) for k in counts)
-        return Fraction(total)
-    if ex.key == "q2":
-        left = Counter(p["eight"]) - Counter(p["first"][1::2])
-        return Fraction(math.factorial(4) // math.prod(math.factorial(k)
-                                                      for k in left.values()))
+    if ex.key in ("q1", "q2"):
+        if ex.key == "q2":       # the jinns left are the set less the first run's
+            assert all(f >= k for f, k in zip(p["full"], p["left"]))
+            return Fraction(sequences_by_compositions(p["left"], p["cells"]))
+        return Fraction(sequences_by_compositions(p["copies"], p["cells"]))
     if ex.key == "q3":
-        h = p["height"]
-        return Fraction({"any": math.perm(4, h) * 4 ** h,
-                         "different": math.perm(4, h) * math.perm(4, h),
-                         "yellow-top": math.perm(3, h - 1) * 4 ** h,
-                         "no-red": math.perm(3, h) * 4 ** h}[p["rule"]])
+        c, s, h = p["colours"], p["strengths"], p["height"]
+        return Fraction({"any": math.perm(c, h) * s ** h,
+                         "different": math.perm(c, h) * math.perm(s, h),
+                         "yellow-top": math.perm(c - 1, h - 1) * s ** h,
+                         "no-red": math.perm(c - 1, h) * s ** h}[p["rule"]])
     if ex.key in ("q4", "q5"):
-        jinns = [colour + str(s) for colour in "YBRG" for s in (1, 1, 2, 2, 3, 3, 4, 4)]
+        # every jinn of the set by name, every ordered pair of two different ones
+        jinns = [(colour, s) for colour in range(p["colours"])
+                 for s in range(1, p["strengths"] + 1) for _ in range(p["copies"])]
+        assert len(jinns) == p["cells"]
+        top = p["strengths"] + 1
         test = {"colour": lambda a, b: a[0] == b[0],
                 "kind": lambda a, b: a == b,
                 "neither": lambda a, b: a[0] != b[0] and a[1] != b[1],
-                "gap1": lambda a, b: abs(int(a[1]) - int(b[1])) == 1,
-                "sum5": lambda a, b: int(a[1]) + int(b[1]) == 5,
-                "yellow": lambda a, b: a[0] == b[0] == "Y",
+                "strength": lambda a, b: a[0] != b[0] and a[1] == b[1],
+                "gap1": lambda a, b: abs(a[1] - b[1]) == 1,
+                "sum": lambda a, b: a[1] + b[1] == top,
+                "yellow": lambda a, b: a[0] == b[0] == 0,
                 "colour-or-strength": lambda a, b: a[0] == b[0] or a[1] == b[1]}[p["kind"]]
         pairs = [(a, b) for i, a in enumerate(jinns) for j, b in enumerate(jinns) if i != j]
         chance = Fraction(sum(1 for a, b in pairs if test(a, b)), len(pairs))
-        return chance if ex.key == "q4" else 32 * chance
+        return chance if ex.key == "q4" else len(jinns) * chance
     if ex.key == "q6":
-        return Fraction(jinns_moves_by_the_rules(p["student"]))
+        if p["kind"] is None:
+            return Fraction(jinns_moves_by_the_rules(p["student"]))
+        return jinns_share_by_the_rules(p["student"], p["kind"])
     raise KeyError(ex.key)
 
 
 # --- the design lab ----------------------------------------------------------------------
 @lru_cache(maxsize=None)
-def paired_turns(seed: int) -> float:
-    """The 200 games of question 5 played again, one variant at a time, and the mean of the
-    differences in turns paired by seed."""
-    from janus_widgets import games
+def paired_games(seed: int, games: int) -> tuple[list, list]:
+    """The games of question 5 played again, one variant at a time (the lab's first
+    ``games`` games of that seed): the rows of each, paired by seed."""
+    from janus_widgets import games as registry
     from janus_widgets.analysis.tournament import run_tournament
-    jinns = games.get("jinns")
-    rule = run_tournament("jinns", jinns.variant(), bots=["greedy"], games=200, seed=seed,
+    jinns = registry.get("jinns")
+    rule = run_tournament("jinns", jinns.variant(), bots=["greedy"], games=games, seed=seed,
                           progress=False)
     height = run_tournament("jinns", jinns.variant(distance="height"), bots=["greedy"],
-                            games=200, seed=seed, progress=False)
-    by_seed = {row["seed"]: row["decisions"] for row in rule.rows}
-    diffs = [row["decisions"] - by_seed[row["seed"]] for row in height.rows]
+                            games=games, seed=seed, progress=False)
+    assert [r["seed"] for r in rule.rows] == [r["seed"] for r in height.rows]
+    return rule.rows, height.rows
+
+
+def paired_turns(seed: int, games: int = 200, metric: str = "duration") -> float:
+    """The mean over the first ``games`` games of the paired differences of a game's own
+    turns, mean branching or score gap (best minus worst)."""
+    from janus_widgets.analysis.design_exercises import HEIGHT_STUDY
+    rule, height = paired_games(seed, HEIGHT_STUDY["games"])
+    per_game = {"duration": lambda r: r["decisions"], "branching_factor": lambda r: r["branching"],
+                "score_difference": lambda r: max(r["scores"]) - min(r["scores"])}[metric]
+    diffs = [per_game(b) - per_game(a) for a, b in zip(rule[:games], height[:games])]
     return sum(diffs) / len(diffs)
 
 
@@ -394,15 +486,16 @@ def design_key(ex) -> Fraction | float:
         return 1 - Fraction(rates[-1] - rates[0], sum(rates))
     if ex.key == "q3":
         from janus_widgets.analysis.metrics import wilson
-        k = p["narrower"]
-        low, high = wilson(100, 200)
-        low2, high2 = wilson(100 * k * k, 200 * k * k)
+        k, n = p["narrower"], p["games"]
+        low, high = wilson(n // 2, n)
+        low2, high2 = wilson(n // 2 * k * k, n * k * k)
         assert abs((high - low) / (high2 - low2) - k) < 0.05 * k   # the law holds here
-        return Fraction(k * k)
+        return Fraction(k * k * (n if p["total"] else 1))
     if ex.key == "q4":
-        return (1 - Fraction(5, 6) ** p["throws"]) ** (5 - p["kept"])
+        miss = 1 - Fraction(1, p["faces"])
+        return (1 - miss ** p["throws"]) ** (5 - p["kept"])
     if ex.key == "q5":
-        return paired_turns(p["seed"])
+        return paired_turns(p["seed"], p["games"], p["metric"])
     raise KeyError(ex.key)
 
 
@@ -698,50 +791,223 @@ def test_the_page_function_check_finds_an_average_by_hand():
     assert fn("a1") == exercise_sets()["janus-tolls"].q1.answer
 
 
-# --- the panels on the page answer no paper question ---------------------------------------
-def _chain_panel_values() -> set:
-    """What the chain panel of jactus-odds (section 2) shows from the opening throw for
-    every target and policy: the chance within n throws for n = 2 … 40 (one throw is
-    section 1's counting, which the page asks to do before looking anything up) and the
-    expected number of throws."""
+# --- a question a panel of its page answers says so (issue 35, item 9) --------------------
+# Each panel of the three lessons is set as a student would set it for a question's own
+# numbers (its dice, its start, its players), through the calls the page's cells make;
+# every figure it then shows is collected. A question whose answer is among them must be
+# marked as needing the computer (and name the panel): a printed sheet and its --no-hints
+# edition then say so, and the page does not pass it off as counting on paper.
+@cache
+def pickup_panel(targets: tuple[str, ...]) -> frozenset:
+    """Every figure the pick-up panel (section 1 of both Jactus lessons) shows for any
+    five dice typed in, with each of ``targets`` (jactus-odds has a target menu,
+    jactus-strategy aims for five of a kind): you score now, you miss then the next
+    player scores, the margin."""
     from janus_widgets.analysis import jactus_odds as jo
-    values = set()
+    shown = set()
+    for dice in combinations_with_replacement(range(1, 7), 5):
+        for target in targets:
+            try:
+                rows = jo.pickups(dice, target)
+            except ValueError:
+                continue                       # five alike: the panel says so
+            shown |= {v for p in rows for v in (p.chance, p.leaves, p.margin)}
+    return frozenset(shown)
+
+
+_CHAIN_FIGURES: dict = {}
+
+
+def _chain_figures(target: str, policy: str, start) -> frozenset:
+    """The chain panel's figures for one target and policy: the chance within n = 1 …
+    40 throws (the n slider) and the expected number of throws. A chain depends on the
+    start only through what the first throw keeps, so those figures are kept by that."""
+    from janus_widgets.analysis import jactus_odds as jo
+    kept = () if start is None else tuple(jo.as_policy(policy).kept(start, target))
+    if (target, policy, kept) not in _CHAIN_FIGURES:
+        chain = jo.chain(target, policy, start=start if kept else None)
+        shown, within = set(), Fraction(0)
+        for first in chain.distribution(40):
+            within += first
+            shown.add(within)
+        expected = chain.expected()
+        if isinstance(expected, Fraction):
+            shown.add(expected)
+        _CHAIN_FIGURES[target, policy, kept] = frozenset(shown)
+    return _CHAIN_FIGURES[target, policy, kept]
+
+
+def chain_panel(start) -> set:
+    """What the chain panel of jactus-odds (section 2) shows with ``start`` typed in (None:
+    the opening throw), for every target, policy and n (a chain depends on the start only
+    through what the first throw keeps)."""
+    from janus_widgets.analysis import jactus_odds as jo
+    shown: set = set()
     for target in jo.TARGETS:
         for policy in jo.POLICIES:
-            chain = jo.chain(target, policy)
-            values |= {chain.within(n) for n in range(2, 41)}
-            expected = chain.expected()
-            if isinstance(expected, Fraction):
-                values.add(expected)
-    return values
+            shown |= _chain_figures(target, policy, start)
+    return shown
 
 
-def test_no_paper_question_of_jactus_odds_is_read_off_the_chain_panel():
-    """A question whose answer the chain panel shows (a chance within several throws, an
-    expected wait) is marked as the panel's: a student's exercise 3 (the Venus within
-    several throws, keeping the sixes) is, the class's (one throw) is counting."""
-    shown = _chain_panel_values()
-    for student in STUDENTS:
-        for ex in exercise_sets(student)["jactus-odds"]:
-            if not ex.computer:
-                assert ex.answer not in shown, (student, ex.key, ex.question)
-    assert not exercise_sets()["jactus-odds"].q3.computer          # one throw: counting
-    assert "chain panel" in exercise_sets("k1")["jactus-odds"].q3.computer
-
-
-@pytest.mark.parametrize("stem", ["jactus-odds", "jactus-strategy"])
-def test_no_paper_question_is_read_off_the_pick_up_panel(stem):
-    """The pick-up panel (section 1 of both Jactus lessons) shows, for any five dice typed
-    in, each pick-up's "you miss, then the next player scores" and margin: a question about
-    such dice and a pick-up whose answer stands there is marked as the panel's."""
+@cache
+def seats_panel(players: int) -> frozenset:
+    """jactus-strategy's seats panel for ``players`` players (every way of playing for
+    seat A, the best reply included, and for the others), its fixed table of section 2
+    and the six seats measured in section 3: every exact chance and expected length."""
     from janus_widgets.analysis import jactus_odds as jo
-    for student in STUDENTS:
-        for ex in exercise_sets(student)[stem]:
-            dice = ex.params.get("dice")
-            if ex.computer or not isinstance(dice, tuple):
-                continue
-            shown = {v for p in jo.pickups(dice) for v in (p.leaves, p.margin)}
-            assert ex.answer not in shown, (student, stem, ex.key, ex.question)
+    shown = set()
+    for others in jo.POLICIES:
+        for seat_a in [*jo.POLICIES, jo.best_reply(players, others)]:
+            chain = jo.chain("five-of-a-kind", [seat_a] + [others] * (players - 1))
+            shown |= set(chain.seat_chances())
+            if isinstance(chain.expected(), Fraction):
+                shown.add(chain.expected())
+    shown |= set(jo.chain("five-of-a-kind", ["keep-largest"] * 6).seat_chances())
+    for policy in ("best-next", "best-margin", jo.best_reply(2, "best-next")):
+        shown.add(jo.seat_chances([policy, "best-next"])[0])
+    shown |= {r.round_chance for r in jo.round_pickups((1, 1, 1, 2, 3), players=2)}
+    return frozenset(shown)
+
+
+@cache
+def tali_panel(weights: tuple[int, int, int, int]) -> frozenset:
+    """roman-dice's tali panel with these slider weights (faces 1, 3, 4, 6): the
+    chances of one talus, the Venus, the dog and all 35 kinds of throw."""
+    from janus_widgets.analysis import roman_dice as rd
+    game = rd.tali(weights=dict(zip(rd.TALI_FACES, weights)))
+    return frozenset({*game.model.probabilities, *game.odds().values(),
+                      *(p for _, p, _ in game.outcomes())})
+
+
+@cache
+def waiting_panel(game: str) -> frozenset:
+    """roman-dice's waiting panel for four tali (equal chances or 1 : 4 : 4 : 1) or three
+    tesserae: the Venus or the dog, keeping dice or not, n = 1 … 60."""
+    from janus_widgets.analysis import roman_dice as rd
+    games = ([rd.TALI, rd.tali(weights=rd.KNUCKLEBONE_STUDY_WEIGHTS)] if game == "tali"
+             else [rd.TESSERAE])
+    shown = set()
+    for g in games:
+        for throw in ("venus", "dog"):
+            for keep in (False, True):
+                chain = g.chain(throw, keep)
+                shown |= {chain.within(n) for n in range(1, 61)} | {chain.expected()}
+    return frozenset(shown)
+
+
+TALI_SLIDER_MAX = 100          # the tali panel's weight sliders: 0 to 100 each
+
+
+def panels_showing(stem: str, ex) -> list[str]:
+    """The panels of ``stem``'s page that show ``ex``'s answer when set to its numbers."""
+    p, found = ex.params, []
+
+    def look(name: str, figures) -> None:
+        if ex.answer in figures:
+            found.append(name)
+
+    if stem == "jactus-odds":
+        faces = p.get("faces", 6)               # no faces named: ordinary dice
+        kept = p.get("kept", 5 - p.get("thrown", 0))
+        five = {"q1": (p.get("dice"), faces) == (5, 6),
+                "q2": (kept + p.get("thrown", 0), faces) == (5, 6),
+                "q5": p.get("kind", "chain") == "chain" or (p.get("dice"), faces) == (5, 6)
+                }.get(ex.key, True)
+        if five:                                   # a question about Jactus's five dice
+            look("pick-up panel", pickup_panel(tuple(TARGETS)))
+            start = p.get("start")
+            if ex.key == "q2":                     # the dice kept and the others typed in
+                face = p.get("face", 4)
+                start = (face,) * kept + tuple(f for f in range(1, 7)
+                                               if f != face)[:p["thrown"]]
+            look("chain panel", chain_panel(start))
+            if start is not None:
+                look("chain panel", chain_panel(None))
+    elif stem == "jactus-strategy":
+        if p.get("faces", 6) == 6 and len(p.get("dice", (0,) * 5)) == 5:
+            look("pick-up panel", pickup_panel(("five-of-a-kind",)))
+            look("seats panel", seats_panel(p.get("players", 2)))
+    elif stem == "roman-dice":
+        if ex.key in ("q1", "q2") and p["tali"] == 4:
+            look("tali panel", tali_panel((1, 1, 1, 1)))
+            look("waiting panel", waiting_panel("tali"))
+        if ex.key == "q4":
+            shares = p["tenths"]
+            scale = math.gcd(*shares)
+            if max(shares) // scale <= TALI_SLIDER_MAX:
+                look("tali panel", tali_panel(tuple(x // scale for x in shares)))
+        if (ex.key, p.get("tesserae", p.get("dice"))) in (("q3", 3), ("q5", 3)):
+            look("waiting panel", waiting_panel("tesserae"))
+    return found
+
+
+TARGETS = ("five-of-a-kind", "five-sixes", "five-ones", "five-2-to-5")
+PANEL_LESSONS = ("jactus-odds", "jactus-strategy", "roman-dice")
+
+
+def _settable(ex) -> bool:
+    """Whether ``ex`` asks about dice a panel of its page takes: Jactus's five six-sided
+    dice, roman dice's four tali or three tesserae."""
+    p = ex.params
+    n = p.get("tali") or p.get("tesserae") or p.get("dice")
+    return (p.get("faces") == 6 and (n in (5, None) or len(n) == 5
+                                      if isinstance(n, tuple) else n in (5, None))
+            and p.get("kept", 0) + p.get("thrown", 5) == 5) or \
+        ("tali" in p and n == 4) or (("tesserae" in p or "total" in p) and n == 3)
+
+
+#: The questions whose numbers can be a panel's, by lesson (the others always are, or
+#: never are).
+SETTABLE = {"jactus-odds": ("q1", "q2"), "jactus-strategy": ("q1", "q2", "q3"),
+            "roman-dice": ("q1", "q2", "q3", "q5")}
+
+
+def _panel_students(stem: str) -> list:
+    """The class, 12 students, and for each question the first student (of d0 … d399)
+    whose numbers a panel of the page takes."""
+    lesson = exercise_sets()[stem]
+    chosen, missing = [None] + [f"k{i}" for i in range(12)], set(SETTABLE[stem])
+    for i in range(400):
+        if not missing:
+            break
+        found = {ex.key for ex in lesson.for_student(f"d{i}") if _settable(ex)} & missing
+        if found:
+            missing -= found
+            chosen.append(f"d{i}")
+    return chosen
+
+
+@pytest.mark.parametrize("stem", PANEL_LESSONS)
+def test_a_question_a_panel_of_its_page_answers_needs_the_computer(stem):
+    """The class's jactus-odds q1-q3 (the pick-up panel: pick up all five, or the kept
+    dice's partners), roman-dice q1-q3 (the tali panel, its table of all 35 kinds of
+    throw, the waiting panel) and a student's question about four tali were marked as
+    paper questions (issue 35, item 9): each must say it needs the computer."""
+    lesson = exercise_sets()[stem]
+    unmarked = []
+    for student in _panel_students(stem):
+        for ex in lesson.for_student(student):
+            shown = panels_showing(stem, ex)
+            if shown and not ex.computer:
+                unmarked.append((student, ex.key, shown, ex.question))
+    assert unmarked == []
+
+
+def test_a_question_marked_for_a_panel_can_be_set_on_it():
+    """A question that names a panel can be set on it: roman-dice q4's chances on the
+    tali panel's sliders (0 to 100 each), jactus-odds' n on the chain panel (1 to 40)."""
+    nb = nbformat.read(NOTEBOOKS / "roman-dice.ipynb", as_version=4)
+    assert f"max={TALI_SLIDER_MAX}" in "".join(c.source for c in nb.cells)
+    lessons = {stem: exercise_sets()[stem] for stem in ("roman-dice", "jactus-odds")}
+    for i in range(200):
+        sets = {stem: lesson.for_student(f"d{i}") for stem, lesson in lessons.items()}
+        shares = sets["roman-dice"].q4.params["tenths"]
+        assert max(shares) // math.gcd(*shares) <= TALI_SLIDER_MAX, shares
+        assert panels_showing("roman-dice", sets["roman-dice"].q4) == ["tali panel"]
+        for ex in sets["jactus-odds"]:
+            if "chain panel" in ex.computer:
+                assert ex.params.get("within", ex.params.get("rounds", 1)) <= 40
+                assert "chain panel" in panels_showing("jactus-odds", ex), (i, ex.key)
 
 
 # --- no student's answer stands in the lesson's text ---------------------------------------
