@@ -171,11 +171,14 @@ def jactus_odds_key(ex) -> Fraction:
     p = ex.params
     if ex.key == "q1":
         n, f = p["dice"], p["faces"]
-        test = (lambda t: len(set(t)) == 1) if p["event"] == "same" else \
-            (lambda t: len(set(t)) == n)
+        test = {"same": lambda t: len(set(t)) == 1, "different": lambda t: len(set(t)) == n,
+                "pair": lambda t: len(set(t)) < n}[p["event"]]
         if f ** n <= 100_000:
             return share(n, test, tuple(range(1, f + 1)))
-        return Fraction(f if p["event"] == "same" else math.perm(f, n), f ** n)
+        alike = Fraction(f, f ** n)
+        different = Fraction(math.factorial(f) // math.factorial(f - n), f ** n) \
+            if n <= f else Fraction(0)
+        return {"same": alike, "different": different, "pair": 1 - different}[p["event"]]
     if ex.key == "q2":
         t, event = p["thrown"], p["event"]
         return hits(t, p["faces"], lambda k: THROWN[event](k, t))

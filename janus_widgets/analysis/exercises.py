@@ -182,16 +182,24 @@ _EVENT_TESTS: dict[str, Callable[[int, int], bool]] = {
 
 def _one_throw_chance(dice: int, faces: int, event: str) -> Fraction:
     """The chance that ``dice`` fair dice (faces 1 to ``faces``) thrown at once all show
-    the same face (``"same"``, any face) or all different faces (``"different"``): the
-    ordered results counted.
+    the same face (``"same"``, any face), all different faces (``"different"``) or at
+    least two the same face (``"pair"``): the ordered results counted.
 
     >>> _one_throw_chance(5, 6, "same"), _one_throw_chance(3, 6, "different")
     (Fraction(1, 1296), Fraction(5, 9))
+    >>> _one_throw_chance(3, 6, "pair")
+    Fraction(4, 9)
     """
-    if event not in ("same", "different"):
-        raise ValueError(f"event={event!r}: give 'same' or 'different'")
+    if event not in ONE_THROW_EVENTS:
+        raise ValueError(f"event={event!r}: give one of {', '.join(ONE_THROW_EVENTS)}")
     good = faces if event == "same" else math.perm(faces, dice)
+    if event == "pair":
+        good = faces ** dice - good
     return Fraction(good, faces ** dice)
+
+
+#: Exercise 1's events for dice thrown at once.
+ONE_THROW_EVENTS = ("same", "different", "pair")
 
 
 def _thrown_chance(thrown: int, event: str, faces: int = 6) -> Fraction:
@@ -206,10 +214,10 @@ def _thrown_chance(thrown: int, event: str, faces: int = 6) -> Fraction:
 
 @lru_cache(maxsize=1)
 def _one_throw_table() -> dict[tuple[int, int, str], Fraction]:
-    """Exercise 1 for students: (dice, faces, event) → the chance, for 2 to 8 dice of
-    every size in :data:`DIE_FACES`, all alike or all different."""
-    return {(n, f, e): _one_throw_chance(n, f, e) for n in range(2, 9) for f in DIE_FACES
-            for e in ("same", "different") if e == "same" or n <= f}
+    """Exercise 1 for students: (dice, faces, event) → the chance, for 2 to 10 dice of
+    every size in :data:`DIE_FACES`, all alike, all different or at least two alike."""
+    return {(n, f, e): _one_throw_chance(n, f, e) for n in range(2, 11) for f in DIE_FACES
+            for e in ONE_THROW_EVENTS if e == "same" or n <= f}
 
 
 @lru_cache(maxsize=1)
@@ -356,8 +364,9 @@ def _q1_exercise(n: int, f: int, event: str) -> Exercise:
                        "all show the same face (any face)?"))
     else:
         question = (f"A game like Jactus is played with {_dice_words(n, f)}. {every} "
-                    "thrown at once. What is the chance that no two of them show the "
-                    "same face?")
+                    "thrown at once. What is the chance that "
+                    + ("no two of them show the same face?" if event == "different" else
+                       "at least two of them show the same face?"))
     if event == "same":
         explanation = (f"Of the {f}^{n} = {f ** n} equally likely throws, {_say(f)} are {n} "
                        f"of a kind (one per face): {f}/{f ** n}.")
@@ -372,6 +381,23 @@ def _q1_exercise(n: int, f: int, event: str) -> Exercise:
                                          f"repeated: {f}.") if n != f else None,
             Mistake(Fraction(1, f), f"1/{f} would be the chance for the last die once the "
                                     "others already match; at the start all must match.")))
+    elif event == "pair":
+        falling = " × ".join(str(f - i) for i in range(n))
+        explanation = (f"'At least two alike' is every throw but those with no face twice: "
+                       f"{falling} = {math.perm(f, n)} of the {f}^{n} = {f ** n} equally "
+                       f"likely throws, so 1 − {math.perm(f, n)}/{f ** n}.")
+        hint = ("Count the throws with no face twice (how many faces are left for each die "
+                "in turn?), and take their chance from 1.")
+        mistakes = unique_mistakes(right, (
+            Mistake(Fraction(math.perm(f, n), f ** n), "That is the chance that no two are "
+                                                       "alike; take it from 1."),
+            Mistake(Fraction(f, f ** n), "That is all of them alike; two alike are "
+                                         "enough."),
+            Mistake(Fraction(math.comb(n, 2), f), f"Adding 1/{f} for each of the "
+                                                  f"{math.comb(n, 2)} pairs of dice counts "
+                                                  "throws with several alike pairs more "
+                                                  "than once.")
+            if math.comb(n, 2) < f else None))
     else:
         falling = " × ".join(str(f - i) for i in range(n))
         explanation = (f"Of the {f}^{n} = {f ** n} equally likely throws, the first die may "
