@@ -21,7 +21,8 @@ LESSONS = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")
                  if lesson_tools.lesson_meta(nbformat.read(p, as_version=4)) is not None)
 SEEDED = ["janus-tolls.ipynb", "what-can-i-know.ipynb", "jinns-counting.ipynb",
           "jactus-strategy.ipynb", "jactus-odds.ipynb"]
-PREDICTED = ["janus-tolls.ipynb", "jinns-counting.ipynb", "jactus-strategy.ipynb"]
+PREDICTED = ["janus-tolls.ipynb", "jinns-counting.ipynb", "jactus-strategy.ipynb",
+             "jactus-odds.ipynb"]
 # what a page without cells cannot do
 CANNOT = re.compile(r"run (the|this|it|that)\b[^.]*\b(cell|again)|the (next|following) cell"
                     r"|the cell (below|above)|\bchange `\w+=?`|\bre-?run the cell"

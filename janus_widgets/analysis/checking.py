@@ -529,7 +529,10 @@ class Exercise:
         button.on_click(lambda _: check(box.value))
         # Enter, or leaving the box for the button, confirms the answer too.
         box.observe(lambda change: check(change["new"]), names="value")
-        panel = w.VBox([w.HTML(f"<p>{self._heading_html()}</p>"), w.HBox([box, button]),
+        # a question a panel of the page answers says so, as the printed sheet does
+        needs = (f"<br><i class='janus-exercise-computer'>Needs the computer: "
+                 f"{html.escape(self.computer)}.</i>" if self.computer else "")
+        panel = w.VBox([w.HTML(f"<p>{self._heading_html()}{needs}</p>"), w.HBox([box, button]),
                         verdict],
                        layout=w.Layout(border="1px solid #c9c2b0", padding="8px",
                                        margin="6px 0"))
