@@ -25,6 +25,8 @@ True
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -38,7 +40,8 @@ from ..drawing.shapes import Arc, Circle, Line, Polygon, Rect, Region, Text
 __all__ = ["Viewer", "Screen", "Moves", "Status", "Panel", "Action", "make", "drawing",
            "fresh_selection", "chosen", "said_kind",
            "moves", "log", "lines", "status", "panels", "actions", "heading",
-           "page_refusal", "covered", "drawing_data", "shape_data", "LOG_WINDOW",
+           "page_refusal", "covered", "drawing_data", "shape_data", "shape_text",
+           "ShapeList", "LOG_WINDOW",
            "SCREEN_VERSION"]
 
 #: Moves of the log on either side of the cursor that a screen lists.
@@ -139,10 +142,8 @@ def _pts(points: Any) -> list[list[float]]:
     return [[round(x, 1), round(y, 1)] for x, y in points]
 
 
-@lru_cache(maxsize=1 << 16)
 def _shape_data(shape: Any) -> tuple[Any, ...]:
-    """A shape as ``(kind, …fields)``; shapes are frozen values, and a board's repeat from
-    one screen to the next, so each is made once (the tuples are shared: never changed)."""
+    """A shape as ``(kind, …fields)`` (made once per shape by :func:`_encoded`)."""
     if isinstance(shape, Rect):
         return ("rect", _r(shape.x), _r(shape.y), _r(shape.w), _r(shape.h), shape.fill,
                 shape.stroke, shape.width, shape.radius, list(shape.dash))
@@ -162,6 +163,19 @@ def _shape_data(shape: Any) -> tuple[Any, ...]:
     raise TypeError(f"not a shape: {shape!r}")
 
 
+@lru_cache(maxsize=1 << 17)
+def _encoded(shape: Any) -> tuple[tuple[Any, ...], str]:
+    """A shape's JSON data and its JSON text, made once: shapes are frozen values, and
+    the same shapes make every screen of a board and the boards of many tables (the
+    tuple and the text are shared: never change them). The text is what
+    ``json.dumps(data, separators=(",", ":"))`` makes of the data."""
+    data = _shape_data(shape)
+    return data, _JSON(data)
+
+
+_JSON = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def shape_data(shape: Any) -> tuple[Any, ...]:
     """One shape as JSON data: ``(kind, …fields in the order of the shape's class)``,
     made once per shape (the tuple is shared: never change it).
@@ -169,7 +183,73 @@ def shape_data(shape: Any) -> tuple[Any, ...]:
     >>> shape_data(Rect(0, 0, 10, 10, fill="#fff"))[:6]
     ('rect', 0, 0, 10, 10, '#fff')
     """
-    return _shape_data(shape)
+    return _encoded(shape)[0]
+
+
+def shape_text(shape: Any) -> str:
+    """One shape's JSON text (of :func:`shape_data`), made once per shape.
+
+    >>> shape_text(Rect(0, 0, 10, 10, fill="#fff"))
+    '["rect",0,0,10,10,"#fff",null,1.0,0.0,[]]'
+    """
+    return _encoded(shape)[1]
+
+
+#: Layers of at least this many items are kept once made (:meth:`ShapeList.of`), the
+#: last ``_LAYERS_KEPT`` of them (a Janus board's is 83 kB of text).
+_LAYER_MIN = 64
+_LAYERS_KEPT = 256
+_LAYERS: OrderedDict[tuple[int, ...], tuple[list[Any], ShapeList]] = OrderedDict()
+
+
+class ShapeList(list):  # type: ignore[type-arg]
+    """A layer's shapes as JSON data (a list, read like any other), with ``text``: the
+    JSON text of the list, joined from each shape's text made once
+    (:func:`shape_text`), so a screen's layers are not encoded again for every page
+    (:func:`~.seat_pages.message_text` uses it).
+
+    >>> layer = ShapeList.of([Rect(0, 0, 1, 1), [3, 2]])
+    >>> layer.text, layer[1]
+    ('[["rect",0,0,1,1,null,null,1.0,0.0,[]],[3,2]]', [3, 2])
+    """
+
+    text: str
+
+    @classmethod
+    def of(cls, items: Any) -> ShapeList:
+        """The layer of ``items``: shapes, or ``[start, count]`` runs of an edit. A long
+        layer of the very shapes (the same objects) of one made lately is that one
+        again (Janus's board for both seats of a table and from one screen to the
+        next: its draw module keeps the layer's shapes)."""
+        if len(items) < _LAYER_MIN:
+            return cls._make(items)
+        key = tuple(map(id, items))
+        kept = _LAYERS.get(key)
+        # The kept layer holds its items, so no id of the key was reused meanwhile;
+        # the comparison is by identity first (fast) and by value at worst.
+        if kept is not None and kept[0] == items:
+            _LAYERS.move_to_end(key)
+            return kept[1]
+        made = cls._make(items)
+        _LAYERS[key] = (list(items), made)
+        while len(_LAYERS) > _LAYERS_KEPT:
+            _LAYERS.popitem(last=False)
+        return made
+
+    @classmethod
+    def _make(cls, items: Any) -> ShapeList:
+        made = cls()
+        texts = []
+        for item in items:
+            if isinstance(item, list):
+                made.append(item)
+                texts.append(_JSON(item))
+            else:
+                data, text = _encoded(item)
+                made.append(data)
+                texts.append(text)
+        made.text = "[" + ",".join(texts) + "]"
+        return made
 
 
 def drawing_data(d: Drawing, layers: bool = True) -> dict[str, Any]:
@@ -188,8 +268,7 @@ def drawing_data(d: Drawing, layers: bool = True) -> dict[str, Any]:
             "regions": [{"kind": r.kind, "geometry": _geometry(r), "key": key_text(r.key)}
                         for r in d.regions]}
     if layers:
-        data["layers"] = {name: [_shape_data(s) for s in shapes]
-                          for name, shapes in d.layers.items()}
+        data["layers"] = {name: ShapeList.of(shapes) for name, shapes in d.layers.items()}
     return data
 
 

@@ -39,6 +39,7 @@ and makes the screen with the same screen model as the notebook widget
 
 from __future__ import annotations
 
+import json
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,7 @@ from . import screen as S
 from .client import SeatMirror
 
 __all__ = ["PageView", "PageError", "PAGE_FILES", "CSP", "SECURITY_HEADERS", "page_file",
-           "layer_edit", "held_layers"]
+           "layer_edit", "held_layers", "message_text"]
 
 #: Screens of a page whose click regions are remembered (a click names its screen).
 KEPT_SCREENS = 8
@@ -84,6 +85,50 @@ def page_file(name: str) -> tuple[bytes, str]:
     other name: nothing else of the disk is served)."""
     kind = PAGE_FILES[name]
     return (PAGE_DIR / name).read_bytes(), kind
+
+
+_JSON = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def message_text(data: dict[str, Any]) -> str:
+    """A message as the JSON text a socket sends: ``json.dumps(data, separators=(",",
+    ":"))``, but a screen's layers (:class:`~.screen.ShapeList`) are joined from the
+    text each shape was given once, not encoded again (Janus's board is 800 shapes).
+
+    >>> from janus_widgets.drawing import Rect
+    >>> screen = {"type": "screen", "drawing": {"width": 9, "layers": {
+    ...     "board": S.ShapeList.of([Rect(0, 0, 1, 1)]), "pieces": "same",
+    ...     "highlight": {"runs": S.ShapeList.of([[0, 2]])}}}, "serial": 3}
+    >>> message_text(screen) == json.dumps(screen, separators=(",", ":"))
+    True
+    """
+    drawing = data.get("drawing") if data.get("type") == "screen" else None
+    layers = drawing.get("layers") if isinstance(drawing, dict) else None
+    if not isinstance(layers, dict):
+        return _JSON(data)
+    parts = []
+    for key, value in data.items():
+        if key != "drawing":
+            parts.append(f"{_JSON(key)}:{_JSON(value)}")
+            continue
+        inner = []
+        for dkey, dvalue in drawing.items():
+            if dkey != "layers":
+                inner.append(f"{_JSON(dkey)}:{_JSON(dvalue)}")
+                continue
+            made = []
+            for name, layer in layers.items():
+                if isinstance(layer, S.ShapeList):
+                    text = layer.text
+                elif isinstance(layer, dict) and isinstance(layer.get("runs"), S.ShapeList) \
+                        and len(layer) == 1:
+                    text = '{"runs":' + layer["runs"].text + "}"
+                else:
+                    text = _JSON(layer)
+                made.append(f"{_JSON(name)}:{text}")
+            inner.append('"layers":{' + ",".join(made) + "}")
+        parts.append('"drawing":{' + ",".join(inner) + "}")
+    return "{" + ",".join(parts) + "}"
 
 
 def layer_edit(old: Sequence[Hashable], index: dict[Hashable, int],
@@ -176,7 +221,7 @@ class PageView:
         self._for: Hashable = None
         self._hint: tuple[S.Panel, Hashable] | None = None   # the solver's, and for what
         #: what this page holds of each layer: its shapes, and each shape's first place
-        self._sent_layers: dict[str, tuple[list[Any], dict[Any, int]]] = {}
+        self._sent_layers: dict[str, tuple[list[Any], dict[Any, int] | None]] = {}
         self._fresh()
 
     # ------------------------------------------------------------------ reading
@@ -255,16 +300,19 @@ class PageView:
         held = self._sent_layers.get(name)
         if held is not None and held[0] == shapes:
             return "same"                          # the page keeps the layer it has
-        index: dict[Any, int] = {}
-        for i, shape in enumerate(shapes):
-            index.setdefault(shape, i)
-        self._sent_layers[name] = (list(shapes), index)
+        # Each shape's first place is found when an edit needs it (not for a first
+        # screen, nor for a layer the page is sent "same").
+        self._sent_layers[name] = (list(shapes), None)
         if held is not None and held[0]:
-            edit = layer_edit(held[0], held[1], shapes)
+            old, index = held
+            if index is None:
+                index = {}
+                for i, shape in enumerate(old):
+                    index.setdefault(shape, i)
+            edit = layer_edit(old, index, shapes)
             if len(edit) < len(shapes):
-                return {"runs": [item if isinstance(item, list) else S.shape_data(item)
-                                 for item in edit]}
-        return [S.shape_data(shape) for shape in shapes]
+                return {"runs": S.ShapeList.of(edit)}
+        return S.ShapeList.of(shapes)
 
     # ------------------------------------------------------------------ news
     def news(self, moved: bool) -> None:

@@ -58,7 +58,7 @@ from . import screen as S
 from .local import Table
 from .client import SeatMirror
 from .narrate import sentence
-from .seat_pages import SECURITY_HEADERS, PageError, PageView, page_file
+from .seat_pages import SECURITY_HEADERS, PageError, PageView, message_text, page_file
 from .storage import AnswerRow, MoveRow, SQLiteStorage, Storage, StorageError, TableRow
 
 __all__ = ["Hall", "make_app", "serve", "main", "LIMITS", "WireError", "PAGE_MESSAGES"]
@@ -661,7 +661,34 @@ class Hall:
         served.persist()                          # a bot's first moves, if any
         self.broadcast(served)
         self.next_bot(served)
+        loop = self._loop()
+        if loop is None:
+            self.prepare(served)
+        else:                                     # after the teacher has the answer
+            loop.call_soon(self.prepare, served)
         return served, codes
+
+    def prepare(self, served: ServedTable) -> None:
+        """Make a new table's first screens before its students arrive: each human
+        seat's mirror, and a screen of it made and dropped, so the game's drawing of
+        the table (Janus: its 100 tiles, ~18 ms) and each shape's JSON text are made
+        now, while the teacher hands out the slips, and not when the class opens its
+        pages at once. Each seat's screen is made from its own mirror as always: the
+        drawings are kept by the game's and the screen model's caches, which are
+        keyed by what is drawn, never by a seat.
+
+        A table gone or not playing is left alone; a failure is logged (the seat's
+        page makes its screen when it opens, as it would have)."""
+        if self.tables.get(served.id) is not served or served.status != "playing":
+            return
+        for seat, who in enumerate(served.row.seats):
+            if who != "human":
+                continue
+            try:
+                PageView(self.mirror(served, seat)).screen()
+            except Exception:  # noqa: BLE001 - only a head start: the join makes it anyway
+                log.error("table %s: seat %s's first screen could not be made ahead:\n%s",
+                          served.id, seat_name(seat), traceback.format_exc())
 
     def _fresh_codes(self, keys: list[str], taken: Callable[[str], Any]) -> dict[str, str]:
         """A new join code for each key, no two alike and none whose hash ``taken``
@@ -1652,7 +1679,7 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
             self.hall.detach(self.conn)
             return
         try:
-            sent = self.write_message(json.dumps(data, separators=(",", ":")))
+            sent = self.write_message(message_text(data))
         except tornado.websocket.WebSocketClosedError:
             self.hall.detach(self.conn)
             return

@@ -269,6 +269,36 @@ def _tiles_layer(board: tuple[int, ...], table: tuple[Tile, ...]) -> tuple[Shape
     return tuple(faces + glyphs + arrows + texts)
 
 
+@lru_cache(maxsize=512)
+def _board_layer(board: tuple[int, ...], table: tuple[Tile, ...], owners: tuple[int, ...],
+                 values: tuple[int, ...]) -> tuple[Shape, ...]:
+    """The board layer: the board, the owned squares' tints, the tiles and the squares'
+    payment circles and coins. Made once for each position of the tiles and the
+    squares (the same shapes, not equal ones, for every seat and screen that shows
+    it: a seat page's server sends a layer it has encoded before without encoding it
+    again)."""
+    layer: list[Shape] = list(_static_board())
+    for s in range(SQUARES):
+        o = owners[s]
+        if o >= 0:
+            x, y = field_origin(square_fields(s)[2])          # upper-left field
+            layer.append(Rect(x + 1, y + 1, 2 * FIELD - 2, 2 * FIELD - 2,
+                              fill=_rgba(SEAT_STYLES[o].light, 0.85)))
+    layer.extend(_tiles_layer(board, table))
+    for s in range(SQUARES):
+        cx, cy = square_centre(s)
+        o = owners[s]
+        if o >= 0:
+            layer.extend(coin_shapes(o, cx, cy, 14))
+            layer.append(Circle(cx + 13, cy + 13, 10.5, fill="#fffaf0", stroke=INK, width=1.2))
+            layer.append(Text(cx + 13, cy + 13.5, str(values[s]), size=TEXT_MIN, fill=INK,
+                              bold=True))
+        else:
+            layer.append(Circle(cx, cy, 11, fill="#fffaf0", stroke=INK, width=1.5))
+            layer.append(Text(cx, cy + 0.5, str(values[s]), size=TEXT_MIN, fill=INK, bold=True))
+    return tuple(layer)
+
+
 @lru_cache(maxsize=1)
 def _static_board() -> tuple[Shape, ...]:
     """The board itself: frame, fields, squares, coordinates and the marked corner."""
@@ -355,26 +385,7 @@ def draw(state: JanusState, highlights: Iterable[Hashable] = (),
     d = Drawing(WIDTH, HEIGHT, background=TABLE, title=f"Janus, {n} players: {text}")
 
     # --- board layer: the board, the tiles and the squares (they change with moves)
-    layer = d.layers["board"]
-    layer.extend(_static_board())
-    for s in range(SQUARES):
-        o = owners[s]
-        if o >= 0:
-            x, y = field_origin(square_fields(s)[2])          # upper-left field
-            layer.append(Rect(x + 1, y + 1, 2 * FIELD - 2, 2 * FIELD - 2,
-                              fill=_rgba(SEAT_STYLES[o].light, 0.85)))
-    layer.extend(_tiles_layer(board, table))
-    for s in range(SQUARES):
-        cx, cy = square_centre(s)
-        o = owners[s]
-        if o >= 0:
-            layer.extend(coin_shapes(o, cx, cy, 14))
-            layer.append(Circle(cx + 13, cy + 13, 10.5, fill="#fffaf0", stroke=INK, width=1.2))
-            layer.append(Text(cx + 13, cy + 13.5, str(values[s]), size=TEXT_MIN, fill=INK,
-                              bold=True))
-        else:
-            layer.append(Circle(cx, cy, 11, fill="#fffaf0", stroke=INK, width=1.5))
-            layer.append(Text(cx, cy + 0.5, str(values[s]), size=TEXT_MIN, fill=INK, bold=True))
+    d.layers["board"].extend(_board_layer(board, table, tuple(owners), tuple(values)))
 
     # --- pieces: last move, hints, columns
     movers = phase in (MOVE, BONUS)
