@@ -35,10 +35,11 @@ def teacher(server):
     return classroom.connect(server.url, server.token)
 
 
-def get(server, path):
+def get(server, path, headers=None):
     """(status, headers, body) of a GET, whatever the status."""
+    request = urllib.request.Request(server.url + path, headers=headers or {})
     try:
-        with urllib.request.urlopen(server.url + path, timeout=10) as reply:
+        with urllib.request.urlopen(request, timeout=10) as reply:
             return reply.status, reply.headers, reply.read()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.headers, exc.read()
@@ -63,13 +64,29 @@ def page_socket(server, credential):
 @pytest.mark.parametrize("path", ["/seat", "/seat?code=KM4TPXRA3C", "/seat/seat.js",
                                   "/seat/seat.css", "/seat/icon.svg"])
 def test_every_file_of_the_page_carries_the_policy(server, path):
-    status, headers, _ = get(server, path)
+    status, headers, body = get(server, path)
     assert status == 200
     assert headers["Content-Security-Policy"] == CSP
     assert "default-src 'self'" in CSP and "frame-ancestors 'none'" in CSP
     assert "'unsafe-inline'" not in CSP and "'unsafe-eval'" not in CSP
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Referrer-Policy"] == "no-referrer"
+    # A browser keeps the file and asks whether it changed: a 304 with no body and the
+    # same policy while it has not; the file itself for another version's validators.
+    assert headers["Cache-Control"] == "no-cache"
+    etag, modified = headers["ETag"], headers["Last-Modified"]
+    assert etag.startswith('"') and modified.endswith(" GMT")
+    for asked in ({"If-None-Match": etag}, {"If-None-Match": f'"old", W/{etag}'},
+                  {"If-Modified-Since": modified}):
+        again = get(server, path, asked)
+        assert again[0] == 304 and again[2] == b"", asked
+        assert again[1]["ETag"] == etag and again[1]["Content-Security-Policy"] == CSP
+        assert again[1]["X-Content-Type-Options"] == "nosniff"
+        assert again[1]["Referrer-Policy"] == "no-referrer"
+    for asked in ({"If-None-Match": '"an-older-version"'},
+                  {"If-None-Match": '"an-older-version"', "If-Modified-Since": modified},
+                  {"If-Modified-Since": "Thu, 01 Jan 1970 00:00:00 GMT"}):
+        assert get(server, path, asked)[:3:2] == (200, body), asked
 
 
 def test_the_api_answers_carry_the_policy_too(server):

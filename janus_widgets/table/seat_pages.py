@@ -39,8 +39,12 @@ and makes the screen with the same screen model as the notebook widget
 
 from __future__ import annotations
 
+import email.utils
+import hashlib
 import json
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +53,7 @@ from . import screen as S
 from .client import SeatMirror
 
 __all__ = ["PageView", "PageError", "PAGE_FILES", "CSP", "SECURITY_HEADERS", "page_file",
+           "PageFile", "page_file_served",
            "layer_edit", "held_layers", "message_text"]
 
 #: Screens of a page whose click regions are remembered (a click names its screen).
@@ -83,8 +88,66 @@ class PageError(ValueError):
 def page_file(name: str) -> tuple[bytes, str]:
     """One of the seat page's files and its content type (:class:`KeyError` for any
     other name: nothing else of the disk is served)."""
+    served = page_file_served(name)
+    return served.body, served.kind
+
+
+@dataclass(frozen=True)
+class PageFile:
+    """A file of the seat page as it is served: its bytes, content type, validators
+    (a strong ``etag`` of its content, ``modified``: its file's time as an HTTP date)
+    and when it was modified (seconds)."""
+
+    body: bytes
+    kind: str
+    etag: str
+    modified: str
+    mtime: float
+
+    def fresh_for(self, if_none_match: str | None, if_modified_since: str | None) -> bool:
+        """Whether a browser that sent these request headers holds this very file (it
+        is answered 304, no body): ``If-None-Match`` names its ETag (or ``*``), else,
+        when it sends none, ``If-Modified-Since`` is not before the file's time.
+
+        >>> f = page_file_served("icon.svg")
+        >>> f.fresh_for(f.etag, None), f.fresh_for('"other", ' + f.etag, None)
+        (True, True)
+        >>> f.fresh_for('"other"', f.modified), f.fresh_for(None, f.modified)
+        (False, True)
+        >>> f.fresh_for(None, "Thu, 01 Jan 1970 00:00:00 GMT"), f.fresh_for(None, "soon")
+        (False, False)
+        """
+        if if_none_match is not None:
+            tags = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
+            return "*" in tags or self.etag in tags
+        if if_modified_since is None:
+            return False
+        try:
+            since = email.utils.parsedate_to_datetime(if_modified_since).timestamp()
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return False                 # a date it cannot read: the file is sent
+        return int(self.mtime) <= since
+
+
+def page_file_served(name: str) -> PageFile:
+    """One of the seat page's files with its validators (:class:`KeyError` for any
+    other name), read once for each version of the file (its size and time).
+
+    >>> f = page_file_served("seat.js")
+    >>> f.kind, f.etag.startswith('"') and len(f.etag) == 34, f.modified.endswith(" GMT")
+    ('text/javascript; charset=utf-8', True, True)
+    """
     kind = PAGE_FILES[name]
-    return (PAGE_DIR / name).read_bytes(), kind
+    info = (PAGE_DIR / name).stat()
+    return _read_page_file(name, kind, info.st_mtime_ns, info.st_size)
+
+
+@lru_cache(maxsize=16)
+def _read_page_file(name: str, kind: str, mtime_ns: int, size: int) -> PageFile:
+    body = (PAGE_DIR / name).read_bytes()
+    mtime = mtime_ns / 1e9
+    return PageFile(body, kind, '"' + hashlib.sha256(body).hexdigest()[:32] + '"',
+                    email.utils.formatdate(mtime, usegmt=True), mtime)
 
 
 _JSON = json.JSONEncoder(separators=(",", ":")).encode

@@ -58,7 +58,8 @@ from . import screen as S
 from .local import Table
 from .client import SeatMirror
 from .narrate import sentence
-from .seat_pages import SECURITY_HEADERS, PageError, PageView, message_text, page_file
+from .seat_pages import (SECURITY_HEADERS, PageError, PageView, message_text,
+                         page_file_served)
 from .storage import AnswerRow, MoveRow, SQLiteStorage, Storage, StorageError, TableRow
 
 __all__ = ["Hall", "make_app", "serve", "main", "LIMITS", "WireError", "PAGE_MESSAGES"]
@@ -1976,15 +1977,34 @@ class SeatPageHandler(tornado.web.RequestHandler):
             self.set_header(name, value)
 
     def get(self, name: str = "seat.html") -> None:
-        body, kind = page_file(name)
-        self.set_header("Content-Type", kind)
-        self.finish(body)
+        self._answer(name, send_body=True)
 
     def head(self, name: str = "seat.html") -> None:
-        body, kind = page_file(name)
-        self.set_header("Content-Type", kind)
-        self.set_header("Content-Length", str(len(body)))
-        self.finish()
+        self._answer(name, send_body=False)
+
+    def _answer(self, name: str, send_body: bool) -> None:
+        """The file with its validators: an ETag (of its content) and Last-Modified,
+        and ``Cache-Control: no-cache`` (of the security headers): a browser keeps it
+        and asks each time whether it changed (it changes only with the package's
+        version, and its address has no version in it); one that holds it is answered
+        304, no body, with the same security headers."""
+        served = page_file_served(name)
+        self.set_header("ETag", served.etag)
+        self.set_header("Last-Modified", served.modified)
+        if served.fresh_for(self.request.headers.get("If-None-Match"),
+                            self.request.headers.get("If-Modified-Since")):
+            self.set_status(304)
+            self.finish()
+            return
+        self.set_header("Content-Type", served.kind)
+        if send_body:
+            self.finish(served.body)
+        else:
+            self.set_header("Content-Length", str(len(served.body)))
+            self.finish()
+
+    def compute_etag(self) -> str | None:
+        return None                      # tornado's own (a hash of each answer) is not used
 
 
 class _NotFound(_Handler):
