@@ -733,3 +733,64 @@ def test_bots_think_off_the_loop_one_search_per_table(tmp_path, monkeypatch):
         hall.close()
     finally:
         loop.close()
+
+
+# ------------------------------------------------------------------ seat pages' caches
+def _fresh_screen(hall, served, seat):
+    """Seat ``seat``'s screen made with nothing kept: a new mirror fed from move 0 by the
+    seat's own messages, every cache of the screen model and the games' drawings
+    emptied first."""
+    from janus_widgets.games.janus import draw as janus_draw
+    from janus_widgets.table import screen as S
+    from janus_widgets.table.client import SeatMirror
+    from janus_widgets.table.seat_pages import PageView
+    S._encoded.cache_clear()
+    S._LAYERS.clear()
+    janus_draw._board_layer.cache_clear()
+    mirror = SeatMirror()
+    mirror.take(hall.seat_welcome(served, seat))
+    mirror.take(hall.seat_update(served, seat, 0))
+    made = json.loads(json.dumps(PageView(mirror).screen()))
+    made.pop("serial")
+    return made
+
+
+@pytest.mark.parametrize("game", ["janus-cards", "janus"])   # secrets; a board kept
+def test_screens_made_ahead_and_kept_shapes_never_cross_seats(hall, game):
+    """A new table's screens are made ahead (Hall.prepare) and shapes, layers and
+    boards are kept between screens and seats: every screen a page is sent, as the page
+    reads it, is the screen its seat's own messages make with nothing kept, move after
+    move; and the seats' screens differ where their views do (the cards in hand)."""
+    from janus_widgets.table.seat_pages import PageView, held_layers, message_text
+    from janus_widgets.table.server import Connection
+    players = 3 if game == "janus-cards" else 2
+    served, codes = hall.create_table({"game": game, "players": players, "seed": 11})
+    assert all((served.id, s) in hall.mirrors for s in range(players))   # made ahead
+    got: dict[int, list[dict]] = {s: [] for s in range(players)}
+    held: dict[int, dict] = {s: {} for s in range(players)}
+    for seat in range(players):
+        conn = Connection(send=lambda data, seat=seat: got[seat].append(
+            json.loads(message_text(data))))
+        conn.role, conn.table_id, conn.seat = "seat", served.id, seat
+        conn.page = PageView(hall.mirror(served, seat))
+        hall.attach(conn, served, seat)
+    for k in range(5):
+        for seat in range(players):
+            shown = None
+            for message in got[seat]:             # as the page takes them, in order
+                if message["type"] == "screen":
+                    shown = held_layers(held[seat], message)
+                elif message["type"] == "presence" and shown is not None:
+                    shown["seats"] = message["seats"]
+            assert shown is not None, f"seat {seat} was sent no screen"
+            got[seat].clear()
+            shown.pop("serial")
+            assert shown == _fresh_screen(hall, served, seat), (k, seat)
+        if game == "janus-cards":
+            hands = [_fresh_screen(hall, served, s)["drawing"]["layers"]["pieces"]
+                     for s in range(players)]
+            assert hands[0] != hands[1] != hands[2] != hands[0]
+        state = served.table.state
+        if state.is_over:
+            break
+        hall.play(served, state.current_player, state.legal_moves()[0].notation, f"m{k}")
