@@ -39,22 +39,36 @@ __all__ = ["race_graph", "race_value", "trap_graph", "trap_bracket", "gamble_cha
 #: The dice of the hand-solved games: faces of real dice (d4 … d20).
 DICE_FACES = (4, 6, 8, 10, 12, 20)
 THREE_FIGURES = SignificantFigures(3)
+#: Numbers every lesson page shows anyway (the answer box's example, "e.g. 3/8 or
+#: 0.375"): never a student's answer.
+PAGE_NUMBERS = (Fraction(3, 8),)
+
+
+@lru_cache(maxsize=None)
+def _unit(exponent: int) -> Fraction:
+    return Fraction(10) ** (exponent - 2) / 2
 
 
 def _margin(value: Fraction) -> Fraction:
     """Half a unit in the third significant figure of ``value``: how far a decimal
-    answer to three figures may be from it."""
-    return Fraction(10) ** (math.floor(math.log10(abs(float(value)))) - 2) / 2
+    answer to three figures may be from it (as :class:`SignificantFigures` ``(3)``).
+
+    >>> _margin(Fraction(6, 11)), THREE_FIGURES.allows(Fraction(6, 11) + _margin(Fraction(6, 11)), Fraction(6, 11))
+    (Fraction(1, 2000), True)
+    """
+    return _unit(math.floor(math.log10(abs(float(value)))))
 
 
 def _clear(value: Fraction, class_key: Fraction, mistakes: Iterable[Fraction]) -> bool:
     """Whether ``value`` can be a student's key: not the class's (nor within three
     figures of it, either way), and more than twice the tolerance from every mistake
     (so a right answer rounded to three figures is never nearer a mistake)."""
-    if value in (0, 1) or THREE_FIGURES.allows(class_key, value) \
-            or THREE_FIGURES.allows(value, class_key):
+    if value <= 0 or value >= 1 or value in PAGE_NUMBERS:
         return False
-    return all(abs(m - value) > 2 * _margin(value) for m in mistakes if m != value)
+    margin = _margin(value)
+    if abs(class_key - value) <= max(margin, _margin(class_key)):
+        return False
+    return all(abs(m - value) > 2 * margin for m in mistakes if m != value)
 
 
 # --- 1. first to hit wins ------------------------------------------------------------
@@ -611,17 +625,35 @@ def _throw_text(need: int, faces: int) -> str:
 
 
 @lru_cache(maxsize=None)
-def _races() -> tuple[tuple[tuple[int, int, int], Fraction], ...]:
-    """q1's races (faces, A's need, B's need) a student may get, with A's chance."""
+def _races() -> tuple[tuple[Fraction, tuple[tuple[int, int, int], ...]], ...]:
+    """q1's races (faces, A's need, B's need) a student may get, grouped by A's chance."""
     key = race_value(6)
-    out = []
+    options = []
     for faces in DICE_FACES:
         for a in range(2, faces + 1):
             for b in range(2, faces + 1):
-                value = race_value(faces, a, b)
-                if _clear(value, key, [m for m, _ in _race_mistakes(faces, a, b)]):
-                    out.append(((faces, a, b), value))
-    return tuple(out)
+                p, q = Fraction(faces - a + 1, faces), Fraction(faces - b + 1, faces)
+                value = p / (1 - (1 - p) * (1 - q))
+                if _clear(value, key, (Fraction(1, 2), p, 1 - value, p / (p + q))):
+                    options.append(((faces, a, b), value))
+    return _grouped(options)
+
+
+def _grouped(options: Iterable[tuple[Any, Fraction]]) -> tuple[tuple[Fraction, tuple[Any, ...]], ...]:
+    """Options grouped by their answer, in order of the answer: what :func:`_draw` draws
+    from (made once; drawing from it is then cheap)."""
+    groups: dict[Fraction, list[Any]] = {}
+    for option, value in options:
+        groups.setdefault(value, []).append(option)
+    return tuple((value, tuple(groups[value])) for value in sorted(groups))
+
+
+def _draw(rng: Any, grouped: Sequence[tuple[Fraction, tuple[Any, ...]]]) -> Any:
+    """One option for a student: every different answer equally likely
+    (:func:`~janus_widgets.analysis.checking.spread` over the answers), then one of the
+    options giving it."""
+    _, group = spread(rng, grouped, lambda g: g[0])
+    return group[int(rng.integers(len(group)))]
 
 
 def _race_mistakes(faces: int, a: int, b: int) -> list[tuple[Fraction, str]]:
@@ -638,18 +670,20 @@ def _race_mistakes(faces: int, a: int, b: int) -> list[tuple[Fraction, str]]:
 
 
 @lru_cache(maxsize=None)
-def _traps() -> tuple[tuple[tuple[tuple[int, int, int], tuple[int, int, int]], Fraction], ...]:
-    """q2's pairs of gambles (A's, B's) a student may get, with the bracket's width."""
-    key = _trap_width(*CLASS_TRAP)
-    out = []
-    for ga in GAMBLES:
-        for gb in GAMBLES:
-            p, q = gamble_chance(*ga), gamble_chance(*gb)
-            if p + q < 1:
-                width = 1 - q - p
-                if _clear(width, key, [m for m, _ in _trap_mistakes(p, q)]):
-                    out.append(((ga, gb), width))
-    return tuple(out)
+def _traps() -> tuple[tuple[Fraction, tuple[Any, ...]], ...]:
+    """q2's pairs of gambles (A's, B's) a student may get, grouped by the bracket's
+    width."""
+    key = 1 - gamble_chance(*CLASS_TRAP[1]) - gamble_chance(*CLASS_TRAP[0])
+    by_chance: dict[Fraction, list[tuple[int, int, int]]] = {}
+    for gamble in GAMBLES:
+        by_chance.setdefault(gamble_chance(*gamble), []).append(gamble)
+    options = []
+    for p, mine in by_chance.items():
+        for q, theirs in by_chance.items():
+            width = 1 - q - p
+            if p + q < 1 and _clear(width, key, (Fraction(0), p, 1 - q, q - p)):
+                options += [((ga, gb), width) for ga in mine for gb in theirs]
+    return _grouped(options)
 
 
 def _trap_width(ga: tuple[int, int, int], gb: tuple[int, int, int]) -> Fraction:
@@ -671,18 +705,19 @@ def _trap_mistakes(p: Fraction, q: Fraction) -> list[tuple[Fraction, str]]:
 
 
 @lru_cache(maxsize=None)
-def _spoils() -> tuple[tuple[tuple[int, tuple[int, ...], int, int], Fraction], ...]:
-    """q3's spoils (faces, shape of the kept dice, patterns i to j) with their chance."""
+def _spoils() -> tuple[tuple[Fraction, tuple[Any, ...]], ...]:
+    """q3's spoils (faces, shape of the kept dice, patterns i to j), grouped by their
+    chance."""
     key = spoil_chance(*CLASS_SPOIL[1:2], PATTERNS[1])
-    out = []
+    options = []
     for option in SPOILS:
         faces, shape, i, j = option
         value = _spoil_value(option)
         kept = _shape_dice(shape, range(1, faces + 1))
         if 0 < value < 1 and _clear(value, key, [m.resolve() for m in
                                                  _spoil_mistakes(kept, i, j, faces)]):
-            out.append((option, value))
-    return tuple(out)
+            options.append((option, value))
+    return _grouped(options)
 
 
 def _pick_question(rng: Any, questions: Sequence[Question]) -> Question:
@@ -697,9 +732,9 @@ def _solving_jactus(rng: Any) -> list[Exercise]:
         faces3, kept, i, j = CLASS_SPOIL
         q4, q5 = CLASS_QUESTIONS[True], CLASS_QUESTIONS[False]
     else:
-        faces, need_a, need_b = spread(rng, _races(), lambda o: o[1])[0]
-        gambles = spread(rng, _traps(), lambda o: o[1])[0]
-        faces3, shape, i, j = spread(rng, _spoils(), lambda o: o[1])[0]
+        faces, need_a, need_b = _draw(rng, _races())
+        gambles = _draw(rng, _traps())
+        faces3, shape, i, j = _draw(rng, _spoils())
         chosen = sorted(int(f) + 1 for f in rng.permutation(faces3)[:len(shape)])
         kept = _shape_dice(shape, [chosen[k] for k in rng.permutation(len(shape))])
         q4, q5 = _pick_question(rng, SOLVER_QUESTIONS), _pick_question(rng, NO_SPOIL_QUESTIONS)
@@ -786,12 +821,16 @@ def _q4(question: Question, spoil: bool) -> Exercise:
     dice, holdings, pick = question
     section = "section 4" if spoil else "section 5"
     rules = "" if spoil else "The rule change: with no spoiling (spoil=False). "
-    mistakes = [Mistake(Fraction(1, 2), "1/2 would be an even game; this position is not."),
-                Mistake(lambda: 1 - _question_key(question, spoil),
-                        "That is A's payoff; the question asks for B's.")]
-    if spoil:
-        mistakes.insert(0, Mistake(Fraction(1, 6), "1/6 is the chance of five of a kind on "
-                                                   "one throw, not B's payoff in the game."))
+    # A's payoff is a mistake worth naming where it stands apart from B's: in the students'
+    # questions (solver_questions keeps them apart), not at the class's even start
+    mistakes = [] if question == CLASS_QUESTIONS[spoil] else [
+        Mistake(lambda: 1 - _question_key(question, spoil),
+                "That is A's payoff; the question asks for B's.")]
+    if spoil:       # (with no spoiling the class's position is worth a hair under 1/2)
+        mistakes[:0] = [Mistake(Fraction(1, 6), "1/6 is the chance of five of a kind on "
+                                                "one throw, not B's payoff in the game."),
+                        Mistake(Fraction(1, 2), "1/2 would be an even game; this position "
+                                                "is not.")]
     else:
         mistakes.insert(0, Mistake(Fraction(1, 1296), "1/1296 is the chance of five of a "
                                                       "kind when one die is kept, not B's "
