@@ -35,7 +35,7 @@ import hashlib
 import html
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -788,18 +788,39 @@ LESSON_EXERCISES: dict[str, str] = {
 }
 
 
-def exercise_sets(student: str | None = None) -> dict[str, ExerciseSet]:
+class _LessonSets(Mapping[str, ExerciseSet]):
+    """Every lesson's exercises for one student, each drawn when first asked for (a
+    lesson's page, or one answer's check, draws its own lesson only)."""
+
+    def __init__(self, student: str | None) -> None:
+        self.student = student
+        self._drawn: dict[str, ExerciseSet] = {}
+
+    def __getitem__(self, stem: str) -> ExerciseSet:
+        if stem not in self._drawn:
+            import importlib
+            module, _, attribute = LESSON_EXERCISES[stem].partition(":")
+            lesson = getattr(importlib.import_module(module), attribute)
+            self._drawn[stem] = lesson.for_student(self.student)
+        return self._drawn[stem]
+
+    def __contains__(self, stem: object) -> bool:
+        return stem in LESSON_EXERCISES
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LESSON_EXERCISES)
+
+    def __len__(self) -> int:
+        return len(LESSON_EXERCISES)
+
+
+def exercise_sets(student: str | None = None) -> Mapping[str, ExerciseSet]:
     """Every lesson's :class:`ExerciseSet` by the lesson notebook's file stem, with
-    ``student``'s own numbers where the lesson has them.
+    ``student``'s own numbers where the lesson has them (each lesson's drawn when it is
+    first looked up: a page asks for its own lesson only).
 
     >>> sets = exercise_sets()
     >>> "roman-dice" in sets and sets["roman-dice"].q1.key
     'q1'
     """
-    import importlib
-    out = {}
-    for stem, where in LESSON_EXERCISES.items():
-        module, _, attribute = where.partition(":")
-        lesson = getattr(importlib.import_module(module), attribute)
-        out[stem] = lesson.for_student(student)
-    return out
+    return _LessonSets(student)
