@@ -271,10 +271,6 @@ assert "throws first" in box.verdict.value, box.verdict.value
 box.answer_box.value = "6/11"
 box.check_button.click()
 assert "Right" in box.verdict.value
-from janus_widgets.analysis.solving_lesson import SOLVER_POSITIONS
-mine = sol.value_for(exercise_position(*SOLVER_POSITIONS[0]), 1)
-assert exercises.q4.check(f"{mine:.3f}").correct
-assert not exercises.q4.check("1/6").correct
 """,
         # the game: the solver plays B, the hint follows the position
         """
@@ -284,6 +280,27 @@ game.resolve_chance()
 assert game.state.current_player == 0 or game.state.is_over
 assert "Best for A" in show_hint(game)
 assert len(game.replay.moves) >= 4
+""",
+        # exercises 4 and 5 on the page: the set-up controls put the games into their
+        # positions, through the rules (a position they cannot reach is refused)
+        """
+# exercise 4 on the page: the set-up control puts the game into its position
+setup.boxes[0].value, setup.boxes[1].value, setup.boxes[2].value = "6 6 6 6 6", "-", "-"
+setup.button.click()
+assert setup.error.startswith("JA-8"), setup.error
+setup.boxes[0].value = " ".join(map(str, exercises.q4.params["dice"]))
+setup.button.click()
+assert setup.error == "" and game.state.current_player == 1, setup.error
+assert "Best for B" in show_hint(game)
+mine = sol.value_for(game.state, 1)
+assert exercises.q4.check(f"{mine:.3f}").correct
+assert not exercises.q4.check("1/6").correct
+# exercise 5 in the no-spoiling game, set up the same way
+setup_no_spoil.boxes[0].value = " ".join(map(str, exercises.q5.params["dice"]))
+setup_no_spoil.boxes[1].value = setup_no_spoil.boxes[2].value = "–"
+setup_no_spoil.button.click()
+assert setup_no_spoil.error == "", setup_no_spoil.error
+assert exercises.q5.check(f"{sol_no_spoil.value_for(game_no_spoil.state, 1):.3f}").correct
 """,
         # a small MCTS match
         """
