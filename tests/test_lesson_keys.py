@@ -643,7 +643,7 @@ def test_janus_questions_say_where_b_column_stands():
             if "other" in ex.params:
                 assert ex.params["other"] in ex.question or ex.key == "q4", (student, ex.key)
     key = exercise_sets()["janus-tolls"].q2
-    assert key.params == {"field": "e5", "other": "j10", "moves": 0}
+    assert key.params == {"field": "e5", "other": "j10", "moves": 0, "tiles": "all"}
     assert key.answer == Fraction(1, 25) and "JB-9" in key.explanation
     assert "B's column" in key.check(0).message            # 0 forgets the column in the way
 

@@ -324,12 +324,40 @@ def test_jinns_counts_agree_with_counting_by_hand():
 
 def test_the_jinns_counting_question_reads_the_position_drawn():
     from janus_widgets.analysis import jinns_lesson as jl
-    for who in (None, "ada", "bo"):
-        state = jl.counting_position(who)
-        lesson_set = jl.JINNS_LESSON.for_student(who)
-        assert lesson_set.q6.answer == len(jl.pile_moves(state)) >= 4
+    assert jl.JINNS_LESSON.q6.answer == len(jl.pile_moves(jl.counting_position())) == 8
+    for who in ("ada", "bo"):
+        state, kind = jl.counting_question(who)
+        assert state is jl.counting_position(who) and len(jl.pile_moves(state)) >= 4
+        q6 = jl.JINNS_LESSON.for_student(who).q6
+        assert jl.MOVE_KINDS[kind] in q6.question
+        assert q6.answer == jl.move_share(state, kind) and 0 < q6.answer < 1
         assert state.current_player == 0
     assert jl.counting_position("ada").raw == jl.counting_position("ada").raw
+
+
+def test_jinns_q6_says_a_landing_reached_both_ways_is_one_move_and_names_the_literal_count():
+    """Issue 35 item 6 (JI-12): the question itself says that a landing reached both ways
+    counts once, and counting it twice is a named mistake with its reason, for the class
+    (10 against the key 8) and for a student whose position has such a landing."""
+    from janus_widgets.analysis import jinns_lesson as jl
+    q6 = jl.JINNS_LESSON.q6
+    assert "JI-12" in q6.question and "once" in q6.question
+    verdict = q6.check("10")
+    assert not verdict and "both ways" in verdict.message and "JI-12" in verdict.message
+    assert "colour rule" not in verdict.message
+    assert jl.literal_move_count(jl.counting_position()) == 10
+    seen = 0
+    for who in [f"s{i:02d}" for i in range(1, 61)]:
+        state, kind = jl.counting_question(who)
+        ex = jl.JINNS_LESSON.for_student(who).q6
+        assert "JI-12" in ex.question and "once" in ex.question
+        if jl.literal_move_count(state) > len(jl.pile_moves(state)):
+            literal = jl.move_share(state, kind, literal=True)
+            if literal != ex.answer:
+                seen += 1
+                verdict = ex.check(str(literal))
+                assert not verdict and "both ways" in verdict.message, (who, verdict)
+    assert seen >= 1                       # a student who meets such a landing
 
 
 def test_roman_dice_exercise_4_is_never_the_venus_the_lesson_shows():

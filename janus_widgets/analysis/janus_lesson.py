@@ -49,6 +49,12 @@ ROSE_WORDS = {"-": "- (left, right)", "|": "| (up, down)", "x": "x (the four dia
               "+": "+ (up, down, left, right)", "*": "* (all eight directions)"}
 
 
+@lru_cache(maxsize=None)
+def _tiles() -> tuple[Any, ...]:
+    """The 100 tiles of the set, in the tile table's order (made once)."""
+    return tuple(standard_tiles())
+
+
 def _square(where: str) -> tuple[str, ...]:
     return tuple(field_name(f) for f in square_fields(square_of(parse_field(where))))
 
@@ -91,7 +97,8 @@ def _positions(field: str, owned: str | None, toll_fields: str,
         other = out_of_reach(field, _square(owned) if owned is not None else ())
     if other == field:
         raise ValueError(f"B's column cannot stand on A's field {field}")
-    return tuple(position(tiles={field: tile}, columns=(field, other), **extra, **options)
+    variant = GAME.variant(**options)           # made once: a variant is costly to check
+    return tuple(position(variant, tiles={field: tile}, columns=(field, other), **extra)
                  for tile in range(FIELDS))
 
 
@@ -106,9 +113,12 @@ def moves_by_tile(field: str, other: str | None = None) -> tuple[int, ...]:
     return tuple(len(_moves(s)) for s in _positions(field, None, "landing", other))
 
 
-def expected_moves(field: str, other: str | None = None) -> Fraction:
-    """The average number of moves from ``field`` over the 100 equally likely tiles."""
-    return Fraction(sum(moves_by_tile(field, other)), FIELDS)
+def expected_moves(field: str, other: str | None = None, tiles: str = "all") -> Fraction:
+    """The average number of moves from ``field`` over the 100 equally likely tiles (or
+    over those of :data:`TILE_SETS` ``tiles``), B's column on ``other``."""
+    keep = TILE_SETS[tiles][1]
+    counts = [n for t, n in zip(_tiles(), moves_by_tile(field, other)) if keep(t)]
+    return Fraction(sum(counts), len(counts))
 
 
 def moves_chance(field: str, moves: int, other: str | None = None) -> Fraction:
@@ -123,7 +133,7 @@ def stuck_chance(field: str, other: str | None = None) -> Fraction:
 
 
 def _tile_ok(index: int, rose: str | None) -> bool:
-    tile = GAME.engine(GAME.variant()).table[index]
+    tile = _tiles()[index]
     return rose is None or (tile.lines == rose and not tile.head)
 
 
@@ -175,14 +185,15 @@ def expected_tolls(field: str, owned: str, toll_fields: str = "landing",
     return total / len(paid_lists)
 
 
-def expected_heads_in_reach(field: str = "a1") -> Fraction:
+def expected_heads_in_reach(field: str = "a1", other: str | None = None) -> Fraction:
     """On a freshly shuffled board, the expected number of Janus heads among the
-    fields A's column on ``field`` can move to (linearity of expectation: each of the
-    column's targets holds one of the 99 other tiles, each equally likely)."""
+    fields A's column on ``field`` can move to, B's column on ``other`` (default: out of
+    reach); linearity of expectation: each of the column's targets holds one of the 99
+    other tiles, each equally likely."""
     table = GAME.engine(GAME.variant()).table
     heads = sum(1 for t in table if t.head)
     total = Fraction(0)
-    for tile, n in enumerate(moves_by_tile(field)):
+    for tile, n in enumerate(moves_by_tile(field, other)):
         others = heads - (1 if table[tile].head else 0)
         total += Fraction(n * others, FIELDS - 1)
     return total / FIELDS
@@ -192,7 +203,7 @@ def expected_heads_in_reach(field: str = "a1") -> Fraction:
 def _tile_groups() -> tuple[dict[tuple[str, int], int], list[str]]:
     counts: Counter[tuple[str, int]] = Counter()
     heads = []
-    for tile in standard_tiles():
+    for tile in _tiles():
         if tile.head:
             heads.append(tile.code)
         else:
@@ -248,40 +259,182 @@ def simulate_first_moves(boards: int, seed: int) -> dict[str, float]:
 
 
 # --- the lesson's exercises ----------------------------------------------------------
-#: Fields for q1 and q5 (the class: the start corner a1); each gives other answers.
-_START_FIELDS = ("a1", "b1", "b2", "c2", "c1", "d2")
-#: q2: (A's field, B's field or None for out of reach, how many moves): the class's
-#: first (stuck on e5 with B's column on j10), then those students draw.
-_FEW_MOVES = (("e5", "j10", 0), ("b1", None, 1), ("b2", None, 1), ("d2", None, 1),
-              ("e1", None, 1), ("b1", None, 2), ("c1", None, 2), ("d2", None, 2),
-              ("a1", None, 1))
-#: (A's field, a field of B's square, the rose of A's tile) for q3 and q4.
-_TOLL_CASES = (("c2", "c3", "+"), ("a2", "a3", "+"), ("a2", "a3", "*"), ("d2", "c3", "+"),
-               ("d2", "c3", "*"), ("e1", "e3", "+"), ("e1", "e3", "*"), ("c1", "c3", "+"),
-               ("c1", "c3", "*"), ("e4", "c3", "+"), ("f4", "e5", "+"), ("g3", "g5", "*"))
-_ROSE_TILES = {"+": "one of the 20 tiles with rose + (it moves up, down, left or right)",
-               "*": "one of the 20 tiles with rose * (it moves in all eight directions)"}
+#: The class's fields: q1 and q5 from the start corner a1 (B out of reach); q2 stuck on e5
+#: with B's column on j10; q3 and q4 from c2 on a tile of rose +, B owning c3's square.
+_CLASS = {"start": "a1", "few": ("e5", "j10", 0, "all"), "toll": ("c2", "c3", "+")}
 _COUNT = {0: "no move at all (JB-12), so that A must forfeit", 1: "exactly one move",
-          2: "exactly two moves"}
+          2: "exactly two moves", 3: "exactly three moves", 4: "exactly four moves"}
+#: What a student's q2 may know of the tile under A: (its words, which tiles).
+TILE_SETS: dict[str, tuple[str, Any]] = {
+    "all": ("one of the 100", lambda t: True),
+    "no-head": ("one of the 92 tiles without a Janus head", lambda t: not t.head),
+    "near": ("one of the tiles of distance 1 or 2 (Janus heads included)",
+             lambda t: t.distance <= 2),
+    "middle": ("one of the tiles of distance 2, 3 or 4 (Janus heads included)",
+               lambda t: 2 <= t.distance <= 4),
+    "far": ("one of the tiles of distance 3, 4 or 5 (Janus heads included)",
+            lambda t: t.distance >= 3),
+    "plus": ("one of the 20 tiles with rose + (up, down, left, right)",
+             lambda t: t.lines == "+"),
+    "star": ("one of the 20 tiles with rose * (all eight directions)",
+             lambda t: t.lines == "*"),
+}
+_ROSE_DIRECTIONS = {"-": "left, right", "|": "up, down", "x": "the four diagonals",
+                    "+": "up, down, left, right", "*": "all eight directions"}
 
 
-def _moves_working(field: str, other: str | None = None) -> str:
+def _rose_tiles(rose: str) -> str:
+    n = sum(1 for t in _tiles() if t.lines == rose and not t.head)
+    return f"one of the {n} tiles with rose {rose} ({_ROSE_DIRECTIONS[rose]}), not a Janus head"
+
+
+@lru_cache(maxsize=None)
+def _landings(field: str) -> tuple[tuple[int, ...], ...]:
+    """Per tile, the fields A's column on ``field`` can move to with B's column out of
+    reach (the engine's legal moves): with B's column on one of them, that move goes
+    (JB-9), and nothing else changes."""
+    return tuple(tuple(m.action for m in _moves(s))
+                 for s in _positions(field, None, "landing"))
+
+
+def _moves_with(field: str, other: str) -> tuple[int, ...]:
+    """:func:`moves_by_tile` read off :func:`_landings` (cheap, for drawing numbers)."""
+    b = parse_field(other)
+    return tuple(sum(1 for f in fields if f != b) for fields in _landings(field))
+
+
+def tile_set_chance(field: str, moves: int, other: str | None = None,
+                    tiles: str = "all") -> Fraction:
+    """The chance that the tile under A's column on ``field`` allows exactly ``moves``
+    moves, when it is one of the tiles of :data:`TILE_SETS` ``tiles``, each equally
+    likely (B's column on ``other``).
+
+    >>> tile_set_chance("e5", 0, "j10") == stuck_chance("e5", other="j10")
+    True
+    """
+    keep = TILE_SETS[tiles][1]
+    counts = [n for t, n in zip(_tiles(), moves_by_tile(field, other)) if keep(t)]
+    return Fraction(sum(1 for n in counts if n == moves), len(counts))
+
+
+def _start_options(start: str) -> tuple[dict[tuple[str, str], Fraction],
+                                         dict[str, Fraction]]:
+    """For A's column on ``start``: (B's field, tile set) → q1's answer, and B's field →
+    q5's answer, read off the engine's landings."""
+    tiles = _tiles()
+    q1, q5 = {}, {}
+    for b in range(FIELDS):
+        name = field_name(b)
+        if name == start:
+            continue
+        counts = _moves_with(start, name)
+        for which, (_, keep) in TILE_SETS.items():
+            chosen = [n for t, n in zip(tiles, counts) if keep(t)]
+            q1[(name, which)] = Fraction(sum(chosen), len(chosen))
+        q5[name] = sum((Fraction(n * (8 - t.head), FIELDS - 1) for n, t in zip(counts, tiles)),
+                       Fraction(0)) / FIELDS
+    return q1, q5
+
+
+def _few_options(centre: str) -> dict[tuple[str, int, str], Fraction]:
+    """For A's column on ``centre``: (B's field, moves, tile set) → q2's answer; B's
+    column on a field A's tiles reach, or out of reach."""
+    tiles = _tiles()
+    reach = sorted({f for fields in _landings(centre) for f in fields})
+    out = {}
+    for b in [field_name(f) for f in reach] + [out_of_reach(centre)]:
+        counts = _moves_with(centre, b)
+        for name, (_, keep) in TILE_SETS.items():
+            chosen = [n for t, n in zip(tiles, counts) if keep(t)]
+            for moves in range(5):
+                hits = sum(1 for n in chosen if n == moves)
+                if 0 < hits < len(chosen):
+                    out[(b, moves, name)] = Fraction(hits, len(chosen))
+    return out
+
+
+def _reaching(field: str, owned: str, rose: str | None) -> int:
+    """How many tiles of ``rose`` (or of all) could take A's column on ``field`` into the
+    square of ``owned`` in one straight line (the board's geometry only: a quick first
+    look, before the engine counts)."""
+    (r, c), square = divmod(parse_field(field), SIZE), set(_square(owned))
+    count = 0
+    for tile in _tiles():
+        if rose is None or (tile.lines == rose and not tile.head):
+            count += any(0 <= r + dr * tile.distance < SIZE and 0 <= c + dc * tile.distance
+                         < SIZE and field_name((r + dr * tile.distance) * SIZE + c
+                                               + dc * tile.distance) in square
+                         for dr, dc in tile.directions)
+    return count
+
+
+def _near(value: Fraction, key: Fraction) -> bool:
+    from .checking import SignificantFigures
+    return value == key or SignificantFigures(3).allows(key, value) \
+        or SignificantFigures(3).allows(value, key)
+
+
+def _draw_numbers(rng: np.random.Generator) -> dict[str, Any]:
+    """A student's fields, B's columns, tiles and roses: each question's answer drawn so
+    that every different answer is as likely as another (for A's field), never near the
+    class's."""
+    from .checking import spread
+    keys = {e.key: e.answer for e in _exercises(_CLASS)}
+    start = field_name(int(rng.integers(FIELDS)))
+    q1, q5 = _start_options(start)
+    q1 = {o: v for o, v in q1.items() if not _near(v, keys["q1"])}
+    away, start_tiles = spread(rng, sorted(q1), q1.__getitem__)
+    q5 = {b: v for b, v in q5.items() if not _near(v, keys["q5"])}
+    heads_b = spread(rng, sorted(q5), q5.__getitem__)
+    centre = field_name(int(rng.integers(FIELDS)))
+    few = {o: v for o, v in _few_options(centre).items() if not _near(v, keys["q2"])}
+    b_field, moves, tiles = spread(rng, sorted(few), few.__getitem__)
+    # q3 and q4: six positions where a toll is likely (a square within three fields of A's
+    # column that at least four tiles of a rose, or of all 100, reach), every different
+    # chance among them equally likely
+    pool: dict[tuple[str, str, str | None], Fraction] = {}
+    while len(pool) < 6:
+        near = int(rng.integers(FIELDS))
+        row, col = divmod(near, SIZE)
+        owned = field_name(min(SIZE - 1, max(0, row + int(rng.integers(-3, 4)))) * SIZE
+                           + min(SIZE - 1, max(0, col + int(rng.integers(-3, 4)))))
+        # (the one-line roses - and | give the same few chances from many fields: left out)
+        rose = (None, "x", "+", "*")[int(rng.integers(4))]
+        near_name = field_name(near)
+        # several tiles reach the square, so that the chance is not one tile's 1/20
+        if near_name in _square(owned) or _reaching(near_name, owned, rose) < 4:
+            continue
+        chance = toll_chance(near_name, owned, rose=rose)
+        if chance and not _near(chance, keys["q3"]) and not _near(
+                expected_tolls(near_name, owned, "entered", rose), keys["q4"]):
+            pool[(near_name, owned, rose)] = chance
+    toll = spread(rng, list(pool), pool.__getitem__)
+    return {"start": start, "away": away, "start_tiles": start_tiles, "heads_b": heads_b,
+            "few": (centre, b_field, moves, tiles), "toll": toll}
+
+
+def _moves_working(field: str, other: str | None = None, tiles: str = "all") -> str:
     """The key's working for an average of moves: how many tiles give each number."""
-    counts = Counter(moves_by_tile(field, other))
+    keep = TILE_SETS[tiles][1]
+    chosen = [n for t, n in zip(_tiles(), moves_by_tile(field, other)) if keep(t)]
+    counts = Counter(chosen)
     terms = " + ".join(f"{k}·{counts[k]}" for k in sorted(counts))
     total = sum(k * c for k, c in counts.items())
     return (f"Tiles giving 0, 1, 2, … moves from {field}: "
             + ", ".join(f"{counts[k]} give {k}" for k in sorted(counts))
-            + f". Expected moves = ({terms}) / 100 = {total}/100 = "
-              f"{show_value(Fraction(total, 100))}.")
+            + f". Expected moves = ({terms}) / {len(chosen)} = {total}/{len(chosen)} = "
+              f"{show_value(Fraction(total, len(chosen)))}.")
 
 
-def _few_working(field: str, other: str | None, moves: int) -> str:
+def _few_working(field: str, other: str | None, moves: int, tiles: str = "all") -> str:
     table = GAME.engine(GAME.variant()).table
-    codes = [table[i].code for i, n in enumerate(moves_by_tile(field, other)) if n == moves]
+    keep = TILE_SETS[tiles][1]
+    chosen = [i for i, t in enumerate(_tiles()) if keep(t)]
+    by_tile = moves_by_tile(field, other)
+    codes = [table[i].code for i in chosen if by_tile[i] == moves]
     return (f"The tiles that give {moves} move{'s' if moves != 1 else ''} from {field}: "
-            + ", ".join(codes) + f" — {len(codes)} of the 100: {len(codes)}/100 = "
-            f"{show_value(Fraction(len(codes), 100))}.")
+            + (", ".join(codes) or "none") + f" — {len(codes)} of the {len(chosen)}: "
+            f"{len(codes)}/{len(chosen)} = {show_value(Fraction(len(codes), len(chosen)))}.")
 
 
 def _toll_working(field: str, owned: str, rose: str, toll_fields: str) -> str:
@@ -295,22 +448,29 @@ def _toll_working(field: str, owned: str, rose: str, toll_fields: str) -> str:
         parts.append(f"{table[index].code}: " + (", ".join(
             f"{m}→{c}" for m, c in zip(moves, paid)) if moves else "stuck"))
     return ("Each tile's moves and the coins each pays (move→coins); average over the "
-            "moves of a tile, then over the 20 tiles: " + "; ".join(parts) + ".")
+            "moves of a tile, then over the tiles: " + "; ".join(parts) + ".")
 
 
 def _janus_lesson(rng: np.random.Generator | None) -> list[Exercise]:
-    def pick(choices: tuple[Any, ...]) -> Any:
-        """The class's choice (the first), or one of the others for a student."""
-        return choices[0] if rng is None else choices[1 + int(rng.integers(len(choices) - 1))]
+    return _exercises(_CLASS if rng is None else _draw_numbers(rng))
 
-    start = pick(_START_FIELDS)
-    centre, blocker, few = pick(_FEW_MOVES)
-    near, owned, rose = pick(_TOLL_CASES)
+
+def _exercises(numbers: dict[str, Any]) -> list[Exercise]:
+    start = numbers["start"]
+    start_tiles = numbers.get("start_tiles", "all")
+    centre, b_field, few, tiles = numbers["few"]
+    near, owned, rose = numbers["toll"]
     square = "–".join(_square(owned)[::3])
-    away = out_of_reach(start)
-    b_field = blocker if blocker is not None else out_of_reach(centre)
+    away = numbers.get("away") or out_of_reach(start)
+    free = away == out_of_reach(start)
+    heads_b = numbers.get("heads_b") or away
+    heads_free = heads_b == out_of_reach(start)
+    start_words = TILE_SETS[start_tiles][0]
+    rose_words = "one of the 100 tiles" if rose is None else _rose_tiles(rose)
+    blocker = None if b_field == out_of_reach(centre) else b_field
     toll_b = out_of_reach(near, _square(owned))
-    q2_mistakes = [Mistake(lambda: moves_chance(centre, few, None),
+    tile_words, keep = TILE_SETS[tiles]
+    q2_mistakes = [Mistake(lambda: tile_set_chance(centre, few, out_of_reach(centre), tiles),
                            "That leaves B's column out: a column never lands on another "
                            f"column (JB-9), so a tile whose only landing is {b_field} "
                            "gives no move.")] if blocker is not None else []
@@ -319,62 +479,84 @@ def _janus_lesson(rng: np.random.Generator | None) -> list[Exercise]:
                                                 "land on B's column (JB-9): count the "
                                                 "tiles whose every direction is barred."))
     elif few > 0:
-        q2_mistakes.append(Mistake(lambda: sum((moves_chance(centre, k, blocker)
+        q2_mistakes.append(Mistake(lambda: sum((tile_set_chance(centre, k, b_field, tiles)
                                                 for k in range(few + 1)), Fraction(0)),
                                    f"That is the chance of at most {few} "
                                    f"move{'s' if few != 1 else ''}; exactly {few} leaves "
                                    "out the stuck tiles" + (" and those with fewer."
                                                             if few > 1 else ".")))
+    if tiles != "all":
+        q2_mistakes.append(Mistake(lambda: tile_set_chance(centre, few, b_field),
+                                   "That is over all 100 tiles; the tile under A is one of "
+                                   "those the question names, so count among them only."))
+    in_reach = "" if free else ", in the way of some tiles (a column never lands on another, JB-9)"
+    q1_mistakes = [
+        Mistake(lambda: Fraction(sum(1 for t, n in zip(_tiles(),
+                                                       moves_by_tile(start, away))
+                                     if n and TILE_SETS[start_tiles][1](t)),
+                                 sum(1 for t in _tiles()
+                                     if TILE_SETS[start_tiles][1](t))),
+                "That is the chance of having a move at all, not the number of moves."),
+        Mistake(Fraction(4), "Four is the directions of an average rose in the middle of "
+                             "the board; near the edge many of them leave the board."),
+    ]
+    if not free:
+        q1_mistakes.append(Mistake(lambda: expected_moves(start, tiles=start_tiles),
+                                   f"That leaves B's column out: a tile whose move lands on "
+                                   f"{away} loses that move (JB-9)."))
+    if start_tiles != "all":
+        q1_mistakes.append(Mistake(lambda: expected_moves(start, away),
+                                   "That is over all 100 tiles; the tile under A is one of "
+                                   "those the question names, so average over them only."))
     return [
         Exercise(
             "q1", f"A's column stands on {start}; every field still holds a tile, "
-                  f"and B's column stands on {away}, where no tile can take A. The tile "
-                  "under A is one of the 100, each equally likely (the tile table gives "
-                  "how many there are of each kind). On average, how many fields can A "
-                  "move to?",
-            lambda: expected_moves(start), probability=False,
+                  f"and B's column stands on {away}"
+                  + (", where no tile can take A" if free else in_reach)
+                  + f". The tile under A is {start_words}, each equally likely (the tile "
+                  "table gives how many there are of each kind). On average, how many "
+                  "fields can A move to?",
+            lambda: expected_moves(start, away, start_tiles), probability=False,
             title="1. Moves on average",
             explanation="Count the moves each tile allows from that field (directions "
-                        "that leave the board do not count, JB-8) and average over the "
-                        "100 tiles: the expected number of moves.",
-            working=lambda: _moves_working(start),
+                        "that leave the board do not count, JB-8, nor a landing on B's "
+                        "column, JB-9) and average over the tiles it can be: the expected "
+                        "number of moves.",
+            working=lambda: _moves_working(start, away, start_tiles),
             hint="Go through the tile table row by row: how many moves does a tile of "
                  "that rose and distance give from this field? Multiply by the number of "
                  "such tiles, add up, and divide by 100.",
             figure=tile_table_html,
-            params={"field": start, "other": away},
-            mistakes=(
-                Mistake(lambda: Fraction(sum(1 for n in moves_by_tile(start) if n),
-                                         FIELDS),
-                        "That is the chance of having a move at all, not the number of "
-                        "moves."),
-                Mistake(Fraction(4), "Four is the directions of an average rose in the "
-                                     "middle of the board; near the edge many of them "
-                                     "leave the board."),
-            )),
+            params={"field": start, "other": away, "tiles": start_tiles},
+            mistakes=unique_mistakes(expected_moves(start, away, start_tiles), q1_mistakes)),
         Exercise(
-            "q2", f"A's column stands on {centre} of the full board, on an unknown tile; "
-                  f"B's column stands on {b_field}"
+            "q2", f"A's column stands on {centre} of the full board, on an unknown tile: "
+                  f"{tile_words}, each equally likely. B's column stands on {b_field}"
                   + ("" if blocker is not None else ", where no tile can take A")
                   + f". What is the chance that the tile allows {_COUNT[few]}?",
-            lambda: moves_chance(centre, few, b_field),
+            lambda: tile_set_chance(centre, few, b_field, tiles),
             title="2. Stuck" if few == 0 else "2. Few moves",
             explanation=("A tile is a trap there when every direction of its rose runs off "
                          "the board at its distance (JB-8) or lands on B's column (JB-9)."
                          if few == 0 else
                          f"Count the tiles for which exactly {few} of the directions of "
-                         "the rose stay on the board at the tile's distance."),
-            working=lambda: _few_working(centre, b_field, few),
+                         "the rose stay on the board at the tile's distance"
+                         + (" and miss B's column" if blocker is not None else "")
+                         + ", over the number of tiles it can be.")
+                        + ("" if tiles == "all" else " Only the tiles the question names "
+                                                     "count, above and below the line."),
+            working=lambda: _few_working(centre, b_field, few, tiles),
             hint="For each row of the tile table: which directions, at that distance, stay "
                  "on the board from this field"
                  + (" and miss B's column" if blocker is not None else "")
                  + "? Count the tiles that give the number of moves asked for.",
-            params={"field": centre, "other": b_field, "moves": few},
-            mistakes=unique_mistakes(moves_chance(centre, few, b_field), q2_mistakes)),
+            params={"field": centre, "other": b_field, "moves": few, "tiles": tiles},
+            mistakes=unique_mistakes(tile_set_chance(centre, few, b_field, tiles),
+                                     q2_mistakes)),
         Exercise(
             "q3", f"B owns the square {square} (its tiles are gone); B's column stands on "
                   f"{toll_b}, out of A's reach. A's column stands on {near} on "
-                  f"{_ROSE_TILES[rose]}; its distance is 1 to 5, each equally likely. A "
+                  f"{rose_words}, each of them equally likely. A "
                   "plays one of its legal moves at random. What is the chance that A lands "
                   "in B's square and pays a toll (JB-16)?",
             lambda: toll_chance(near, owned, rose=rose),
@@ -384,8 +566,9 @@ def _janus_lesson(rng: np.random.Generator | None) -> list[Exercise]:
                         "nothing). This is the law of total probability: condition on "
                         "the tile.",
             working=lambda: _toll_working(near, owned, rose, "landing"),
-            hint="Take the distances one at a time: which moves stay on the board, and "
-                 "what share of them lands in the square? Then average the five shares.",
+            hint="Take the tiles of the rose one distance at a time: which moves stay on "
+                 "the board, and what share of them lands in the square? Then average the "
+                 "shares over the tiles.",
             params={"field": near, "owned": owned, "rose": rose, "other": toll_b},
             mistakes=unique_mistakes(toll_chance(near, owned, rose=rose), (
                 Mistake(Fraction(4, 100), "That counts the square's four fields among "
@@ -420,9 +603,10 @@ def _janus_lesson(rng: np.random.Generator | None) -> list[Exercise]:
         Exercise(
             "q5", "A fresh board is shuffled and laid. Before looking, what is the "
                   "expected number of Janus heads (8 of the 100 tiles) among the fields "
-                  f"A's column on {start} can move to (B's column on {away}, out of "
-                  "reach)?",
-            lambda: expected_heads_in_reach(start), probability=False,
+                  f"A's column on {start} can move to (B's column on {heads_b}"
+                  + (", out of reach)?" if heads_free else
+                     "; a column never lands on another, JB-9)?"),
+            lambda: expected_heads_in_reach(start, heads_b), probability=False,
             title="5. Heads within reach",
             explanation="Linearity of expectation: each field A can reach holds one of "
                         "the 99 other tiles, a head with chance 8/99 (7/99 if A stands on "
@@ -431,14 +615,14 @@ def _janus_lesson(rng: np.random.Generator | None) -> list[Exercise]:
             hint="You do not need the chance of 'at least one head'. Add, over A's "
                  "targets, the chance that each holds a head; the tile under A matters "
                  "only through whether it is a head itself.",
-            params={"field": start, "other": away},
-            mistakes=(
-                Mistake(lambda: expected_moves(start) * Fraction(8, 100),
+            params={"field": start, "other": heads_b},
+            mistakes=unique_mistakes(expected_heads_in_reach(start, heads_b), (
+                Mistake(lambda: expected_moves(start, heads_b) * Fraction(8, 100),
                         "Nearly: the tile under A is not under a target, so a target "
                         "holds one of the 99 other tiles."),
                 Mistake(Fraction(8, 100), "That is the chance for one field; A can reach "
                                           "more than one."),
-            )),
+            ))),
     ]
 
 
