@@ -244,6 +244,12 @@ def _add_server_commands(sub: argparse._SubParsersAction) -> None:
                       help="do not open the dashboard in this machine's browser (its "
                            "address, token and all, is in the database's name + "
                            ".dashboard.html, readable by you only; it is never printed)")
+    room.add_argument("--lesson", action="append", metavar="NAME",
+                      help="a lesson of the day (repeat for more): its pages are prepared "
+                           "in advance, so that the whole class can open them at once "
+                           "(the memory it takes is printed)")
+    room.add_argument("--students", type=int, default=30,
+                      help="pages of each --lesson kept ready (default 30)")
     room.add_argument("--verbose", action="store_true", help="show Voila's own log")
 
 

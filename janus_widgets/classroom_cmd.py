@@ -11,6 +11,15 @@ beside the database that only the teacher may read, and opened in the teacher's 
 unless ``--no-browser``: :mod:`janus_widgets.teacher_link`). Both Voilas are guarded (:mod:`janus_widgets.voila_guard`). Ctrl-C
 stops them all; starting it again with the same database brings every table back, and
 rewrites only the pages it wrote (what the pages saved in ``janus-saves/`` stays).
+
+**The lessons of the day, ready at once** (``--lesson roman-dice --students 30``): the
+class's Voila keeps ``--students`` pages of each lesson named prepared in advance (Voila's
+preheated kernels: :func:`pool_settings`): each page's kernel has started and run the
+lesson up to the student's own numbers, so a student's page only has those left to do
+when it is opened (:mod:`janus_widgets.analysis.preheat`). The command prints what the
+pages cost in memory and when they are ready; pages taken are made again in the
+background, a few at a time. A page opened when none is ready starts on its own, as
+every page does without ``--lesson``.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path, PurePosixPath
@@ -33,8 +43,8 @@ from . import teacher_link
 from .widgets.pages import PINNED_SERVER
 from .table.server import default_token_file, run_until_stopped
 
-__all__ = ["main", "build_pages", "voila_command", "voila_servers", "NOTEBOOKS",
-           "MANIFEST"]
+__all__ = ["main", "build_pages", "voila_command", "voila_servers", "pool_settings",
+           "lesson_pools", "NOTEBOOKS", "MANIFEST", "PAGE_MB", "STUDENTS", "POOL_STATUS"]
 
 # NOTEBOOKS: the package's notebooks (the pages are made from them; janus_widgets.resources
 # finds the packaged ones, or a clone's notebooks/).
@@ -159,15 +169,99 @@ def _wait(url: str, proc: subprocess.Popen, timeout: float = 90) -> None:
     raise RuntimeError(f"Voila did not answer at {url} within {timeout:.0f} s")
 
 
+#: What one prepared lesson page holds in memory, in MB, for the figure printed before
+#: the pages are ready (measured on this project's lessons: 120-170 MB a page; the
+#: command prints the measured total once they are ready).
+PAGE_MB = 170
+#: The class size ``--students`` defaults to, and the largest it takes.
+STUDENTS = 30
+MAX_STUDENTS = 200
+#: The file (in the class Voila's runtime folder) where it writes its pools' state.
+POOL_STATUS = "janus-pools.json"
+#: The preprocessors of a lesson's page in the class's Voila (the student's edition,
+#: then the order a preheated page runs in).
+PREPROCESSORS = ("janus_widgets.analysis.lessons.LessonPagePreprocessor",
+                 "janus_widgets.analysis.preheat.PreheatPreprocessor")
+
+
+def lesson_pools(lessons: list[str] | tuple[str, ...], students: int,
+                 available: list[str]) -> dict[str, int]:
+    """The pools for ``--lesson`` names and ``--students``: the lesson's page in the
+    class's folder → how many pages to keep ready; a clear error for a name that is
+    no lesson or a class size out of range.
+
+    >>> lesson_pools(["roman-dice"], 30, ["jactus-odds", "roman-dice"])
+    {'lessons/roman-dice.ipynb': 30}
+    >>> lesson_pools(["roman"], 30, ["jactus-odds", "roman-dice"])
+    Traceback (most recent call last):
+    ...
+    ValueError: --lesson roman is not a lesson; the lessons are jactus-odds, roman-dice
+    """
+    if isinstance(students, bool) or not isinstance(students, int) or \
+            not 1 <= students <= MAX_STUDENTS:
+        raise ValueError(f"--students {students!r} is not a class size: give a whole "
+                         f"number from 1 to {MAX_STUDENTS}")
+    pools: dict[str, int] = {}
+    for name in lessons:
+        stem = name[:-6] if name.endswith(".ipynb") else name
+        if stem not in available:
+            raise ValueError(f"--lesson {name} is not a lesson; the lessons are "
+                             + ", ".join(sorted(available)))
+        pools[f"lessons/{stem}.ipynb"] = students
+    return pools
+
+
+def pool_settings(pools: dict[str, int], students: int,
+                  status_file: Path | None = None) -> list[str]:
+    """Voila's settings for ``pools`` (a page in the served folder → pages kept ready),
+    for a class of ``students``: preheated kernels for those pages only, the order a
+    preheated page runs in, and caps that leave room for the pools and one page per
+    student beyond them (``max_kernels``, which bounds the memory).
+
+    >>> settings = pool_settings({"lessons/roman-dice.ipynb": 30}, 30)
+    >>> "--VoilaConfiguration.preheat_kernel=True" in settings
+    True
+    >>> [s for s in settings if "max_kernels=" in s]
+    ['--GuardedKernelManager.max_kernels=70']
+    """
+    settings = [f"--VoilaExporter.preprocessors={name}" for name in PREPROCESSORS]
+    if not pools:
+        return settings
+    settings += [
+        "--VoilaConfiguration.preheat_kernel=True",
+        "--VoilaConfiguration.default_pool_size=0",
+        *[f"--GuardedKernelManager.pools={page}={size}" for page, size in pools.items()],
+        "--PreheatPreprocessor.enabled=True",
+        f"--GuardedKernelManager.max_kernels={max_kernels(pools, students)}",
+        f"--GuardedKernelManager.max_kernels_per_page={max(40, students + 10)}"]
+    if status_file is not None:
+        settings.append(f"--GuardedKernelManager.pool_status_file={status_file}")
+    return settings
+
+
+def max_kernels(pools: dict[str, int], students: int) -> int:
+    """The class's Voila's kernels at most: the pools, a page for every student taken
+    from them, and 10 more (at least the 60 of a Voila without pools).
+
+    >>> max_kernels({"lessons/a.ipynb": 30}, 30)
+    70
+    """
+    return max(60, sum(pools.values()) + students + 10)
+
+
 def voila_command(folder: Path, host: str, port: int, *, page: str | None = None,
-                  refused: tuple[str, ...] = ()) -> list[str]:
+                  refused: tuple[str, ...] = (), pools: dict[str, int] | None = None,
+                  students: int = STUDENTS, status_file: Path | None = None) -> list[str]:
     """The command that serves ``folder`` (or only its notebook ``page``) with Voila on
     ``host:port``, guarded (:func:`janus_widgets.nodelay.run_voila`: theme and template
-    overrides off, the security headers, the kernel caps), never rendering ``refused``."""
+    overrides off, the security headers, the kernel caps), never rendering ``refused``;
+    with ``pools`` (page → pages kept ready), preheated (:func:`pool_settings`)."""
     command = [sys.executable, "-m", "janus_widgets.nodelay", page or str(folder),
                "--no-browser", f"--port={port}", f"--Voila.ip={host}",
                "--Voila.port_retries=0"]
     command += [f"--GuardedKernelManager.refused_pages={name}" for name in refused]
+    if page is None:
+        command += pool_settings(pools or {}, students, status_file)
     return command
 
 
@@ -193,8 +287,12 @@ def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, st
     pages_port = args.pages_port or args.port + 1
     dashboard_host = getattr(args, "dashboard_host", None) or "127.0.0.1"
     dashboard_port = getattr(args, "dashboard_port", None) or pages_port + 1
+    pools = getattr(args, "pools", None) or {}
+    students = getattr(args, "students", None) or STUDENTS
     return [
-        (voila_command(folder, args.host, pages_port, refused=("teacher.ipynb",)),
+        (voila_command(folder, args.host, pages_port, refused=("teacher.ipynb",),
+                       pools=pools, students=students,
+                       status_file=folder / ".runtime" / POOL_STATUS),
          {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime")},
          f"http://{_local(args.host)}:{pages_port}/voila/static/voila.js"),
         (voila_command(folder, dashboard_host, dashboard_port, page="teacher.ipynb"),
@@ -220,9 +318,17 @@ def main(args: Any) -> int:
         return 2
     try:
         written = build_pages(folder)
+        lessons_here = sorted(p.stem for p in (folder / "lessons").glob("*.ipynb"))
+        args.students = getattr(args, "students", None) or STUDENTS
+        args.pools = lesson_pools(getattr(args, "lesson", None) or [], args.students,
+                                  lessons_here)
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    status_file = folder / ".runtime" / POOL_STATUS
+    status_file.parent.mkdir(parents=True, exist_ok=True)
+    status_file.unlink(missing_ok=True)
+    say_memory(args.pools, args.students)
     shown = _lan_address() if host in ("0.0.0.0", "::") else host
     pages_url = f"http://{shown}:{pages_port}"
     dashboard_shown = _lan_address() if dashboard_host in ("0.0.0.0", "::") \
@@ -274,7 +380,14 @@ def main(args: Any) -> int:
         print(f"Your dashboard ({where}): "
               + ("opened in your browser; to open it again, open " if opened else "open ")
               + f"{page} in your browser (it holds your token: readable by you only)")
+        if not args.pools:
+            print(f"  Lesson pages start when a student opens them; {STUDENTS} at once "
+                  "take minutes. Name the lesson of the day to have its pages ready: "
+                  "--lesson NAME [--students N].")
         print("Ctrl-C stops them all.", flush=True)
+        if args.pools:
+            threading.Thread(target=report_pools, args=(status_file, args.pools),
+                             daemon=True, name="janus-pools").start()
 
     try:
         code = run_until_stopped(args, ready, pages=pages_url)
@@ -285,3 +398,64 @@ def main(args: Any) -> int:
     print("Classroom stopped: the table server and the pages; every table is in the "
           "database.", flush=True)
     return 0
+
+
+def _gb(mb: float) -> str:
+    return f"{mb / 1024:.1f} GB" if mb >= 1024 else f"{mb:.0f} MB"
+
+
+def say_memory(pools: dict[str, int], students: int) -> None:
+    """Print what the pools will cost in memory (an estimate: :data:`PAGE_MB` a page),
+    at most with every student's page taken and the pools made again, and whether this
+    machine has that much free."""
+    if not pools:
+        return
+    names = ", ".join(f"{size} pages of {PurePosixPath(page).stem}"
+                      for page, size in pools.items())
+    ready = sum(pools.values()) * PAGE_MB
+    most = max_kernels(pools, students) * PAGE_MB
+    line = (f"Preparing {names} for a class of {students}: about {_gb(ready)} of memory "
+            f"(about {PAGE_MB} MB a page), at most {_gb(most)} while the pages taken are "
+            "made again.")
+    try:
+        import psutil
+        free = psutil.virtual_memory().available / 2**20
+        line += f" This machine has {_gb(free)} free."
+        if most > free:
+            line += (" That is not enough: name fewer lessons, or a smaller "
+                     "--students.")
+    except ImportError:  # pragma: no cover - psutil comes with ipykernel
+        pass
+    print(line, flush=True)
+
+
+def report_pools(status_file: Path, pools: dict[str, int], *, poll: float = 2.0,
+                 timeout: float = 3600.0) -> bool:
+    """Print, as the class's Voila writes its pools' state to ``status_file``, how many
+    pages of each lesson are ready, and once all are, the memory they hold (measured);
+    returns whether they all got ready within ``timeout`` seconds."""
+    shown: dict[str, int] = {}
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            status = json.loads(status_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            time.sleep(poll)
+            continue
+        done = True
+        for page, size in pools.items():
+            ready = min(size, int(status.get("pools", {}).get(page, {}).get("ready", 0)))
+            done = done and ready >= size
+            step = max(1, size // 3)
+            if ready != shown.get(page) and (ready >= size or ready // step >
+                                             shown.get(page, 0) // step):
+                print(f"  {PurePosixPath(page).stem}: {ready} of {size} pages ready",
+                      flush=True)
+                shown[page] = ready
+        if done:
+            rss = status.get("pool_rss_mb")
+            held = f", holding {_gb(rss)} of memory" if rss else ""
+            print(f"The lesson pages are ready for the class{held}.", flush=True)
+            return True
+        time.sleep(poll)
+    return False

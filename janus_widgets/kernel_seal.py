@@ -31,8 +31,11 @@ _SEALED = "_janus_sealed"
 
 
 def in_voila() -> bool:
-    """Whether this kernel runs a Voila page (Voila tells its kernels so)."""
-    return os.environ.get("SERVER_SOFTWARE", "").lower().startswith("voila")
+    """Whether this kernel runs a Voila page (Voila tells its kernels so: a page's kernel
+    by its request's ``SERVER_SOFTWARE``, a preheated one, which has no request yet, by
+    ``VOILA_PREHEAT``)."""
+    return os.environ.get("SERVER_SOFTWARE", "").lower().startswith("voila") or \
+        os.environ.get("VOILA_PREHEAT") == "True"
 
 
 def sealed() -> bool:

@@ -28,6 +28,17 @@ any request or any link. This module closes what Voila 0.5 leaves open:
   has not connected within ``unconnected_timeout`` seconds (60) or has left that long
   ago.
 
+* **A pool of preheated pages** (``VoilaConfiguration.preheat_kernel``, what the
+  ``classroom`` command turns on for the lessons of the day): a pool's kernels start and
+  run their notebook up to the student's part before any student asks (at most
+  ``warm_at_once`` at a time, so that refilling the pool never takes the machine from
+  the pages being opened), belong to nobody while they wait (no cap counts them but the
+  server's, they are never shut down for having no page), and a page taken from the pool
+  counts for its page and its client like any other, under the same caps, shut down
+  ``unconnected_timeout`` seconds after its page left. Only a pool's own kernel may open
+  Voila's request-info socket for its id, once (:func:`install`), and a refilled kernel
+  carries nothing of the request that emptied its place (Voila gives it that address).
+
 How it is switched on: ``voila.json`` (the project's, the notebooks' and the class's
 pages') names :class:`GuardedKernelManager` as Voila's kernel manager, and making it
 installs the rest, so ``cd notebooks && voila lesson.ipynb`` is guarded too; the
@@ -37,10 +48,12 @@ installs it and turns the overrides off on the command line as well.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextvars
 import hashlib
 import ipaddress
+import logging
 import os
 import posixpath
 import re
@@ -51,7 +64,7 @@ from typing import Any
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
 from tornado.httputil import HTTPHeaders
-from traitlets import Bool, Float, Int, List, Unicode
+from traitlets import Bool, Dict, Float, Int, List, Unicode
 
 __all__ = ["install", "security_headers", "local_only", "GuardedKernelManager",
            "KERNEL_PROTOCOL", "TEMPLATE_SCRIPTS", "OVERRIDES_OFF", "PageFull",
@@ -96,6 +109,12 @@ _known_hashes: frozenset[bytes] | None = None
 #: where the page's kernel is started, in the same task).
 _CLIENT: contextvars.ContextVar[str | None] = contextvars.ContextVar("janus_client",
                                                                      default=None)
+#: The page (the address as asked, made plain) whose request is being rendered.
+_PAGE: contextvars.ContextVar[str | None] = contextvars.ContextVar("janus_page",
+                                                                   default=None)
+#: The notebook whose pool a kernel is being started for (no page, no client yet).
+_POOL: contextvars.ContextVar[str | None] = contextvars.ContextVar("janus_pool",
+                                                                   default=None)
 
 
 def security_headers(nonce: str) -> dict[str, str]:
@@ -328,6 +347,38 @@ def install() -> bool:
         await pre_get(self)
 
     get_generator = VoilaHandler.get_generator
+    import voila.app as voila_app
+    from voila.request_info_handler import RequestInfoSocketHandler
+    factory = voila_app.voila_kernel_manager_factory
+
+    def guarded_factory(base_class: Any, preheat_kernel: bool, default_pool_size: int,
+                        page_config_hook: Any = None) -> Any:
+        made = factory(base_class, preheat_kernel, default_pool_size,
+                       page_config_hook=page_config_hook)
+        if preheat_kernel and isinstance(base_class, type) and \
+                issubclass(base_class, GuardedKernelManager):
+            return type("GuardedKernelPool", (_PoolGuard, made), {})
+        return made
+
+    query_get = RequestInfoSocketHandler.get
+
+    async def one_query_socket(self: Any, kernel_id: str, *args: Any, **kwargs: Any) -> Any:
+        manager = self.settings.get("kernel_manager")
+        claim = getattr(manager, "claim_query_socket", None)
+        if claim is None or not claim(kernel_id):
+            getattr(manager, "log", logging.getLogger("janus_widgets")).warning(
+                "janus_widgets: refused a request-info socket for %s (only a pool's "
+                "kernel may open its own, once)", kernel_id)
+            raise web.HTTPError(403)
+        return await query_get(self, kernel_id, *args, **kwargs)
+
+    def forget_own_waiter(self: Any) -> None:
+        # Voila 0.5.13's on_close deletes the last waiter of the table when this
+        # socket is not the registered one (another kernel's page would wait for ever)
+        waiters = RequestInfoSocketHandler._waiters
+        for kernel_id, waiter in list(waiters.items()):
+            if waiter is self:
+                del waiters[kernel_id]
 
     async def refusing_get_generator(self: Any, path: str | None = None) -> Any:
         notebook = posixpath.normpath("/" + (self.notebook_path or path or "")).lstrip("/")
@@ -335,12 +386,16 @@ def install() -> bool:
         if notebook in {posixpath.normpath("/" + p).lstrip("/") for p in refused}:
             raise web.HTTPError(404)
         _CLIENT.set(self.request.remote_ip)
+        _PAGE.set(posixpath.normpath("/" + self.request.path))
         async for chunk in get_generator(self, path):
             yield chunk
 
     Voila.init_handlers = guarded_init_handlers  # type: ignore[method-assign]
     VoilaKernelWebsocketHandler.pre_get = v1_only_pre_get  # type: ignore[method-assign]
     VoilaHandler.get_generator = refusing_get_generator  # type: ignore[method-assign]
+    voila_app.voila_kernel_manager_factory = guarded_factory
+    RequestInfoSocketHandler.get = one_query_socket  # type: ignore[method-assign]
+    RequestInfoSocketHandler.on_close = forget_own_waiter  # type: ignore[method-assign]
     setattr(Voila, _INSTALLED, True)
     return True
 
@@ -355,7 +410,13 @@ class GuardedKernelManager(AsyncMappingKernelManager):
     per-client cap, unless ``cap_loopback``: the teacher's browser, and every client
     behind a reverse proxy on the same machine. A kernel no page is connected to is shut
     down ``unconnected_timeout`` seconds after it last did anything (its notebook ran) or
-    its last page left."""
+    its last page left.
+
+    With Voila's preheated kernels on (``VoilaConfiguration.preheat_kernel``), Voila
+    makes this class the base of its pool manager and :func:`install` puts
+    :class:`_PoolGuard` on top: a pool's kernel counts for the server only (it is
+    nobody's page yet) and is never shut down while it waits; taken by a request, it is
+    that page's and that client's, under the caps above."""
 
     max_kernels = Int(60, config=True,
                       help="kernels (pages open) the server runs at most, all pages together")
@@ -371,6 +432,20 @@ class GuardedKernelManager(AsyncMappingKernelManager):
     check_interval = Float(5.0, config=True, help="seconds between checks for such kernels")
     refused_pages = List(Unicode(), config=True,
                          help="notebooks (paths under the served folder) never rendered")
+    warm_at_once = Int(0, config=True,
+                       help="pool pages warmed at the same time (0: one per two cores, at "
+                            "least one), so that a pool refilling leaves the machine to "
+                            "the pages being opened")
+    warm_timeout = Float(600.0, config=True,
+                         help="seconds a pool page may take to reach its student's part "
+                              "before it is offered as it is")
+    pools = Dict(value_trait=Int(), config=True,
+                 help="pages kept ready with a preheating Voila: notebook (its path under "
+                      "the served folder) → how many; every other notebook has none "
+                      "(this sets Voila's kernel_pools_config)")
+    pool_status_file = Unicode("", config=True,
+                               help="a JSON file where the pools' state is written (pages "
+                                    "ready, warming, their memory) as it changes")
 
     def __init__(self, **kwargs: Any) -> None:
         install()
@@ -379,6 +454,20 @@ class GuardedKernelManager(AsyncMappingKernelManager):
         self._alone_since: dict[str, float] = {}
         self._starting: list[tuple[str, str | None]] = []
         self._checker: Any = None
+        self._pooled: set[str] = set()          # in a pool, nobody's page yet
+        self._pool_made: set[str] = set()       # started for a pool (taken or not)
+        self._query_claimed: set[str] = set()   # its request-info socket opened once
+        self._warm: dict[str, asyncio.Event] = {}
+        if self.pools and self.has_trait("kernel_pools_config"):
+            # Voila gives every notebook without a "default" entry a pool of one, and
+            # fills the pools right after this: only the pages named get one
+            self.kernel_pools_config = {
+                "default": {"pool_size": 0},
+                **{page: {"pool_size": size} for page, size in self.pools.items()
+                   if posixpath.normpath(page) not in self._refused()}}
+
+    def _refused(self) -> set[str]:
+        return {posixpath.normpath("/" + page).lstrip("/") for page in self.refused_pages}
 
     def _count(self, page: str | None = None, client: str | None = None) -> int:
         """Kernels running or starting (for ``page``, or for ``client``, if given)."""
@@ -397,20 +486,13 @@ class GuardedKernelManager(AsyncMappingKernelManager):
         mapped = getattr(address, "ipv4_mapped", None)
         return self.cap_loopback or not (mapped or address).is_loopback
 
-    async def start_kernel(self, *, kernel_id: str | None = None, path: str | None = None,
-                           **kwargs: Any) -> str:
-        """Start a page's kernel, unless a cap is reached (:class:`PageFull`)."""
-        if kernel_id is not None and kernel_id in self:
-            return kernel_id
-        env = kwargs.get("env") or {}
-        # the page's address as Voila was asked for it, made plain, so that
-        # /voila/render//a.ipynb and /voila/render/./a.ipynb count as /voila/render/a.ipynb
-        page = posixpath.normpath("/" + str(env.get("SCRIPT_NAME") or path or ""))
+    def _check_caps(self, page: str, client: str | None) -> None:
+        """Raise :class:`PageFull` if one more kernel for ``page`` and ``client`` would
+        pass a cap."""
         if self._count() >= self.max_kernels:
             raise PageFull(f"This page cannot open now: the server is full, it runs "
                            f"{_times(self.max_kernels, 'page')} at once, its limit. Close "
                            "a page you no longer use, or try again in a minute.")
-        client = _CLIENT.get()
         if self._counted(client) and \
                 self._count(client=client) >= self.max_kernels_per_client:
             raise PageFull(f"This page cannot open now: your computer has "
@@ -422,16 +504,61 @@ class GuardedKernelManager(AsyncMappingKernelManager):
                            f"{_times(self.max_kernels_per_page, 'time')} already, its "
                            "limit. Close a copy you no longer use, or try again in a "
                            "minute.")
-        place = (page, client)
+
+    async def start_kernel(self, *, kernel_id: str | None = None, path: str | None = None,
+                           **kwargs: Any) -> str:
+        """Start a page's kernel, unless a cap is reached (:class:`PageFull`); a pool's
+        kernel (started by :class:`_PoolGuard`) counts for the server only."""
+        if kernel_id is not None and kernel_id in self:
+            return kernel_id
+        pool = _POOL.get()
+        if pool is not None:
+            place: tuple[str, str | None] = (f"pool:{pool}", None)
+            if self._count() >= self.max_kernels:
+                raise PageFull("the server is full: no room for a pool's page")
+        else:
+            env = kwargs.get("env") or {}
+            # the page's address as Voila was asked for it, made plain, so that
+            # /voila/render//a.ipynb and /voila/render/./a.ipynb count as
+            # /voila/render/a.ipynb
+            page = posixpath.normpath("/" + str(env.get("SCRIPT_NAME") or path or ""))
+            client = _CLIENT.get()
+            self._check_caps(page, client)
+            place = (page, client)
         self._starting.append(place)
         try:
             kernel_id = await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
         finally:
             self._starting.remove(place)
         self._page_of[kernel_id] = place
-        self._alone_since[kernel_id] = time.monotonic()
+        if pool is not None:
+            self._pooled.add(kernel_id)
+            self._pool_made.add(kernel_id)
+            self._warm[kernel_id] = asyncio.Event()
+        else:
+            self._alone_since[kernel_id] = time.monotonic()
         self._start_checker()
         return kernel_id
+
+    def claim_query_socket(self, kernel_id: str) -> bool:
+        """Whether Voila's request-info socket for ``kernel_id`` may open: only for a
+        kernel started for a pool, and only once (its own, opened while it warms, long
+        before its id is on any page). Opening it means the kernel reached its
+        student's part: it is warm."""
+        if kernel_id not in self._pool_made or kernel_id in self._query_claimed:
+            return False
+        self._query_claimed.add(kernel_id)
+        event = self._warm.get(kernel_id)
+        if event is not None:
+            event.set()
+        return True
+
+    def take_from_pool(self, kernel_id: str, page: str, client: str | None) -> None:
+        """A pool's kernel is now the page ``page`` of ``client``: counted for both, and
+        shut down once no page has been connected to it for ``unconnected_timeout``."""
+        self._pooled.discard(kernel_id)
+        self._page_of[kernel_id] = (page, client)
+        self._alone_since[kernel_id] = time.monotonic()
 
     def _start_checker(self) -> None:
         if self._checker is None:
@@ -446,12 +573,22 @@ class GuardedKernelManager(AsyncMappingKernelManager):
 
     def notify_disconnect(self, kernel_id: str) -> None:
         super().notify_disconnect(kernel_id)
-        if self._kernel_connections.get(kernel_id, 0) <= 0 and kernel_id in self._page_of:
+        if self._kernel_connections.get(kernel_id, 0) <= 0 and kernel_id in self._page_of \
+                and kernel_id not in self._pooled:
             self._alone_since[kernel_id] = time.monotonic()
 
     def _forget(self, kernel_id: str) -> None:
         self._page_of.pop(kernel_id, None)
         self._alone_since.pop(kernel_id, None)
+        self._pooled.discard(kernel_id)
+        self._pool_made.discard(kernel_id)
+        self._query_claimed.discard(kernel_id)
+        self._warm.pop(kernel_id, None)
+        try:
+            from voila.request_info_handler import RequestInfoSocketHandler
+        except ImportError:  # pragma: no cover - Voila is what runs this class
+            return
+        RequestInfoSocketHandler._cache.pop(kernel_id, None)
 
     async def shutdown_kernel(self, kernel_id: str, now: bool = False,
                               restart: bool = False) -> None:
@@ -463,11 +600,14 @@ class GuardedKernelManager(AsyncMappingKernelManager):
                 self._forget(kernel_id)
 
     async def _shut_unconnected(self) -> None:
-        """Shut down every kernel no page has been connected to for the timeout."""
+        """Shut down every kernel no page has been connected to for the timeout (a
+        pool's kernel waiting for its page is nobody's yet: never)."""
         now = time.monotonic()
         for kernel_id in list(self._page_of):
             if kernel_id not in self:
                 self._forget(kernel_id)
+                continue
+            if kernel_id in self._pooled:
                 continue
             since = self._alone_since.get(kernel_id)
             if since is None or self._kernel_connections.get(kernel_id, 0) > 0:
@@ -487,3 +627,135 @@ class GuardedKernelManager(AsyncMappingKernelManager):
                 except Exception:  # noqa: BLE001 - one kernel's failure stops no other
                     self.log.exception("janus_widgets: could not shut down kernel %s",
                                        kernel_id)
+
+
+def _ready(task: Any) -> bool:
+    """Whether a pool's item is a warm page (its start finished without an error)."""
+    return task.done() and not task.cancelled() and task.exception() is None
+
+
+def _failed(task: Any) -> bool:
+    return task.done() and (task.cancelled() or task.exception() is not None)
+
+
+class _PoolGuard:
+    """Put on top of Voila's pool manager (``VoilaKernelManager``, itself made on
+    :class:`GuardedKernelManager`) by :func:`install`: what the pool of preheated pages
+    does differently from Voila 0.5.13's.
+
+    * A pool's pages are warmed ``warm_at_once`` at a time, each until its kernel
+      reached its student's part (it opened its request-info socket) or ran its whole
+      notebook, and only while the server has room under ``max_kernels``.
+    * Only a warm page is offered (``get_pool_size`` counts those): with none, a request
+      starts a page of its own as without a pool. A request takes a warm page only
+      under the caps of its page and its client.
+    * A refill carries nothing of the request that emptied its place (Voila puts that
+      request's address, query string and all, into the new kernel's environment)."""
+
+    _warming: asyncio.Semaphore | None = None
+
+    def _slots(self: Any) -> asyncio.Semaphore:
+        if self._warming is None:
+            at_once = self.warm_at_once or max(1, (os.cpu_count() or 2) // 2)
+            self._warming = asyncio.Semaphore(at_once)
+        return self._warming
+
+    def _query_host(self: Any) -> str:
+        """The address a kernel on this machine reaches this server at."""
+        ip = str(getattr(self.parent, "ip", "") or "")
+        if ip in ("", "0.0.0.0", "::", "localhost", "*"):
+            return "127.0.0.1"
+        return f"[{ip}]" if ":" in ip else ip
+
+    async def _initialize(self: Any, notebook_path: str, kernel_id: str | None = None,
+                          **kwargs: Any) -> Any:
+        if kernel_id is not None:                  # a restart: Voila's own
+            return await super()._initialize(notebook_path, kernel_id, **kwargs)  # type: ignore[misc]
+        async with self._slots():
+            while self._count() >= self.max_kernels:   # wait for room
+                await asyncio.sleep(2)
+            _POOL.set(notebook_path)
+            _CLIENT.set(None)
+            _PAGE.set(None)
+            kwargs["env"] = {**(kwargs.get("env") or {}),
+                             "VOILA_APP_IP": self._query_host()}
+            content = await super()._initialize(notebook_path, None, **kwargs)  # type: ignore[misc]
+            event = self._warm.get(content["kernel_id"])
+            waiting = [content["task"]]
+            if event is not None:
+                waiting.append(asyncio.ensure_future(event.wait()))
+            await asyncio.wait(waiting, timeout=self.warm_timeout,
+                               return_when=asyncio.FIRST_COMPLETED)
+            for extra in waiting[1:]:
+                extra.cancel()
+        asyncio.get_running_loop().call_soon(self._write_status)   # once this is done
+        return content
+
+    def get_pool_size(self: Any, notebook_name: str) -> int:
+        """The warm pages in ``notebook_name``'s pool."""
+        return sum(1 for task in self._pools.get(notebook_name, []) if _ready(task))
+
+    async def get_rendered_notebook(self: Any, notebook_name: str,
+                                    extra_kernel_env_variables: Any = None,
+                                    **kwargs: Any) -> Any:
+        page = _PAGE.get() or posixpath.normpath("/" + notebook_name)
+        client = _CLIENT.get()
+        pool = self._pools.get(notebook_name, [])
+        pool[:] = [task for task in pool if not _failed(task)]
+        ready = [task for task in pool if _ready(task)]
+        if not ready:
+            raise PageFull("This page cannot open now: its prepared copies are all "
+                           "taken. Try again in a minute.")
+        self._check_caps(page, client)
+        pool.remove(ready[0])
+        pool.insert(0, ready[0])            # Voila takes the first
+        render_task, rendered, kernel_id = await super().get_rendered_notebook(  # type: ignore[misc]
+            notebook_name, {}, **kwargs)
+        self.take_from_pool(kernel_id, page, client)
+        self._write_status()
+        return render_task, rendered, kernel_id
+
+    def pool_status(self: Any) -> dict[str, Any]:
+        """The pools as plain data: per notebook its size, pages ready and warming; the
+        kernels in all and the memory of the pools' pages (MB, when it can be read)."""
+        pools = {}
+        for name, tasks in self._pools.items():
+            config = self.kernel_pools_config.get(name,
+                                                  self.kernel_pools_config.get("default", {}))
+            size = int(config.get("pool_size", 0) or 0)
+            if not size and not tasks:
+                continue
+            pools[name] = {"size": size, "ready": sum(map(_ready, tasks)),
+                           "warming": sum(1 for t in tasks if not t.done())}
+        return {"pools": pools, "kernels": self._count(), "max_kernels": self.max_kernels,
+                "pool_rss_mb": _rss_mb(self, self._pooled),
+                "all_rss_mb": _rss_mb(self, list(self._page_of))}
+
+    def _write_status(self: Any) -> None:
+        if not self.pool_status_file:
+            return
+        import json
+        try:
+            status = self.pool_status()
+            partial = self.pool_status_file + ".partial"
+            with open(partial, "w", encoding="utf-8") as out:
+                json.dump(status, out)
+            os.replace(partial, self.pool_status_file)
+        except Exception:  # noqa: BLE001 - the status is for the teacher's terminal only
+            self.log.debug("janus_widgets: could not write the pool status", exc_info=True)
+
+
+def _rss_mb(manager: Any, kernel_ids: Any) -> float | None:
+    """The resident memory of ``kernel_ids``' processes in MB (None without psutil)."""
+    try:
+        import psutil
+    except ImportError:
+        return None
+    total = 0
+    for kernel_id in list(kernel_ids):
+        try:
+            pid = manager.get_kernel(kernel_id).provisioner.pid
+            total += psutil.Process(pid).memory_info().rss
+        except Exception:  # noqa: BLE001 - a kernel gone meanwhile counts nothing
+            continue
+    return round(total / 2**20, 1)

@@ -17,6 +17,15 @@ False
 A lesson's student edition joins the class in its first cells (see
 :func:`janus_widgets.analysis.lessons.edition`); every check goes through
 :func:`janus_widgets.analysis.checking.check_answer`, which reports it here.
+
+**A preheated page** (the ``classroom`` command's pool, Voila's ``preheat_kernel``): its
+kernel runs the notebook before any student asks for the page, so the query string is
+not there yet. Everything here that reads who the page is for (:func:`query`,
+:func:`from_query_string`, :func:`current`) first waits for the page's request
+(:func:`wait_for_page`, Voila's ``wait_for_request``): a cell that needs the student
+runs only once the student is known, and every cell before it is done in advance
+(:class:`janus_widgets.analysis.preheat.PreheatPreprocessor` puts the student's cell as
+late as it can go).
 """
 
 from __future__ import annotations
@@ -28,7 +37,8 @@ import urllib.parse
 from typing import Any
 
 __all__ = ["use", "current", "report", "flush", "from_query_string", "query",
-           "SEND_TIMEOUT", "KEEP"]
+           "wait_for_page", "preheated", "warm_up", "WARM_UP_STUDENT", "SEND_TIMEOUT",
+           "KEEP"]
 
 log = logging.getLogger("janus_widgets.class_link")
 
@@ -42,6 +52,9 @@ _unsent: list[tuple[str, str, str, str, str]] = []
 _lock = threading.Lock()
 _idle = threading.Condition(_lock)
 _sender: threading.Thread | None = None
+_request_seen = False            # a preheated kernel got its page's request
+#: What :func:`from_query_string` last tried: the (server, code) and the link it made.
+_joined: tuple[tuple[str, str], Any] | None = None
 
 
 def use(link: Any) -> None:
@@ -51,8 +64,69 @@ def use(link: Any) -> None:
 
 
 def current() -> Any:
-    """The link in use, or None."""
+    """The link in use, or None. On a preheated page, the page's own: it waits for the
+    page's request and joins the class its query string names, if it was not joined
+    yet (a cell may ask before the lesson's parameters cell has run)."""
+    if preheated() and _joined is None:
+        from_query_string()
     return _link
+
+
+def preheated() -> bool:
+    """Whether this kernel runs a Voila page prepared before its request (a pool's).
+
+    >>> preheated()
+    False
+    """
+    return os.environ.get("VOILA_PREHEAT") == "True"
+
+
+def wait_for_page() -> None:
+    """On a preheated page, wait until a student asks for it (once: Voila then puts the
+    request's ``QUERY_STRING`` and the rest into ``os.environ``); elsewhere nothing.
+
+    >>> wait_for_page()          # not a preheated page: returns at once
+    """
+    global _request_seen
+    if _request_seen or not preheated():
+        return
+    from voila.utils import wait_for_request
+    wait_for_request()
+    _request_seen = True
+
+
+#: The made-up student a preheated page draws its lesson's exercises for before its
+#: request: it loads what every student's numbers need (shared studies, tables) and
+#: is never shown (the page's own student is drawn after the request).
+WARM_UP_STUDENT = "janus-preheat"
+
+
+def warm_up(modules: list[str] | tuple[str, ...] = (), lesson: str | None = None) -> None:
+    """What a preheated page does before its request, none of it about its student:
+    seal the kernel (:func:`janus_widgets.kernel_seal.seal`), import ``modules`` (the
+    ones the page's later cells import) and draw ``lesson``'s exercises for
+    :data:`WARM_UP_STUDENT` and throw them away. What fails here is left to the cell
+    that needs it, which says why.
+
+    >>> warm_up(["json"])
+    """
+    import importlib
+    from ..kernel_seal import seal
+    seal()
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - the cell that imports it shows the error
+            log.debug("could not import %s before the page's request", name,
+                      exc_info=True)
+    if lesson is None:
+        return
+    try:
+        from .checking import LESSON_EXERCISES, exercise_sets
+        if lesson in LESSON_EXERCISES:
+            exercise_sets(WARM_UP_STUDENT)[lesson]
+    except Exception:  # noqa: BLE001 - as above
+        log.debug("could not draw %s's exercises in advance", lesson, exc_info=True)
 
 
 def report(lesson: str, question: str, answer: Any, verdict: str, mistake: str = "") -> bool:
@@ -125,6 +199,7 @@ def query() -> dict[str, str]:
     ('http://h:8866', 'KM4TPXRA3C')
     >>> del os.environ["QUERY_STRING"]
     """
+    wait_for_page()
     parsed = urllib.parse.parse_qs(os.environ.get("QUERY_STRING", ""))
     return {key: values[0] for key, values in parsed.items() if values}
 
@@ -133,17 +208,24 @@ def from_query_string() -> Any:
     """Join the class named by the page's ``?server=…&code=…``, if it has them: the link
     (its ``student`` is this student's name on the class list), or None. A code or a
     server that does not answer is said on the page, and the lesson goes on without
-    sending."""
+    sending. Asked again for the same class, it gives the link it made (or None)
+    without joining again."""
+    global _joined
     params = query()
-    if "server" not in params or "code" not in params:
+    wanted = (params.get("server", ""), params.get("code", ""))
+    if _joined is not None and _joined[0] == wanted:
+        return _joined[1]
+    _joined = (wanted, None)
+    if not all(wanted):
         return None
     from ..table.client import ClassroomError, join_class
     try:
-        link = join_class(params["server"], params["code"])
+        link = join_class(*wanted)
     except ClassroomError as exc:
         from IPython.display import HTML, display
         display(HTML(f"<p style='color:#b42318'>This page could not join the class "
                      f"({exc}); your checks are not sent to the teacher.</p>"))
         return None
+    _joined = (wanted, link)
     use(link)
     return link
