@@ -598,6 +598,9 @@ class GuardedKernelManager(AsyncMappingKernelManager):
         finally:
             if not restart:
                 self._forget(kernel_id)
+                write = getattr(self, "_write_status", None)
+                if write is not None:
+                    write()
 
     async def _shut_unconnected(self) -> None:
         """Shut down every kernel no page has been connected to for the timeout (a
