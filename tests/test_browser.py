@@ -195,7 +195,9 @@ def test_jactus_in_voila(page, tmp_path):
 
 # --- lessons as Voila apps (the classroom mode: no code shown) ------------------------
 LESSON_APPS = ["jactus-odds", "jactus-strategy", "roman-dice", "what-can-i-know",
-               "janus-tolls", "jinns-counting", "solving-jactus"]
+               "janus-tolls", "jinns-counting"]
+#: Lessons driven from the top in test_browser_lesson_controls.py (no second page here).
+DRIVEN_ELSEWHERE = ["solving-jactus"]
 
 
 @pytest.mark.parametrize("name", LESSON_APPS)
@@ -250,7 +252,7 @@ def test_design_lab_runs_as_a_voila_app(page, tmp_path):
 
 # Notebooks another Voila test above already opens (and checks for widget errors).
 OPENED_ABOVE = ({"jactus.ipynb", "game-design-lab.ipynb"}
-                | {f"{name}.ipynb" for name in LESSON_APPS})
+                | {f"{name}.ipynb" for name in LESSON_APPS + DRIVEN_ELSEWHERE})
 
 
 @pytest.fixture(scope="module")

@@ -151,3 +151,81 @@ def test_roman_dice_three_students_and_the_dashboard_see_the_class_pool(browser,
         finally:
             for context in contexts:
                 context.close()
+
+
+def test_solving_jactus_from_the_top_to_the_exit_question(browser, pages):
+    """solving-jactus as a student of a class works it (issue 35 item 8): predictions
+    measured, exercises checked (one wrong, the others right with the student's own
+    keys), both games put into the exercises' positions with the set-up controls (a
+    position the rules cannot reach refused with its rule), the solver's hint read, an
+    MCTS match run; no cell run by hand."""
+    from janus_widgets.analysis.solving_lesson import _holding_label, solving_jactus
+    base, work = pages
+    mine = solving_jactus.for_student("ada")
+    (work / "server-solving").mkdir()
+    with table_server(work / "server-solving") as server:
+        code = TeacherClient(server.url, server.token).create_class("3c", ["ada"])["ada"]
+        context = browser.new_context(viewport={"width": 1400, "height": 1400})
+        try:
+            page = context.new_page()
+            query = urllib.parse.urlencode({"server": server.url, "code": code})
+            open_lesson(page, f"{base}solving-jactus.ipynb?{query}", ".janus-exercise")
+            exercises = page.locator(".janus-exercise")
+
+            def answer(index: int, text: str, verdict: str) -> None:
+                box = exercises.nth(index)
+                box.locator("input").fill(text)
+                box.locator("button", has_text="Check").click()
+                box.locator(".janus-exercise-verdict").filter(has_text=verdict).wait_for(
+                    timeout=60_000)
+
+            # part 1: exercise 1 wrong (a common mistake), the edge predicted and measured
+            answer(0, "1/2", "Not")
+            assert mine.q1.question.split(":")[0] in exercises.nth(0).inner_text()
+            edge = page.locator(".janus-predict").nth(0)
+            edge.locator("select").select_option("A has the edge")
+            edge.locator("button", has_text="Measure").click()
+            edge.filter(has_text="the measurement says: B has the edge").wait_for(
+                timeout=60_000)
+            answer(1, str(mine.q2.answer), "Right")
+            answer(2, str(mine.q3.answer), "Right")
+            ends = page.locator(".janus-predict").nth(1)
+            ends.locator("select").select_option(index=4)
+            ends.locator("button", has_text="Measure").click()
+            ends.filter(has_text="The prediction was").wait_for(timeout=60_000)
+            # part 2: exercise 4's position set up on the page, after a refused one
+            setups = page.locator(".janus-setup")
+            assert setups.count() == 2
+
+            def set_up(index: int, dice: str, a: str, b: str, said: str) -> None:
+                form = setups.nth(index)
+                boxes = form.locator("input[type=text]")
+                for k, text in enumerate((dice, a, b)):
+                    boxes.nth(k).fill(text)
+                    boxes.nth(k).press("Tab")
+                form.locator("button", has_text="Set up this position").click()
+                form.locator(".janus-setup-status").filter(has_text=said).wait_for(
+                    timeout=60_000)
+
+            set_up(0, "6 6 6 6 6", "–", "–", "JA-8")
+            set_up(0, "6 6 7 1 2", "V", "VD", "JA-1")
+            for index, exercise in ((0, mine.q4), (1, mine.q5)):
+                dice, held, pick = (exercise.params[k] for k in ("dice", "holdings", "pick"))
+                set_up(index, " ".join(map(str, dice)), _holding_label(held[0]),
+                       _holding_label(held[1]), "B to pick up")
+                hint = page.locator(".jactus-hint-panel").nth(index)
+                hint.filter(has_text="Best for B").wait_for(timeout=120_000)
+                # the hint shows the key to six places: B's payoff, or the pick-up's row
+                assert f"{float(exercise.answer):.6f}" in hint.text_content(), (
+                    pick, hint.text_content())
+                answer(3 + index, f"{float(exercise.answer):.3g}", "Right")
+            # section 6: a small MCTS match
+            page.locator("button", has_text="Run").last.click()
+            page.wait_for_selector("text=optimal vs mcts:30", timeout=300_000)
+            assert "Exit question" in page.inner_text("body")
+            assert widget_errors(page) == []
+        finally:
+            context.close()
+
+
+@contextlib.contextmanager
