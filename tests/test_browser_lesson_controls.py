@@ -227,5 +227,3 @@ def test_solving_jactus_from_the_top_to_the_exit_question(browser, pages):
         finally:
             context.close()
 
-
-@contextlib.contextmanager
