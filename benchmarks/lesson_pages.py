@@ -1,94 +1,175 @@
 """A class opening a lesson's page at once, on this machine: how long until each page is ready.
 
     python benchmarks/lesson_pages.py                          # game-design-lab, 30 pages
-    python benchmarks/lesson_pages.py --pages 30 jactus-odds janus-tolls
-    python benchmarks/lesson_pages.py --pages 1 --cold game-design-lab
+    python benchmarks/lesson_pages.py --pages 30 janus-tolls roman-dice
+    python benchmarks/lesson_pages.py --pages 30 --no-pool janus-tolls     # as before pools
 
-Each page is the lesson's student edition run top to bottom by its own nbclient kernel (a
-Voila page is the same: a kernel runs the notebook, then the page shows), ``--pages`` of
-them started at one moment, all sharing one study folder (``JANUS_WIDGETS_CACHE``, as the
-``classroom`` command's pages do), so the heavy studies are computed by the first page that
-asks and read by the others (``janus_widgets.analysis.studies``). For each lesson it prints
-a cold class (an empty study folder) and a warm one (the folder a first class left): the
-median and slowest time from the start to the page ready, and the machine's load average.
+For each lesson it starts the ``classroom`` command as a teacher does
+(``python -m janus_widgets classroom --lesson NAME --students N --no-browser``, a
+database and pages of its own), waits until it prints that the lesson's pages are ready,
+makes a class of ``--pages`` students, and has every student open the lesson's page at
+the same moment with the code on their slip (``?server=…&code=…``), each from its own
+thread over HTTP. A page counts as ready when its response ends: Voila sends a page's
+last bytes only after its kernel has run the whole notebook and the last cell is
+rendered, so the end of the response is the moment the page is complete on the server
+(a browser then only draws what it received and fetches the widgets' state). Plain HTTP
+clients keep the two cores for the server: 30 Chromium tabs would measure Chromium.
+The pages are checked: each shows no error and is the whole page.
 
-Nothing is asserted: these are figures (the tests check behaviour, not speed).
+It prints the median and the slowest page, with the load average, for the first wave
+(the pool just warm) and a second wave (the same students again once the pool is made
+again, the first wave's pages still open). ``--no-pool`` starts the classroom without
+``--lesson``: every page starts its own kernel (what a class got before pools).
+
+Nothing is asserted: these are figures (the tests check behaviour, not speed). The
+machine is shared: run it at a quiet moment, and read the load average beside each
+figure.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import re
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def one_page(lesson: str) -> None:
-    """Run one page (the child process): print the seconds it took, as JSON."""
-    import nbformat
-    from nbclient import NotebookClient
-
-    from janus_widgets.analysis import lessons
-    from janus_widgets.kernel_client import SlicedKernelManager
-    start = float(os.environ["JANUS_BENCH_START"])
-    nb = lessons.edition(nbformat.read(lessons.lesson(lesson).path, as_version=4), "student")
-    client = NotebookClient(nb, timeout=600, kernel_name="python3",
-                            kernel_manager_class=SlicedKernelManager,
-                            resources={"metadata": {"path": str(ROOT / "notebooks")}})
-    client.execute()
-    errors = [o.get("evalue", "") for c in nb.cells for o in c.get("outputs", [])
-              if o.get("output_type") == "error"]
-    print(json.dumps({"seconds": time.time() - start, "errors": errors}))
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
-def a_class(lesson: str, pages: int, folder: str) -> list[float]:
-    """``pages`` pages of ``lesson`` started at once; the seconds until each was ready."""
-    env = {**os.environ, "JANUS_WIDGETS_CACHE": folder, "JANUS_BENCH_START": str(time.time()),
-           "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH"))
-                                         if p)}
-    procs = [subprocess.Popen([sys.executable, __file__, "--one", lesson], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(pages)]
-    times = []
-    for proc in procs:
-        out, err = proc.communicate()
-        lines = [line for line in out.splitlines() if line.startswith("{")]
-        if proc.returncode or not lines:
-            raise SystemExit(f"a page of {lesson} failed (exit {proc.returncode}): "
-                             + "\n".join(err.strip().splitlines()[-5:]))
-        result = json.loads(lines[-1])
-        if result["errors"]:
-            raise SystemExit(f"a page of {lesson} showed an error: {result['errors'][0]}")
-        times.append(result["seconds"])
-    return times
+def start_classroom(folder: Path, lesson: str, pages: int, pool: bool
+                    ) -> tuple[subprocess.Popen, str, str, float]:
+    """The classroom command, started and ready: it, the table server's and the pages'
+    addresses, and the seconds until its lesson pages were ready."""
+    port, pages_port, dash_port = free_port(), free_port(), free_port()
+    command = [sys.executable, "-m", "janus_widgets", "classroom", "--port", str(port),
+               "--pages-port", str(pages_port), "--dashboard-port", str(dash_port),
+               "--db", str(folder / "class.sqlite"), "--no-browser"]
+    if pool:
+        command += ["--lesson", lesson, "--students", str(pages)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
+    start = time.monotonic()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, cwd=folder, env=env)
+    wanted = "The lesson pages are ready" if pool else "Ctrl-C stops"
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        print("   |", line.rstrip(), flush=True)
+        if wanted in line:
+            break
+    else:
+        raise SystemExit(f"the classroom stopped before its pages were ready "
+                         f"(exit {proc.wait()})")
+    threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
+    return proc, f"http://127.0.0.1:{port}", f"http://127.0.0.1:{pages_port}/", \
+        time.monotonic() - start
+
+
+def a_wave(server: str, pages: str, lesson: str, codes: dict[str, str]) -> list[float]:
+    """Every student opens the lesson's page at once; the seconds until each was
+    complete."""
+    times: dict[str, float] = {}
+    failed: list[str] = []
+    go = threading.Event()
+
+    def one(name: str) -> None:
+        query = urllib.parse.urlencode({"server": server, "code": codes[name]})
+        go.wait()
+        start = time.monotonic()
+        try:
+            with urllib.request.urlopen(f"{pages}voila/render/lessons/{lesson}.ipynb?"
+                                        f"{query}", timeout=1800) as response:
+                text = response.read().decode()
+        except OSError as exc:
+            failed.append(f"{name}: {exc}")
+            return
+        times[name] = time.monotonic() - start
+        if "voila_finish" not in text or "There was an error" in text or \
+                "An exception occurred" in text:
+            failed.append(f"{name}: the page is incomplete or shows an error")
+
+    threads = [threading.Thread(target=one, args=(name,)) for name in codes]
+    for thread in threads:
+        thread.start()
+    go.set()
+    for thread in threads:
+        thread.join()
+    if failed:
+        raise SystemExit(f"{len(failed)} pages of {lesson} failed: " + "; ".join(failed[:3]))
+    return list(times.values())
+
+
+def pool_ready(folder: Path, lesson: str, size: int) -> bool:
+    import json
+    try:
+        status = json.loads((folder / "classroom-pages" / ".runtime" /
+                             "janus-pools.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return status["pools"][f"lessons/{lesson}.ipynb"]["ready"] >= size
+
+
+def line(lesson: str, kind: str, times: list[float]) -> str:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (f"{lesson:18} {kind:12}: {len(times)} pages, ready median "
+            f"{statistics.median(times):5.1f} s, slowest {max(times):5.1f} s, fastest "
+            f"{min(times):5.1f} s (load average {load:.1f})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("lessons", nargs="*", default=["game-design-lab"])
     parser.add_argument("--pages", type=int, default=30)
-    parser.add_argument("--cold", action="store_true", help="only the cold class")
-    parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser.add_argument("--no-pool", action="store_true",
+                        help="no --lesson: every page starts its own kernel")
+    parser.add_argument("--waves", type=int, default=2, choices=(1, 2))
     args = parser.parse_args()
-    if args.one:
-        one_page(args.one)
-        return
-    print(f"{os.cpu_count()} cores; {args.pages} pages of each lesson at once")
+    from janus_widgets.table.client import TeacherClient
+    print(f"{os.cpu_count()} cores; {args.pages} pages of each lesson at once; load "
+          f"average at the start {os.getloadavg()[0]:.1f}", flush=True)
+    results = []
     for lesson in args.lessons:
-        with tempfile.TemporaryDirectory() as folder:
-            for kind in (["cold"] if args.cold else ["cold", "warm"]):
-                times = a_class(lesson, args.pages, folder)
-                load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-                print(f"{lesson:18} {kind}: ready median {statistics.median(times):5.1f} s, "
-                      f"slowest {max(times):5.1f} s, fastest {min(times):5.1f} s "
-                      f"(load average {load:.1f})", flush=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            proc, server, pages, warm = start_classroom(folder, lesson, args.pages,
+                                                        not args.no_pool)
+            try:
+                token = (folder / "class.sqlite.token").read_text().strip()
+                codes = TeacherClient(server, token).create_class(
+                    "bench", [f"s{k:02d}" for k in range(1, args.pages + 1)])
+                if not args.no_pool:
+                    results.append(f"{lesson:18} pool warm   : {args.pages} pages ready "
+                                   f"{warm:.0f} s after the start")
+                kinds = ["no pool" if args.no_pool else "first wave", "second wave"]
+                for wave in range(args.waves):
+                    if wave and not args.no_pool:
+                        while not pool_ready(folder, lesson, args.pages):
+                            time.sleep(2)
+                    times = a_wave(server, pages, lesson, codes)
+                    results.append(line(lesson, kinds[wave], times))
+                    print(results[-1], flush=True)
+            finally:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+    print("\n".join(["", *results]))
 
 
 if __name__ == "__main__":
