@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as w
 
-__all__ = ["SeedRun", "Predict", "SetUp", "SEED_MAX"]
+__all__ = ["SEED_MAX", "Predict", "SeedRun", "SetUp"]
 
 #: The largest seed a seed box takes (any whole number from 0 up to this).
 SEED_MAX = 10**9

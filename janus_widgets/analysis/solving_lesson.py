@@ -22,19 +22,49 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from functools import lru_cache
-from itertools import combinations_with_replacement, product
+from functools import cache
+from itertools import product
 from typing import Any
 
-from .checking import Exercise, ExerciseSet, Mistake, SignificantFigures, spread, \
-    unique_mistakes
-from .solve import CHANCE_NODE, TERMINAL_NODE, GameGraph, cached_solution, value_iteration
+from .checking import (
+    Exercise,
+    ExerciseSet,
+    Mistake,
+    SignificantFigures,
+    spread,
+    unique_mistakes,
+)
+from .solve import (
+    CHANCE_NODE,
+    TERMINAL_NODE,
+    GameGraph,
+    cached_solution,
+    value_iteration,
+)
 
-__all__ = ["race_graph", "race_value", "trap_graph", "trap_bracket", "gamble_chance",
-           "spoil_counts", "spoil_chance", "PATTERNS", "exercise_position",
-           "solving_jactus", "predict_and_measure", "reach", "parse_dice", "parse_holding",
-           "SetupError", "position_setup", "solver_questions", "SOLVER_QUESTIONS",
-           "NO_SPOIL_QUESTIONS", "NOTHING", "DICE_FACES"]
+__all__ = [
+    "DICE_FACES",
+    "NOTHING",
+    "NO_SPOIL_QUESTIONS",
+    "PATTERNS",
+    "SOLVER_QUESTIONS",
+    "SetupError",
+    "exercise_position",
+    "gamble_chance",
+    "parse_dice",
+    "parse_holding",
+    "position_setup",
+    "predict_and_measure",
+    "race_graph",
+    "race_value",
+    "reach",
+    "solver_questions",
+    "solving_jactus",
+    "spoil_chance",
+    "spoil_counts",
+    "trap_bracket",
+    "trap_graph",
+]
 
 #: The dice of the hand-solved games: faces of real dice (d4 … d20).
 DICE_FACES = (4, 6, 8, 10, 12, 20)
@@ -44,7 +74,7 @@ THREE_FIGURES = SignificantFigures(3)
 PAGE_NUMBERS = (Fraction(3, 8),)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _unit(exponent: int) -> Fraction:
     return Fraction(10) ** (exponent - 2) / 2
 
@@ -172,7 +202,7 @@ _SHAPES = {(1, 1, 1, 1, 1): 0, (2, 1, 1, 1): 1, (2, 2, 1): 2, (3, 1, 1): 3, (3, 
            (4, 1): 5}
 
 
-@lru_cache(maxsize=None)
+@cache
 def spoil_counts(kept: tuple[int, ...], faces: int = 6) -> tuple[int, ...]:
     """A spoils: keeps ``kept`` (two or more different faces, two to four dice) and
     throws the others. Of the ``faces ** thrown`` equally likely results, how many give
@@ -371,6 +401,7 @@ def solver_questions(spoil: bool = True, *, dice: Iterable[tuple[int, ...]] | No
     :data:`SOLVER_QUESTIONS` and :data:`NO_SPOIL_QUESTIONS` were made with it; the
     tests check them against the solution."""
     import numpy as np
+
     from ..games.jactus.rules import FIVE_DICE
     class_key = _question_key(CLASS_QUESTIONS[spoil], spoil)
     solution = cached_solution(None if spoil else {"spoil": False})
@@ -624,7 +655,7 @@ def _throw_text(need: int, faces: int) -> str:
     return f"a {'six' if faces == 6 else faces}" if need == faces else f"{need} or more"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _races() -> tuple[tuple[Fraction, tuple[tuple[int, int, int], ...]], ...]:
     """q1's races (faces, A's need, B's need) a student may get, grouped by A's chance."""
     key = race_value(6)
@@ -659,17 +690,17 @@ def _draw(rng: Any, grouped: Sequence[tuple[Fraction, tuple[Any, ...]]]) -> Any:
 def _race_mistakes(faces: int, a: int, b: int) -> list[tuple[Fraction, str]]:
     p, q = _hits(faces, a, b)
     right = race_value(faces, a, b)
-    return [(Fraction(1, 2), "Both have the same chance a throw, but A throws first: A "
-                             "gets the first chance in every pair of throws." if p == q else
+    return [(Fraction(1, 2), ("Both have the same chance a throw, but A throws first: A "
+                              "gets the first chance in every pair of throws.") if p == q else
              "1/2 would be an even game; count A's chance over every pair of throws."),
-            (p, f"{p} is A's chance on the first throw only; if both miss, A throws "
-                "again."),
+            (p, (f"{p} is A's chance on the first throw only; if both miss, A throws "
+                 "again.")),
             (1 - right, f"{1 - right} is B's chance, not A's."),
-            (p / (p + q), "p/(p + q) would be right if A and B threw at once and one of "
-                          "them had to hit; they take turns, A first.")]
+            (p / (p + q), ("p/(p + q) would be right if A and B threw at once and one of "
+                           "them had to hit; they take turns, A first."))]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _traps() -> tuple[tuple[Fraction, tuple[Any, ...]], ...]:
     """q2's pairs of gambles (A's, B's) a student may get, grouped by the bracket's
     width."""
@@ -692,19 +723,19 @@ def _trap_width(ga: tuple[int, int, int], gb: tuple[int, int, int]) -> Fraction:
 
 
 def _trap_mistakes(p: Fraction, q: Fraction) -> list[tuple[Fraction, str]]:
-    out = [(Fraction(0), "The two runs do not meet: a cycle both players may keep passes "
-                         "on no information, sweep after sweep."),
-           (p, f"{p} is where value iteration settles from 0 (A's way out); the bracket "
-               "runs from there to where it settles from 1."),
-           (1 - q, f"{1 - q} is where value iteration settles from 1 (B's way out, for A); "
-                   "the bracket runs from where it settles from 0 up to there.")]
+    out = [(Fraction(0), ("The two runs do not meet: a cycle both players may keep "
+                          "passes on no information, sweep after sweep.")),
+           (p, (f"{p} is where value iteration settles from 0 (A's way out); the bracket "
+                "runs from there to where it settles from 1.")),
+           (1 - q, (f"{1 - q} is where value iteration settles from 1 (B's way out, for "
+                    "A); the bracket runs from where it settles from 0 up to there."))]
     if q > p:
-        out.append((q - p, "When B stops, A wins with 1 minus B's chance, not with B's "
-                           "chance."))
+        out.append((q - p, ("When B stops, A wins with 1 minus B's chance, not with B's "
+                            "chance.")))
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _spoils() -> tuple[tuple[Fraction, tuple[Any, ...]], ...]:
     """q3's spoils (faces, shape of the kept dice, patterns i to j), grouped by their
     chance."""
@@ -772,7 +803,7 @@ def _q1(faces: int, need_a: int, need_b: int) -> Exercise:
 def _q2(ga: tuple[int, int, int], gb: tuple[int, int, int]) -> Exercise:
     p, q = gamble_chance(*ga), gamble_chance(*gb)
     low, high = p, 1 - q
-    value = p if p > Fraction(1, 2) else high if high < Fraction(1, 2) else Fraction(1, 2)
+    value = p if p > Fraction(1, 2) else min(Fraction(1, 2), high)
     return Exercise(
         "q2", f"The trap in miniature, with dice. A may stop the game by "
               f"{_gamble_text('A', *ga)}; or A hands the turn to B. B may stop it by "
