@@ -559,6 +559,10 @@ def reach(dice: Sequence[int], holdings: Holdings = (NOTHING, NOTHING), *,
     Traceback (most recent call last):
     ...
     janus_widgets.analysis.solving_lesson.SetupError: JA-8: five 6s is a scoring throw: A claims a piece (or passes) and opens a new round, so B never picks up 6 6 6 6 6. Change a die.
+    >>> reach((1, 2, 3, 4, 5), ((1, 2, 1), NOTHING)).phase
+    Traceback (most recent call last):
+    ...
+    janus_widgets.analysis.solving_lesson.SetupError: JA-15: A holding the Venus card, two dog cards and the coin has won, and the game is over (JA-18): nobody picks up. Leave out a piece.
     """
     from ..games.jactus.rules import GAME, KIND_NAMES, JactusVariant
     dice = tuple(sorted(dice))
