@@ -21,6 +21,7 @@ from functools import cache, lru_cache
 from itertools import combinations_with_replacement, permutations, product
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 nbformat = pytest.importorskip("nbformat")
@@ -43,6 +44,22 @@ def all_throws(n: int, faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)):
 def share(n: int, test, faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> Fraction:
     hits = sum(1 for t in all_throws(n, faces) if test(t))
     return Fraction(hits, len(faces) ** n)
+
+
+def result_sums(n: int, values: tuple[int, ...]) -> np.ndarray:
+    """For every ordered result of ``n`` dice (``len(values) ** n`` of them, in the order
+    of :func:`all_throws`), the sum of the values its faces carry (``values[i]`` for the
+    i-th face): the results counted one by one as :func:`share` does, in numpy."""
+    sums = np.zeros(1, dtype=np.int32)
+    for _ in range(n):
+        sums = np.add.outer(sums, np.asarray(values, dtype=np.int32)).ravel()
+    return sums
+
+
+def share_of_sums(n: int, values: tuple[int, ...], wanted: int) -> Fraction:
+    """The share of the ordered results of ``n`` dice whose values add up to ``wanted``."""
+    return Fraction(int(np.count_nonzero(result_sums(n, values) == wanted)),
+                    len(values) ** n)
 
 
 @lru_cache(maxsize=None)
@@ -225,11 +242,12 @@ def jactus_strategy_key(ex) -> Fraction:
 def roman_key(ex) -> Fraction:
     p = ex.params
     tali = (1, 3, 4, 6)
-    if ex.key == "q1":
-        wanted = Counter(p["counts"])
-        return share(p["tali"], lambda t: Counter(t) == wanted, tali)
-    if ex.key == "q2":
-        return share(p["tali"], lambda t: t.count(1) == p["dogs"], tali)
+    if ex.key == "q1":       # every result of up to 4^10: the faces counted in base n + 1
+        n, wanted = p["tali"], Counter(p["counts"])
+        return share_of_sums(n, tuple((n + 1) ** i for i in range(4)),
+                             sum(wanted[f] * (n + 1) ** i for i, f in enumerate(tali)))
+    if ex.key == "q2":                 # every result of up to 4^12: the 1s counted
+        return share_of_sums(p["tali"], tuple(int(f == 1) for f in tali), p["dogs"])
     if ex.key == "q3":
         n, floor = p["tesserae"], p["floor"]
         return share(n, lambda t: min(t) >= floor) if n <= 6 else \
