@@ -29,6 +29,14 @@ pytestmark = pytest.mark.notebook
 # Appended to the copy under test: the widgets, used as a student would.
 STUDENT = {
     "jactus-odds.ipynb": [
+        # the warm-up's guesses first; then section 3 measures them (seed 1, Run)
+        """
+assert not warm_up_gate.revealed and warm_up_gate.button.disabled
+warm_up_gate.boxes[0].value = "10"
+warm_up_gate.boxes[1].value = "keep the dice"
+warm_up_gate.button.click()
+assert warm_up_gate.revealed
+""",
         # the pick-up panel is blank until asked; four 4s and a 2, pick up the 2
         """
 assert "r2" not in pick_out.value
@@ -60,10 +68,12 @@ sim_button.click()
 """,
         # an exercise answered with its common mistake, then right
         """
+import html
 box = exercise_boxes[0]
-box.answer_box.value = str(EXERCISES.q1.mistakes[0].resolve())    # one particular face
+mistake = EXERCISES.q1.mistakes[0]        # for this student's dice, named and explained
+box.answer_box.value = str(mistake.resolve())
 box.check_button.click()
-assert "six faces" in box.verdict.value, box.verdict.value
+assert html.escape(mistake.why) in box.verdict.value, box.verdict.value
 box.answer_box.value = str(EXERCISES.q1.answer)
 box.check_button.click()
 assert "Right" in box.verdict.value
@@ -386,18 +396,20 @@ def test_lesson_reads_as_an_app_prose_in_markdown(name):
 # the text of drawings), for the class and for a student.
 def test_jactus_odds_lesson_runs_and_its_widgets_work():
     nb, shows = run("jactus-odds.ipynb", STUDENT["jactus-odds.ipynb"])
-    # as the notebook opens: the chain and the simulation panels wait to be asked
+    # as the notebook opens: the chain and the simulation panels wait to be asked, and the
+    # warm-up's measurement waits for the guesses
     assert "Seed 2" not in shows[0] and "Transition matrix" not in shows[0]
-    # the warm-up's measurement: a seed box and Run, run once with seed 1 as it opens
-    assert "Seed 1: five of a kind within 10 throws" in shows[0]
-    assert "inside the interval" in shows[0]
+    assert "Seed 1:" not in shows[0] and "once both guesses" in shows[0]
+    # the guesses typed: a seed box and Run, run once with seed 1
+    assert "Seed 1: five of a kind within 10 throws" in shows[1]
+    assert "inside the interval" in shows[1]
     # reroll-all with n = 2: the geometric chain, 1 - (1295/1296)^2
-    assert "2591/1679616" in shows[2] and "**1296**" in shows[2]
+    assert "2591/1679616" in shows[3] and "**1296**" in shows[3]
     # the simulation button with seed 5 (reroll-all, within 2 throws)
-    assert "Seed 5: simulated" in shows[3] and "2591/1679616" in shows[3]
-    assert "same seed gives the same result" in shows[3]
+    assert "Seed 5: simulated" in shows[4] and "2591/1679616" in shows[4]
+    assert "same seed gives the same result" in shows[4]
     # best-margin for everyone: an infinite expectation, explained
-    assert "may never come" in shows[4] and "∞" in shows[4]
+    assert "may never come" in shows[5] and "∞" in shows[5]
     assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if o.output_type == "error"]
 

@@ -93,12 +93,13 @@ _Option = TypeVar("_Option")
 
 
 def _draw(rng: np.random.Generator, table: dict[_Option, Fraction],
-          class_value: Fraction) -> _Option:
+          class_value: Fraction, shown: frozenset[Fraction] = frozenset()) -> _Option:
     """One option of ``table`` (option → its answer) for a student: every different
     answer equally likely, drawn as :func:`~janus_widgets.analysis.checking.spread`
     draws (the same option for the same generator), never the class's key nor an answer
-    whose 3 significant figures the class's key has. The answers are grouped once per
-    table (a class builds 30 sheets).
+    whose 3 significant figures the class's key has, nor one of the figures the lesson's
+    page ``shown`` (its worked examples, the answer box's example 3/8). The answers are
+    grouped once per table (a class builds 30 sheets).
 
     >>> table = {n: Fraction(1, n) for n in range(2, 40)}
     >>> picks = {_draw(np.random.default_rng(s), table, Fraction(1, 6)) for s in range(300)}
@@ -109,13 +110,13 @@ def _draw(rng: np.random.Generator, table: dict[_Option, Fraction],
     ...     np.random.default_rng(7), allowed, table.__getitem__)
     True
     """
-    key = (id(table), class_value)
+    key = (id(table), class_value, shown)
     if key not in _GROUPED:
-        near = float(class_value)
+        taken = {class_value, *shown}
         groups: dict[Fraction, list[_Option]] = {}
         for option, value in table.items():
-            if value != class_value and (abs(float(value) - near) > near / 50
-                                         or not _NEAR.allows(class_value, value)):
+            if not any(abs(float(value) - float(t)) <= float(t) / 50
+                       and (value == t or _NEAR.allows(t, value)) for t in taken):
                 groups.setdefault(value, []).append(option)
         _GROUPED[key] = (table, sorted(groups), groups)
     _, values, groups = _GROUPED[key]
@@ -125,7 +126,18 @@ def _draw(rng: np.random.Generator, table: dict[_Option, Fraction],
 
 #: Each table's answers grouped for :func:`_draw` (the table is kept with them, so that
 #: its id stays its own).
-_GROUPED: dict[tuple[int, Fraction], tuple[Any, list[Fraction], dict[Fraction, list[Any]]]] = {}
+_GROUPED: dict[tuple[int, Fraction, frozenset[Fraction]],
+               tuple[Any, list[Fraction], dict[Fraction, list[Any]]]] = {}
+
+#: The answer box's example on every lesson page ("e.g. 3/8 or 0.375"): no student's
+#: answer.
+BOX_EXAMPLE = Fraction(3, 8)
+#: The figures jactus-odds' text shows (the answer box's example, the warm-up's "1 in
+#: 100? 1 in 10? 1 in 2?", section 1's worked examples 6/36 and 120/216, step 2's 1/6
+#: and 5/6, the 95% interval and its "1 in 20"): no student's answer is one of them.
+JACTUS_ODDS_FIGURES = frozenset({BOX_EXAMPLE, Fraction(1, 100), Fraction(1, 10),
+                                 Fraction(1, 2), Fraction(1, 6), Fraction(5, 9),
+                                 Fraction(5, 6), Fraction(19, 20), Fraction(1, 20)})
 
 
 def _say(n: int) -> str:
@@ -374,11 +386,13 @@ def _q1_exercise(n: int, f: int, event: str) -> Exercise:
                 f"them are {words[n]} of a kind.")
         mistakes = unique_mistakes(right, (
             Mistake(Fraction(1, f ** n), f"1/{f ** n} is the chance of one particular face "
-                                         f"{words[n]} times, e.g. {words[n]} {f}s. Any of "
-                                         f"the {f} faces will do, so it is {f}/{f ** n}."),
+                                         f"{words[n]} times, e.g. {words[n]} "
+                                         f"{'sixes' if f == 6 else f'{f}s'}. Any of "
+                                         f"the {_say(f)} faces will do, so it is "
+                                         f"{f}/{f ** n}."),
             Mistake(Fraction(n, f ** n), f"The {n} is the number of dice; what multiplies "
                                          f"1/{f ** n} is the number of faces that can be "
-                                         f"repeated: {f}.") if n != f else None,
+                                         f"repeated: {_say(f)}.") if n != f else None,
             Mistake(Fraction(1, f), f"1/{f} would be the chance for the last die once the "
                                     "others already match; at the start all must match.")))
     elif event == "pair":
@@ -722,20 +736,21 @@ def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
     if rng is None:
         q1 = (5, 6, "same")
     else:
-        q1 = _draw(rng, _one_throw_table(), _one_throw_chance(5, 6, "same"))
+        q1 = _draw(rng, _one_throw_table(), _one_throw_chance(5, 6, "same"),
+                   JACTUS_ODDS_FIGURES)
     # q2: dice thrown after some stay (the class: three 4s stay, both thrown show 4)
     if rng is None:
         thrown, f2, event = 2, 6, "all"
         kept, face2 = 3, 4
     else:
-        thrown, f2, event = _draw(rng, _thrown_table(), Fraction(1, 36))
+        thrown, f2, event = _draw(rng, _thrown_table(), Fraction(1, 36), JACTUS_ODDS_FIGURES)
         kept = 1 + int(rng.integers(8 - thrown))
         face2 = 1 + int(rng.integers(f2))
     # q3: the Venus keeping sixes (the class: one throw)
     if rng is None:
         missing, rounds, start3 = 5, 1, None
     else:
-        missing, rounds = _draw(rng, _venus_table(), Fraction(1, 7776))
+        missing, rounds = _draw(rng, _venus_table(), Fraction(1, 7776), JACTUS_ODDS_FIGURES)
         start3 = _start_for(rng, "five-sixes", 5 - missing)
     # q4: within n throws by the chain (the class: three throws from the opening)
     class_q4 = odds.probability_within(3, "five-of-a-kind", "keep-largest")
@@ -743,7 +758,8 @@ def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
         target4, policy4, start4, within = "five-of-a-kind", "keep-largest", None, 3
         computer4 = "the chain panel of section 2 (or the transition matrix and a calculator)"
     else:
-        target4, policy4, group4, within = _draw(rng, _within_table(), class_q4)
+        target4, policy4, group4, within = _draw(rng, _within_table(), class_q4,
+                                                 JACTUS_ODDS_FIGURES)
         start4 = _start_for(rng, target4, group4)
         computer4 = (_panel_setting(target4, policy4, within, start4)
                      + ", or the transition matrix and a calculator")
@@ -752,7 +768,7 @@ def _jactus_odds(rng: np.random.Generator | None) -> list[Exercise]:
     if rng is None:
         q5 = _q5_chain_exercise("five-of-a-kind", "keep-largest", None)
     else:
-        kind = _draw(rng, _wait_table(), class_q5)
+        kind = _draw(rng, _wait_table(), class_q5, JACTUS_ODDS_FIGURES)
         if kind[0] == "chain":
             _, target, policy, group = kind
             q5 = _q5_chain_exercise(target, policy, _start_for(rng, target, group))
@@ -1093,10 +1109,11 @@ def _jactus_strategy(rng: np.random.Generator | None) -> list[Exercise]:
         q2 = _strategy_q2(6, 2, "within", 4)
         q3 = _strategy_q3(6, 2, 0, 0, 4)
         return [q1, q2, q3]
-    n, f, groups, picked = _draw(rng, _leaves_table(), Fraction(5, 36))
+    box = frozenset({BOX_EXAMPLE})
+    n, f, groups, picked = _draw(rng, _leaves_table(), Fraction(5, 36), box)
     faces_of = tuple(int(x) + 1 for x in rng.permutation(f)[:len(groups)])
-    f2, tries, event = _draw(rng, _fifth_die_table(), Fraction(11, 36))
-    f3, players, seat, turns = _draw(rng, _seat_table(), Fraction(6, 11))
+    f2, tries, event = _draw(rng, _fifth_die_table(), Fraction(11, 36), box)
+    f3, players, seat, turns = _draw(rng, _seat_table(), Fraction(6, 11), box)
     return [_strategy_q1(n, f, groups, picked, faces_of),
             _strategy_q2(f2, tries, event, 1 + int(rng.integers(f2))),
             _strategy_q3(f3, players, seat, turns, 1 + int(rng.integers(f3)))]
@@ -1223,7 +1240,7 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
     else:
         _, pattern = spread(rng, TALI_THROWS, lambda t: Fraction(
             math.factorial(t[0]) // math.prod(math.factorial(k) for k in t[1]), 4 ** t[0]),
-            avoid={Fraction(3, 32)})
+            avoid={Fraction(3, 32), BOX_EXAMPLE})
         faces = list(rng.permutation(roman.TALI_FACES))
         counts = {int(f): k for f, k in zip(faces, pattern)}
     n_tali = sum(counts.values())
@@ -1233,11 +1250,11 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
     # q2: tali thrown, and how many show the dog's face (the class: all four, the dog)
     tali, dogs = (4, 4) if rng is None else spread(
         rng, DOG_COUNTS, lambda t: math.comb(t[0], t[1]) * Fraction(1, 4) ** t[1]
-        * Fraction(3, 4) ** (t[0] - t[1]), avoid={Fraction(1, 256)})
+        * Fraction(3, 4) ** (t[0] - t[1]), avoid={Fraction(1, 256), BOX_EXAMPLE})
     # q3: tesserae thrown and the face each must reach (the class: three sixes)
     tesserae, floor = (3, 6) if rng is None else spread(
         rng, TESSERA_FLOORS, lambda t: Fraction(7 - t[1], 6) ** t[0],
-        avoid={Fraction(1, 216)})
+        avoid={Fraction(1, 216), BOX_EXAMPLE})
     # q5: (tesserae thrown, the total, at least or exactly); never two dice's 12, the
     # page's double six
     wait_dice, total, at_least = (2, 7, False) if rng is None else spread(
