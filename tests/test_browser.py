@@ -194,10 +194,9 @@ def test_jactus_in_voila(page, tmp_path):
 
 
 # --- lessons as Voila apps (the classroom mode: no code shown) ------------------------
-LESSON_APPS = ["jactus-odds", "jactus-strategy", "roman-dice", "what-can-i-know",
-               "janus-tolls", "jinns-counting"]
+LESSON_APPS = ["roman-dice", "what-can-i-know", "janus-tolls", "jinns-counting"]
 #: Lessons driven from the top in test_browser_lesson_controls.py (no second page here).
-DRIVEN_ELSEWHERE = ["solving-jactus"]
+DRIVEN_ELSEWHERE = ["solving-jactus", "jactus-odds", "jactus-strategy"]
 
 
 @pytest.mark.parametrize("name", LESSON_APPS)

@@ -6,6 +6,7 @@ its folder as the classroom command does (so the project's ``voila.json`` applie
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import urllib.parse
 from pathlib import Path
@@ -227,3 +228,160 @@ def test_solving_jactus_from_the_top_to_the_exit_question(browser, pages):
         finally:
             context.close()
 
+
+@contextlib.contextmanager
+def class_page(browser, pages, server_dir: str, lesson: str, name: str):
+    """A table server, a class with ``name`` on its list, and that student's page of
+    ``lesson`` opened from the class link (``?server=…&code=…``: the numbers are the
+    student's own). Yields the page."""
+    base, work = pages
+    (work / server_dir).mkdir()
+    with table_server(work / server_dir) as server:
+        code = TeacherClient(server.url, server.token).create_class(
+            server_dir, [name])[name]
+        context = browser.new_context(viewport={"width": 1400, "height": 1400})
+        try:
+            page = context.new_page()
+            query = urllib.parse.urlencode({"server": server.url, "code": code})
+            open_lesson(page, f"{base}{lesson}.ipynb?{query}", ".janus-exercise")
+            yield page
+        finally:
+            context.close()
+
+
+def labelled(page, kind: str, label: str):
+    """The ipywidgets control of ``kind`` (``text``, ``dropdown``, ``slider``) whose
+    description is ``label``."""
+    return page.locator(f".widget-{kind}").filter(has_text=label).first
+
+
+def answer(page, index: int, text: str, said: str) -> str:
+    """Type ``text`` into exercise ``index``'s box, press Check, wait for ``said`` in the
+    verdict; the verdict's text."""
+    box = page.locator(".janus-exercise").nth(index)
+    box.locator("input").fill(text)
+    box.locator("button", has_text="Check").click()
+    verdict = box.locator(".janus-exercise-verdict")
+    verdict.filter(has_text=said).wait_for(timeout=60_000)
+    return verdict.inner_text()
+
+
+def test_jactus_odds_from_the_top_to_the_exit_question(browser, pages):
+    """jactus-odds as a student of a class works it: the warm-up's guesses before its
+    measurement, the pick-up panel, the chain panel set to the student's exercise 4 (its
+    start, target, policy and n) and read, the simulation with a seed of their own, the
+    exercises (one right with the student's own key, one a named mistake, one from the
+    panel), up to the exit question; no cell run by hand."""
+    from janus_widgets.analysis import jactus_odds as jo
+    from janus_widgets.analysis.exercises import jactus_odds
+    mine = jactus_odds.for_student("ada")
+    with class_page(browser, pages, "3d", "jactus-odds", "ada") as page:
+        body = page.inner_text("body")
+        assert "Seed 1: five of a kind" not in body               # nothing before the guesses
+        assert mine.q1.question in body and jactus_odds.q1.question not in body
+        gate = page.locator(".janus-predict").first
+        show = gate.locator("button", has_text="Show the result")
+        assert show.is_disabled()
+        boxes = gate.locator("input[type=text]")
+        boxes.nth(0).fill("10")
+        boxes.nth(0).press("Tab")
+        boxes.nth(1).fill("keep them")
+        boxes.nth(1).press("Tab")
+        eventually(lambda: show.is_enabled())
+        show.click()
+        page.wait_for_selector("text=Seed 1: five of a kind within 10 throws", timeout=120_000)
+        warm = page.locator(".janus-seed-run").first
+        warm.locator("input[type=number]").fill("4")
+        warm.locator("input[type=number]").press("Tab")
+        warm.locator("button", has_text="Run").click()
+        page.wait_for_selector("text=Seed 4: five of a kind within 10 throws", timeout=120_000)
+        # section 1: the pick-up panel, for dice typed in
+        labelled(page, "text", "Dice:").locator("input").fill("44442")
+        page.locator("button", has_text="Show the chances").click()
+        page.wait_for_selector("text=★ r2", timeout=60_000)
+        # section 2: the chain panel set as exercise 4 says (a student's q4 needs it)
+        q4 = mine.q4.params
+        assert "chain panel" in mine.q4.computer
+        assert "Needs the computer" in page.locator(".janus-exercise").nth(3).inner_text()
+        page.locator(".widget-dropdown").filter(has_text="Target:").nth(1).locator(
+            "select").select_option(label=jo.TARGETS[q4["target"]].title)
+        labelled(page, "dropdown", "Policy:").locator("select").select_option(
+            label=q4["policy"])
+        readout = labelled(page, "slider", "n throws:").locator(".widget-readout")
+        readout.fill(str(q4["within"]))
+        readout.press("Enter")
+        start = labelled(page, "text", "Start:").locator("input")
+        start.fill("".join(map(str, q4["start"] or ())))
+        start.press("Tab")
+        page.locator("button", has_text="Show the chain").click()
+        shown = f"{float(mine.q4.answer):.4g}"
+        page.wait_for_selector(f"text=chance within {q4['within']} throws", timeout=120_000)
+        eventually(lambda: shown in page.inner_text("body"), timeout=60)
+        # section 3: the simulation of that chain, with another seed
+        seed = page.locator(".widget-text").filter(has_text="Seed:").last.locator("input")
+        seed.fill("3")
+        seed.press("Tab")
+        page.locator("button", has_text="Run simulation").click()
+        page.wait_for_selector("text=Seed 3: simulated", timeout=180_000)
+        # the exercises: q1 right with ada's own key, q2 a named mistake, q4 from the panel
+        said = answer(page, 0, str(mine.q1.answer), "Right")
+        assert str(mine.q1.answer) in said
+        mistake = mine.q2.mistakes[0]
+        said = answer(page, 1, str(mistake.resolve()), "common mistake")
+        assert mistake.why[:40] in said
+        answer(page, 3, shown, "Right")
+        answer(page, 4, str(mine.q5.answer), "Right")
+        assert "Exit question" in page.inner_text("body")
+        assert widget_errors(page) == []
+
+
+def test_jactus_strategy_from_the_top_to_the_exit_question(browser, pages):
+    """jactus-strategy as a student of a class works it: the pick-up panel asked for the
+    prediction's dice and for four 4s and a 2, the six seats measured once both guesses are
+    typed (then another seed), the seats panel with the best reply, the exercises (one a
+    named mistake, two right with the student's own keys), up to the exit question; no
+    cell run by hand."""
+    from janus_widgets.analysis.exercises import jactus_strategy
+    mine = jactus_strategy.for_student("ada")
+    with class_page(browser, pages, "3e", "jactus-strategy", "ada") as page:
+        body = page.inner_text("body")
+        assert mine.q1.question in body and "scored the most rounds" not in body
+        # section 1: the table waits to be asked (predict first), then 1 1 1 2 3
+        assert "Press Show the chances" in body
+        page.locator("button", has_text="Show the chances").click()
+        page.wait_for_selector("text=★ r11", timeout=60_000)
+        labelled(page, "text", "Dice:").locator("input").fill("44442")
+        page.locator("button", has_text="Show the chances").click()
+        page.wait_for_selector("text=★ r2", timeout=60_000)
+        # section 3: the six seats, once both guesses are typed; then seed 8
+        gate = page.locator(".janus-predict").first
+        boxes = gate.locator("input[type=text]")
+        boxes.nth(0).fill("E")
+        boxes.nth(0).press("Tab")
+        boxes.nth(1).fill("no, too close")
+        boxes.nth(1).press("Tab")
+        show = gate.locator("button", has_text="Show the result")
+        eventually(lambda: show.is_enabled())
+        show.click()
+        page.wait_for_selector("text=scored the most rounds", timeout=180_000)
+        seats = page.locator(".janus-seed-run").first
+        measured = seats.inner_text()
+        seats.locator("input[type=number]").fill("8")
+        seats.locator("input[type=number]").press("Tab")
+        seats.locator("button", has_text="Run").click()
+        eventually(lambda: seats.inner_text() != measured
+                   and "scored the most rounds" in seats.inner_text(), timeout=180)
+        # any players and ways of playing: the best reply to best-next
+        labelled(page, "dropdown", "The others:").locator("select").select_option(
+            label="best-next")
+        labelled(page, "dropdown", "Seat A:").locator("select").select_option(
+            label="best reply to the others")
+        page.wait_for_selector("text=best-reply-2", timeout=180_000)
+        # the exercises with ada's numbers
+        mistake = mine.q1.mistakes[0]
+        said = answer(page, 0, str(mistake.resolve()), "common mistake")
+        assert mistake.why[:30] in said
+        answer(page, 1, str(mine.q2.answer), "Right")
+        answer(page, 2, f"{float(mine.q3.answer):.4g}", "Right")
+        assert "Exit question" in page.inner_text("body")
+        assert widget_errors(page) == []
