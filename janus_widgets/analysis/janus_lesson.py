@@ -398,8 +398,7 @@ def _draw_numbers(rng: np.random.Generator) -> dict[str, Any]:
         row, col = divmod(near, SIZE)
         owned = field_name(min(SIZE - 1, max(0, row + int(rng.integers(-3, 4)))) * SIZE
                            + min(SIZE - 1, max(0, col + int(rng.integers(-3, 4)))))
-        # (the one-line roses - and | give the same few chances from many fields: left out)
-        rose = (None, "x", "+", "*")[int(rng.integers(4))]
+        rose = (None, "-", "|", "x", "+", "*")[int(rng.integers(6))]
         near_name = field_name(near)
         # several tiles reach the square, so that the chance is not one tile's 1/20
         if near_name in _square(owned) or _reaching(near_name, owned, rose) < 4:
