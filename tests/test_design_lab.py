@@ -548,7 +548,8 @@ def test_question_5_accepts_every_rounding_of_the_difference_the_lab_shows():
     from janus_widgets.analysis.design_exercises import HEIGHT_TURNS
     from janus_widgets.analysis.tournament import compare_variants
     ex = HEIGHT_TURNS
-    assert ex.params == {"seed": 0} and ex.answer == Fraction(1769, 200)      # 8.845
+    assert ex.params == {"seed": 0, "games": 200, "metric": "duration"}
+    assert ex.answer == Fraction(1769, 200)                                    # 8.845
     table = str(compare_variants("jinns", {"rulebook": {}, "height": {"distance": "height"}},
                                  bots=["greedy"], n=200, seed=0, progress=False))
     row = next(line for line in table.splitlines() if line.startswith("duration "))

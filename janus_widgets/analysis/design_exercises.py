@@ -252,7 +252,8 @@ def _height_difference(games: int, metric: str = "duration") -> Fraction:
     cut = [TournamentResult(game=r.game, variant=r.variant, bots=r.bots, rows=r.rows[:games],
                             max_plies=r.max_plies, seed=r.seed) for r in study.results]
     value = VariantComparison(study.game, list(study.labels), cut).difference(metric)["value"]
-    return Fraction(value).limit_denominator(1000)
+    short = Fraction(value).limit_denominator(1000)        # a mean of whole numbers: exact
+    return short if abs(short - Fraction(value)) < Fraction(1, 10**9) else Fraction(value)
 
 
 def _height_turns(seed: int = 0) -> Fraction:

@@ -382,12 +382,19 @@ def _draw_numbers(rng: np.random.Generator) -> dict[str, Any]:
     keys = {e.key: e.answer for e in _exercises(_CLASS)}
     start = field_name(int(rng.integers(FIELDS)))
     q1, q5 = _start_options(start)
-    q1 = {o: v for o, v in q1.items() if not _near(v, keys["q1"])}
+    # never near the class's key, nor a short decimal (two decimals at most, such as 3.6 or
+    # 1.96: such figures stand on a page by chance)
+    q1 = {o: v for o, v in q1.items()
+          if not _near(v, keys["q1"]) and (100 * v).denominator > 1}
     away, start_tiles = spread(rng, sorted(q1), q1.__getitem__)
-    q5 = {b: v for b, v in q5.items() if not _near(v, keys["q5"])}
+    q5 = {b: v for b, v in q5.items()
+          if not _near(v, keys["q5"]) and (100 * v).denominator > 1}
     heads_b = spread(rng, sorted(q5), q5.__getitem__)
     centre = field_name(int(rng.integers(FIELDS)))
-    few = {o: v for o, v in _few_options(centre).items() if not _near(v, keys["q2"])}
+    # (nor a short decimal, two decimals at most such as 0.4: such figures stand on a page
+    # by chance)
+    few = {o: v for o, v in _few_options(centre).items()
+           if not _near(v, keys["q2"]) and (100 * v).denominator != 1}
     b_field, moves, tiles = spread(rng, sorted(few), few.__getitem__)
     # q3 and q4: six positions where a toll is likely (a square within three fields of A's
     # column that at least four tiles of a rose, or of all 100, reach), every different

@@ -321,9 +321,10 @@ def counting_question(student: str | None = None) -> tuple[Any, str | None]:
     pool = [_random_position(rng) for _ in range(POSITION_POOL)]
     options = [(i, kind) for i in range(len(pool)) for kind in MOVE_KINDS
                if 0 < move_share(pool[i], kind) < 1]
-    # 3/8 is the example answer the page writes ("a fraction (3/8)"): never a student's
+    # 3/8 is the example answer the page writes ("a fraction (3/8)"), and short decimals
+    # (0.4, 0.25: multiples of 1/20) stand on a page by chance: never a student's
     i, kind = spread(rng, options, lambda o: move_share(pool[o[0]], o[1]),
-                     avoid={Fraction(3, 8)})
+                     avoid={Fraction(3, 8), *(Fraction(k, 20) for k in range(21))})
     return pool[i], kind
 
 
@@ -562,6 +563,19 @@ def _counting_exercise(student: str | None) -> Exercise:
                                            "landings are refused by the colour rule "
                                            "(JI-11)."),
             )))
+    return _share_exercise(state, kind, student)
+
+
+def _share_exercise(state: Any, kind: str, student: str | None) -> Exercise:
+    """A student's question 6: the share of A's moves in ``state`` that are of ``kind``."""
+    moves = pile_moves(state)
+    literal = literal_move_count(state)
+    rules = ("Count every depth (JI-8) and both directions (JI-9), leave out moves the "
+             f"colour rule (JI-11) forbids, and {_JI12}.")
+    literal_why = (f"That counts a landing reached both ways twice: with {len(state.occupied)} "
+                   "occupied cells a jinn of strength "
+                   f"{len(state.occupied) // 2} lands on the same cell clockwise and "
+                   "anticlockwise, and that is one move (JI-12), not two.")
     share = move_share(state, kind)
     return Exercise(
         "q6", "In the position drawn above (A plays yellow and red), A picks one of its "
