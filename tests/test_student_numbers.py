@@ -25,8 +25,13 @@ from janus_widgets.analysis.checking import ExerciseSet, exercise_sets  # noqa: 
 WIDE = ("what-can-i-know", "roman-dice", "jactus-odds", "jactus-strategy", "solving-jactus",
         "jinns-counting", "game-design-lab")
 NOT_YET = {
+    # about one random class in five has 5 students sharing a q3 toll chance (measured on
+    # 300 students' draws); s01-s30 and the 8 drawn classes happen to pass, so its xfail is
+    # not strict until it is widened
     "janus-tolls": "q3's toll chances still concentrate on a few values",
 }
+#: Not-yet lessons whose drawn classes may pass by luck (their failure is a rate).
+BY_LUCK = {"janus-tolls"}
 CLASS = exercise_sets()
 
 ids = st.one_of(
@@ -79,7 +84,7 @@ def test_any_thirty_students_get_numbers_of_their_own(stem):
 
 
 @pytest.mark.parametrize("stem", [pytest.param(s, marks=pytest.mark.xfail(
-    strict=True, reason=why)) for s, why in NOT_YET.items()])
+    strict=s not in BY_LUCK, reason=why)) for s, why in NOT_YET.items()])
 def test_the_lessons_not_there_yet_still_share_numbers(stem):
     """The lessons not widened yet break the property for the ids s01–s30 or for one of the
     classes the property test draws (a strict xfail: once one is widened, this says so,
