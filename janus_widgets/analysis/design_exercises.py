@@ -324,6 +324,25 @@ def _repeats(x: Fraction) -> bool:
     return d > 1
 
 
+def _four_figures_look_like_three(x: Fraction) -> bool:
+    """Whether ``x`` to four significant figures ends in a 0, so that it is written with
+    three (0.2140 as ``0.214``): a figure that the lab's tables print by chance.
+
+    >>> look = _four_figures_look_like_three
+    >>> look(Fraction(21397856, 10**8)), look(Fraction(1, 7))
+    (True, False)
+    """
+    return f"{float(x):.3e}"[4] == "0"
+
+
+@lru_cache(maxsize=None)
+def _five_alike_cases() -> tuple[tuple[int, int, int], ...]:
+    """Question 4's cases for students, leaving out those whose answer to four figures
+    reads as three (its form on the page could stand in a table of the lab by chance)."""
+    return tuple(c for c in FIVE_ALIKE_CASES
+                 if not _four_figures_look_like_three(_five_alike_chance(*c)))
+
+
 def _design_lesson(rng: np.random.Generator | None) -> list[Exercise]:
     """The class's questions (``rng`` None) or a student's own numbers: each drawn so that
     no student's answer is the class's, nor accepted by the student's own check."""
@@ -361,7 +380,7 @@ def _design_lesson(rng: np.random.Generator | None) -> list[Exercise]:
                       avoid={MORE_GAMES.answer})
 
     def five_alike() -> tuple[int, int, int, int]:
-        kept, throws, faces = spread(rng, FIVE_ALIKE_CASES, lambda c: _five_alike_chance(*c),
+        kept, throws, faces = spread(rng, _five_alike_cases(), lambda c: _five_alike_chance(*c),
                                      avoid={FIVE_OF_A_KIND.answer})
         return kept, int(rng.integers(1, faces + 1)), throws, faces
 
