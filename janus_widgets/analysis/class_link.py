@@ -64,10 +64,12 @@ def use(link: Any) -> None:
 
 
 def current() -> Any:
-    """The link in use, or None. On a preheated page, the page's own: it waits for the
-    page's request and joins the class its query string names, if it was not joined
-    yet (a cell may ask before the lesson's parameters cell has run)."""
-    if preheated() and _joined is None:
+    """The link in use, or None. With none in use yet, the page's own: it joins the
+    class the page's query string names, if it was not tried yet (a cell may ask before
+    the lesson's parameters cell has run, which a page served by Voila with
+    :class:`~janus_widgets.analysis.preheat.PreheatPreprocessor` moves down; a preheated
+    page first waits for its request)."""
+    if _link is None and _joined is None:
         from_query_string()
     return _link
 
