@@ -381,7 +381,7 @@ def _q1_exercise(n: int, f: int, event: str) -> Exercise:
                        "at least two of them show the same face?"))
     if event == "same":
         explanation = (f"Of the {f}^{n} = {f ** n} equally likely throws, {_say(f)} are {n} "
-                       f"of a kind (one per face): {f}/{f ** n}.")
+                       f"of a kind (one per face): {f} out of {f ** n}, {show_value(right)}.")
         hint = (f"Count the equally likely throws (one factor {f} per die) and how many of "
                 f"them are {words[n]} of a kind.")
         mistakes = unique_mistakes(right, (
@@ -416,7 +416,8 @@ def _q1_exercise(n: int, f: int, event: str) -> Exercise:
         falling = " × ".join(str(f - i) for i in range(n))
         explanation = (f"Of the {f}^{n} = {f ** n} equally likely throws, the first die may "
                        f"show any of {f} faces, the second any other, …: {falling} = "
-                       f"{math.perm(f, n)} throws, so {math.perm(f, n)}/{f ** n}.")
+                       f"{math.perm(f, n)} throws, so {math.perm(f, n)} out of {f ** n}: "
+                       f"{show_value(right)}.")
         hint = ("Count the equally likely throws (one factor per die), then the throws with "
                 "no face twice: how many faces are left for each die in turn?")
         mistakes = unique_mistakes(right, (
