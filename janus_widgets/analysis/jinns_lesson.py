@@ -527,6 +527,16 @@ def _moves_working(student: str | None) -> str:
 _JI12 = ("count a landing reached both ways once: when a pile's n-th occupied cell is the "
          "same cell clockwise and anticlockwise (exactly 2n occupied cells), that is one "
          "move, not two (JI-12)")
+_Q6_RULES = ("Count every depth (JI-8) and both directions (JI-9), leave out moves the "
+             f"colour rule (JI-11) forbids, and {_JI12}.")
+
+
+def _literal_why(state: Any) -> str:
+    """Why the literal count of A's moves in ``state`` is a mistake (JI-12)."""
+    return (f"That counts a landing reached both ways twice: with {len(state.occupied)} "
+            "occupied cells a jinn of strength "
+            f"{len(state.occupied) // 2} lands on the same cell clockwise and "
+            "anticlockwise, and that is one move (JI-12), not two.")
 
 
 def _counting_exercise(student: str | None) -> Exercise:
@@ -535,12 +545,7 @@ def _counting_exercise(student: str | None) -> Exercise:
     state, kind = counting_question(student)
     moves = pile_moves(state)
     literal = literal_move_count(state)
-    rules = ("Count every depth (JI-8) and both directions (JI-9), leave out moves the "
-             f"colour rule (JI-11) forbids, and {_JI12}.")
-    literal_why = (f"That counts a landing reached both ways twice: with {len(state.occupied)} "
-                   "occupied cells a jinn of strength "
-                   f"{len(state.occupied) // 2} lands on the same cell clockwise and "
-                   "anticlockwise, and that is one move (JI-12), not two.")
+    rules, literal_why = _Q6_RULES, _literal_why(state)
     if kind is None:
         heights = 2 * sum(len(state.pile(c)) for c in state.movable_cells())
         return Exercise(
@@ -570,12 +575,7 @@ def _share_exercise(state: Any, kind: str, student: str | None) -> Exercise:
     """A student's question 6: the share of A's moves in ``state`` that are of ``kind``."""
     moves = pile_moves(state)
     literal = literal_move_count(state)
-    rules = ("Count every depth (JI-8) and both directions (JI-9), leave out moves the "
-             f"colour rule (JI-11) forbids, and {_JI12}.")
-    literal_why = (f"That counts a landing reached both ways twice: with {len(state.occupied)} "
-                   "occupied cells a jinn of strength "
-                   f"{len(state.occupied) // 2} lands on the same cell clockwise and "
-                   "anticlockwise, and that is one move (JI-12), not two.")
+    rules, literal_why = _Q6_RULES, _literal_why(state)
     share = move_share(state, kind)
     return Exercise(
         "q6", "In the position drawn above (A plays yellow and red), A picks one of its "
