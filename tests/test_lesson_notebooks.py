@@ -249,12 +249,16 @@ box.answer_box.value = str(EXERCISES.q1.answer)
 box.check_button.click()
 assert "Right" in box.verdict.value, box.verdict.value
 """,
-        # exercise 6: the moves of the drawn position, first without the colour rule
+        # exercise 6: each named mistake (the literal count of JI-12, the other moves'
+        # share) gets its own explanation, then the right share
         """
+import html
 box = exercise_boxes[5]
-box.answer_box.value = str(EXERCISES.q6.mistakes[0].resolve())
-box.check_button.click()
-assert "colour rule" in box.verdict.value, box.verdict.value
+assert EXERCISES.q6.mistakes
+for mistake in EXERCISES.q6.mistakes:
+    box.answer_box.value = str(mistake.resolve())
+    box.check_button.click()
+    assert html.escape(mistake.why[:60]) in box.verdict.value, (mistake, box.verdict.value)
 box.answer_box.value = str(EXERCISES.q6.answer)
 box.check_button.click()
 assert "Right" in box.verdict.value, box.verdict.value

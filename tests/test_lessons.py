@@ -453,8 +453,12 @@ def test_a_lesson_page_for_voila_leaves_out_teacher_notes_and_answers():
 @pytest.mark.parametrize("where", ["voila.json", "notebooks/voila.json"])
 def test_voila_is_configured_to_show_a_lessons_student_page(where):
     config = json.loads((ROOT / where).read_text())
-    assert config["VoilaExporter"]["preprocessors"] == [
-        "janus_widgets.analysis.lessons.LessonPagePreprocessor"]
+    from janus_widgets.classroom_cmd import PREPROCESSORS
+    # the student's edition of a lesson, then the cell order of a page made ready in
+    # advance: the same as the classroom command's Voila
+    assert config["VoilaExporter"]["preprocessors"] == list(PREPROCESSORS) == [
+        "janus_widgets.analysis.lessons.LessonPagePreprocessor",
+        "janus_widgets.analysis.preheat.PreheatPreprocessor"]
     assert config["KernelManager"]["client_factory"].endswith("SlicedKernelClient")
 
 

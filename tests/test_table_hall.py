@@ -376,7 +376,7 @@ def on_own_thread(run, *args):
     return out.get("value")
 
 
-def test_a_dropped_connection_is_lost_and_tried_again_never_raised(monkeypatch):
+def test_a_dropped_connection_is_lost_and_tried_again_never_raised():
     import tornado.iostream
     import tornado.websocket
     sockets = [FakeSocket(write=tornado.websocket.WebSocketClosedError()),
@@ -384,10 +384,12 @@ def test_a_dropped_connection_is_lost_and_tried_again_never_raised(monkeypatch):
                FakeSocket(reads=['{"type": "pong"}', ConnectionResetError("reset")]),
                FakeSocket(reads=['{"type": "pong"}', None])]
     probe = Probe(sockets)
+    # this link's own connect only: patching tornado's module function would also feed
+    # the fake sockets to any link an earlier test left reconnecting in this process
 
     async def connect(request):
         return probe.sockets.pop(0)
-    monkeypatch.setattr(tornado.websocket, "websocket_connect", connect)
+    probe._connect = connect
     on_own_thread(lambda: asyncio.run(asyncio.wait_for(probe._run(), 10)))  # nothing escaped
     assert probe.lost == 4 and probe.received == [{"type": "pong"}] * 2
     assert probe.errors == []

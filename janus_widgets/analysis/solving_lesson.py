@@ -198,6 +198,11 @@ CLASS_TRAP = ((1, 6, 6), (1, 6, 4))
 #: five of a kind left out: no spoil can hand it on).
 PATTERNS = ("all different", "a pair", "two pairs", "three of a kind", "a full house",
             "four of a kind")
+#: :data:`PATTERNS` as a mistake's explanation names them: by a word for the group, so that
+#: the dashboard's kinds of mistake (numbers read as ``#``) keep three and four of a kind apart
+_PATTERNS_IN_MISTAKES = ("all different", "a pair", "two pairs",
+                         "a triple (three of a kind)", "a full house",
+                         "a quadruple (four of a kind)")
 _SHAPES = {(1, 1, 1, 1, 1): 0, (2, 1, 1, 1): 1, (2, 2, 1): 2, (3, 1, 1): 3, (3, 2): 4,
            (4, 1): 5}
 
@@ -281,11 +286,13 @@ def _spoil_mistakes(kept: tuple[int, ...], i: int, j: int, faces: int) -> list[M
     counts = spoil_counts(kept, faces)
     total = faces ** (5 - len(kept))
     right = Fraction(sum(counts[i:j + 1]), total)
-    why = [Mistake(Fraction(c, total), f"That is the chance that B finds {PATTERNS[k]}"
+    why = [Mistake(Fraction(c, total), f"That is the chance that B finds "
+                                       f"{_PATTERNS_IN_MISTAKES[k]}"
                                        + (" alone." if i < j else "."))
            for k, c in enumerate(counts) if c and not i <= k <= j]
     if i < j:
-        why += [Mistake(Fraction(counts[k], total), f"That is {PATTERNS[k]} alone; the "
+        why += [Mistake(Fraction(counts[k], total), f"That is {_PATTERNS_IN_MISTAKES[k]} "
+                                                    "alone; the "
                                                     "question counts more patterns.")
                 for k in range(i, j + 1) if counts[k]]
     why.append(Mistake(1 - right, "That is the chance of every other result: the ones "

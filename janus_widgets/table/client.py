@@ -258,7 +258,7 @@ class _Link:
             try:
                 request = tornado.httpclient.HTTPRequest(self._ws_url, connect_timeout=5,
                                                          ssl_options=self._context)
-                ws = await tornado.websocket.websocket_connect(request)
+                ws = await self._connect(request)
             except (OSError, tornado.httpclient.HTTPClientError,
                     tornado.websocket.WebSocketError):
                 if not self._ready.is_set() and delay > 1.5:
@@ -284,6 +284,11 @@ class _Link:
             delay = 0.2 if time.monotonic() - began > 2 else min(delay * 2, 3.0)
             if not self._closed:
                 await asyncio.sleep(delay)
+
+    async def _connect(self, request: Any) -> Any:
+        """Open the WebSocket of ``request`` (a tornado ``HTTPRequest``)."""
+        import tornado.websocket
+        return await tornado.websocket.websocket_connect(request)
 
     async def _session(self, ws: Any) -> bool:
         """One connection: sign in, then read until it closes (False) or the server
