@@ -168,6 +168,15 @@ def test_paired_difference_jinns_rulebook_against_height(jinns_height):
     assert not same["excludes_zero"]
 
 
+def test_the_value_alone_is_the_paired_differences_value_for_every_metric(jinns_height):
+    c = jinns_height
+    for key in c.metric_keys():
+        for a, b in ((0, 1), (1, 0), (0, 0)):
+            assert c.difference_value(key, a, b) == c.difference(key, a, b)["value"], key
+    with pytest.raises(ValueError, match="no metric 'fun'"):
+        c.difference_value("fun")
+
+
 def test_paired_difference_refuses_different_games_and_unknown_names(jinns_height):
     a = jinns_height.results[0]
     other = run_tournament("jinns", bots=["greedy"], games=120, seed=4, progress=False)

@@ -251,7 +251,7 @@ def _height_difference(games: int, metric: str = "duration") -> Fraction:
     study = _height_study()
     cut = [TournamentResult(game=r.game, variant=r.variant, bots=r.bots, rows=r.rows[:games],
                             max_plies=r.max_plies, seed=r.seed) for r in study.results]
-    value = VariantComparison(study.game, list(study.labels), cut).difference(metric)["value"]
+    value = VariantComparison(study.game, list(study.labels), cut).difference_value(metric)
     short = Fraction(value).limit_denominator(1000)        # a mean of whole numbers: exact
     return short if abs(short - Fraction(value)) < Fraction(1, 10**9) else Fraction(value)
 
