@@ -25,9 +25,11 @@ Fraction(86, 25)
 from __future__ import annotations
 
 import html
+import json
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -374,12 +376,94 @@ def _near(value: Fraction, key: Fraction) -> bool:
         or SignificantFigures(3).allows(value, key)
 
 
+#: The positions a student's q3 and q4 may ask about, with their answers
+#: (:func:`toll_table`); made by :func:`write_toll_table`.
+TOLL_TABLE = Path(__file__).with_name("data") / "janus-tolls-q3.json"
+#: The roses a student's toll question may restrict the tile to (None: any of the 100).
+TOLL_ROSES: tuple[str | None, ...] = (None, "-", "|", "x", "+", "*")
+
+
+def toll_positions() -> list[tuple[str, str]]:
+    """Every (A's field, B's square) of a student's toll question: a square (named by its
+    first field) with a field within three rows and columns of A's field, A's field not in
+    it."""
+    out = []
+    for near in range(FIELDS):
+        row, col = divmod(near, SIZE)
+        squares = {_square(field_name(r * SIZE + c))
+                   for r in range(max(0, row - 3), min(SIZE, row + 4))
+                   for c in range(max(0, col - 3), min(SIZE, col + 4))}
+        out += [(field_name(near), square[0]) for square in sorted(squares)
+                if field_name(near) not in square]
+    return out
+
+
+def toll_rows(near: str, owned: str) -> list[tuple[str, str, str | None, Fraction, Fraction]]:
+    """The rows of :func:`toll_table` for A on ``near`` and B's square of ``owned``: each
+    rose that at least four tiles take into the square (so that the chance is not one
+    tile's 1/20) and with a chance of a toll, with q3's chance of a toll (tolls on the
+    landing field) and q4's expected coins (every field entered, JB-16)."""
+    rows = []
+    for rose in TOLL_ROSES:
+        if _reaching(near, owned, rose) < 4:
+            continue
+        chance = toll_chance(near, owned, rose=rose)
+        if chance:
+            rows.append((near, owned, rose, chance,
+                         expected_tolls(near, owned, "entered", rose)))
+    return rows
+
+
+def write_toll_table(path: str | Path = TOLL_TABLE) -> int:
+    """Count every row of the toll table with the engine and write it to ``path`` (a few
+    minutes; the package ships it). Returns the number of rows.
+
+    ``python -c "from janus_widgets.analysis.janus_lesson import write_toll_table as w; w()"``
+    """
+    rows = [row for near, owned in toll_positions() for row in toll_rows(near, owned)]
+    Path(path).write_text(json.dumps(
+        {"about": "janus-tolls q3/q4 for students: [A's field, B's square, rose or null, "
+                  "chance of a toll (landing), expected coins (entered)], counted by "
+                  "janus_widgets.analysis.janus_lesson.write_toll_table",
+         "rows": [[n, o, r, str(c), str(e)] for n, o, r, c, e in rows]}, indent=0) + "\n")
+    return len(rows)
+
+
+@lru_cache(maxsize=1)
+def toll_table() -> tuple[tuple[str, str, str | None, Fraction, Fraction], ...]:
+    """Every position a student's toll questions may ask about (:func:`toll_rows` over
+    :func:`toll_positions`), counted once by the engine and shipped with the package:
+    drawing from all of them, not from a handful found at random, is what lets every
+    different chance be equally likely for a class.
+
+    >>> [row for row in toll_table() if row[:2] == ("c2", "c3")] == toll_rows("c2", "c3")
+    True
+    """
+    data = json.loads(TOLL_TABLE.read_text())["rows"]
+    return tuple((n, o, r, Fraction(c), Fraction(e)) for n, o, r, c, e in data)
+
+
+@lru_cache(maxsize=1)
+def _class_keys() -> dict[str, Fraction]:
+    """The class's answers, by question."""
+    return {e.key: e.answer for e in _exercises(_CLASS)}
+
+
+@lru_cache(maxsize=1)
+def _toll_pool() -> dict[tuple[str, str, str | None], Fraction]:
+    """The rows of :func:`toll_table` a student may get (none near the class's q3 or q4
+    keys), each with its q3 chance."""
+    keys = _class_keys()
+    return {(near, owned, rose): q3 for near, owned, rose, q3, q4 in toll_table()
+            if not _near(q3, keys["q3"]) and not _near(q4, keys["q4"])}
+
+
 def _draw_numbers(rng: np.random.Generator) -> dict[str, Any]:
     """A student's fields, B's columns, tiles and roses: each question's answer drawn so
     that every different answer is as likely as another (for A's field), never near the
     class's."""
     from .checking import spread
-    keys = {e.key: e.answer for e in _exercises(_CLASS)}
+    keys = _class_keys()
     start = field_name(int(rng.integers(FIELDS)))
     q1, q5 = _start_options(start)
     # never near the class's key, nor a short decimal (two decimals at most, such as 3.6 or
@@ -396,24 +480,9 @@ def _draw_numbers(rng: np.random.Generator) -> dict[str, Any]:
     few = {o: v for o, v in _few_options(centre).items()
            if not _near(v, keys["q2"]) and (100 * v).denominator != 1}
     b_field, moves, tiles = spread(rng, sorted(few), few.__getitem__)
-    # q3 and q4: six positions where a toll is likely (a square within three fields of A's
-    # column that at least four tiles of a rose, or of all 100, reach), every different
-    # chance among them equally likely
-    pool: dict[tuple[str, str, str | None], Fraction] = {}
-    while len(pool) < 6:
-        near = int(rng.integers(FIELDS))
-        row, col = divmod(near, SIZE)
-        owned = field_name(min(SIZE - 1, max(0, row + int(rng.integers(-3, 4)))) * SIZE
-                           + min(SIZE - 1, max(0, col + int(rng.integers(-3, 4)))))
-        rose = (None, "-", "|", "x", "+", "*")[int(rng.integers(6))]
-        near_name = field_name(near)
-        # several tiles reach the square, so that the chance is not one tile's 1/20
-        if near_name in _square(owned) or _reaching(near_name, owned, rose) < 4:
-            continue
-        chance = toll_chance(near_name, owned, rose=rose)
-        if chance and not _near(chance, keys["q3"]) and not _near(
-                expected_tolls(near_name, owned, "entered", rose), keys["q4"]):
-            pool[(near_name, owned, rose)] = chance
+    # q3 and q4: one of every position where a toll is likely (the class's table), every
+    # different chance among them equally likely, none near the class's keys
+    pool = _toll_pool()
     toll = spread(rng, list(pool), pool.__getitem__)
     return {"start": start, "away": away, "start_tiles": start_tiles, "heads_b": heads_b,
             "few": (centre, b_field, moves, tiles), "toll": toll}
