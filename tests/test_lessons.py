@@ -508,6 +508,20 @@ def test_every_sheet_is_fit_to_print(name):
         assert html.escape(ex.worked()) in key, (name, ex.key)
 
 
+@pytest.mark.parametrize("name", sorted(exercise_sets()))
+def test_no_students_texts_hold_a_fraction_of_seven_digits(name):
+    """What a sheet or its key prints of a student's exercise (question, working,
+    explanation, hint) holds no fraction of more than six digits: roman-dice's q1 for
+    x2 printed 4200/1048576, jactus-odds' q1 for x5 1 − 390700800/1280000000."""
+    import re
+    stem = name
+    for student in ["x2", "x5"] + [f"s{i:02d}" for i in range(1, 13)]:
+        for ex in exercise_sets(student)[stem]:
+            for text in (ex.question, ex.worked(), ex.explanation or "", ex.hint or ""):
+                words = re.sub(r"<[^>]+>", " ", text)
+                assert not re.search(r"\d{7,}/\d|\d/\d{7,}", words), (student, ex.key, words)
+
+
 def test_the_jinns_key_lists_the_moves_it_counts():
     from janus_widgets.analysis import jinns_lesson as jl
     key = lessons.worksheet_html("jinns-counting", answers=True)

@@ -399,7 +399,8 @@ def _q1_exercise(n: int, f: int, event: str) -> Exercise:
         falling = " × ".join(str(f - i) for i in range(n))
         explanation = (f"'At least two alike' is every throw but those with no face twice: "
                        f"{falling} = {math.perm(f, n)} of the {f}^{n} = {f ** n} equally "
-                       f"likely throws, so 1 − {math.perm(f, n)}/{f ** n}.")
+                       f"likely throws, so 1 − {show_value(Fraction(math.perm(f, n), f ** n))}"
+                       f" = {show_value(right)}.")
         hint = ("Count the throws with no face twice (how many faces are left for each die "
                 "in turn?), and take their chance from 1.")
         mistakes = unique_mistakes(right, (
@@ -1319,7 +1320,8 @@ def _roman_dice(rng: np.random.Generator | None) -> list[Exercise]:
                     (f"4^{n_tali} = {results} equally likely results; these faces can fall "
                      f"in {n_tali}! / "
                      f"({' × '.join(str(math.factorial(k)) for k in counts.values())}) "
-                     f"= {orders} different orders: {orders}/{results}."),
+                     f"= {orders} different orders, so {orders} out of {results}: "
+                     f"{show_value(Fraction(orders, results))}."),
         hint="Count the ordered results (4 per talus, multiplied) and the different orders "
              "of these faces (swapping two equal faces changes nothing).",
         params={"counts": counts, "tali": n_tali},
