@@ -56,6 +56,27 @@ def test_a_page_joined_to_no_class_pools_its_own_throws():
         page.close()
 
 
+def test_the_panel_looks_up_the_pages_class_only_when_shown(monkeypatch):
+    """A page prepared before its student asks builds the panel in advance: building it
+    must not ask for the page's link (on a preheated page that waits for the request);
+    showing it, or an entry, does, once."""
+    from IPython.core.formatters import format_display_data
+
+    from janus_widgets.analysis import class_link
+    asked = []
+    monkeypatch.setattr(class_link, "current", lambda: asked.append(1))
+    page = ClassExperiment("talus", ROMAN_DICE_MODELS, poll=0)
+    try:
+        assert asked == [] and "for now" in page.children[0].value
+        page.entry.value = "1 3"
+        format_display_data(page)                   # shown (display() does this)
+        assert asked == [1] and "joined to no class" in page.children[0].value
+        page.add.click()
+        assert asked == [1] and page.pooled["pooled"]["3"] == 1
+    finally:
+        page.close()
+
+
 def get(url: str, path: str, secret: str) -> dict:
     return _request(url, "GET", path, secret=secret)
 

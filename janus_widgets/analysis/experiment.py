@@ -107,7 +107,11 @@ class ClassExperiment(w.VBox):
     """A student's entry of their throws and the pooled counts (the class's, or their own
     on a page joined to no class). ``link`` is the page's class link (default: the one
     :mod:`~janus_widgets.analysis.class_link` uses); ``poll`` the seconds between reads
-    of the class's counts (0: read only after an entry)."""
+    of the class's counts (0: read only after an entry).
+
+    The page's link is looked up when the panel is first shown or used, not when it is
+    made: a page prepared before its student asks (a preheated Voila page) can build the
+    panel in advance, and only learns its class once the student's request is there."""
 
     def __init__(self, experiment: str = "talus",
                  models: dict[str, Fraction | float] | None = None, *,
@@ -115,10 +119,8 @@ class ClassExperiment(w.VBox):
         if experiment not in FACES:
             raise ValueError(f"no experiment {experiment!r}; the experiments are "
                              + ", ".join(sorted(FACES)))
-        if link == "page":
-            from . import class_link
-            link = class_link.current()
-        self.experiment, self.link = experiment, link
+        self.experiment, self.link, self._poll_every = experiment, link, poll
+        self._pending = link == "page"            # the page's link, not looked up yet
         self.entries: list[dict[str, int]] = []
         self.mine = {face: 0 for face in FACES[experiment]}
         self.pooled: dict[str, Any] = {"pooled": dict(self.mine), "throws": 0, "students": 0}
@@ -135,21 +137,48 @@ class ClassExperiment(w.VBox):
         self.view = _Pooled(experiment, models or {})
         self.add.on_click(lambda _b: self.enter(self.entry.value))
         self.undo.on_click(lambda _b: self.take_back())
-        where = ("the class's throws, pooled (every student's page shows them)" if link
-                 else "your own throws (this page is joined to no class)")
-        super().__init__([w.HTML(f"<b>Throw {DICE[experiment]} and type each face "
-                                 f"({', '.join(FACES[experiment])}).</b> The counts below "
-                                 f"are {where}."),
-                          w.HBox([self.entry, self.add, self.undo]), self.message, self.own,
-                          self.view])
+        self.header = w.HTML()
+        super().__init__([self.header, w.HBox([self.entry, self.add, self.undo]),
+                          self.message, self.own, self.view])
         self.add_class("janus-experiment")
         self._stop = threading.Event()
         self._lock = threading.RLock()
         self._sent = True
+        if self._pending:
+            self._say_where()
+            self._show_own()
+        else:
+            self._joined()
+
+    def _say_where(self) -> None:
+        """The panel's first line: what to do, and whose throws the counts are."""
+        where = ("your own throws for now" if self._pending else
+                 "the class's throws, pooled (every student's page shows them)" if self.link
+                 else "your own throws (this page is joined to no class)")
+        self.header.value = (f"<b>Throw {DICE[self.experiment]} and type each face "
+                             f"({', '.join(FACES[self.experiment])}).</b> The counts below "
+                             f"are {where}.")
+
+    def _link_now(self) -> None:
+        """Look up the page's class link, once (a preheated page waits for its request
+        here), then show the counts of the class or of this student."""
+        with self._lock:
+            if not self._pending:
+                return
+            from . import class_link
+            self.link, self._pending = class_link.current(), False
+        self._joined()
+
+    def _joined(self) -> None:
+        self._say_where()
         self.refresh()
-        if link and poll > 0:
-            threading.Thread(target=self._poll, args=(poll,), daemon=True,
+        if self.link and self._poll_every > 0:
+            threading.Thread(target=self._poll, args=(self._poll_every,), daemon=True,
                              name="janus-experiment").start()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        self._link_now()                          # shown: the student's page is there
+        return super()._repr_mimebundle_(**kwargs)
 
     def _say(self, text: str, error: bool = False) -> None:
         colour = "#b42318" if error else "#1a7f37"
@@ -158,6 +187,7 @@ class ClassExperiment(w.VBox):
     def enter(self, text: str) -> None:
         """Add the throws typed (refused, with the reason on the page, if the die cannot
         show one of them)."""
+        self._link_now()
         try:
             tally = parse_throws(self.experiment, text)
         except ValueError as exc:
@@ -173,6 +203,7 @@ class ClassExperiment(w.VBox):
 
     def take_back(self) -> None:
         """Remove the last entry (a student's own mistake)."""
+        self._link_now()
         if not self.entries:
             return
         for face, count in self.entries.pop().items():
@@ -190,11 +221,21 @@ class ClassExperiment(w.VBox):
         with self._lock:                  # the poll's thread and the page's clicks
             self._refresh()
 
-    def _refresh(self) -> None:
+    def _show_own(self) -> None:
         throws = sum(self.mine.values())
         self.own.value = (f"Your throws so far: "
                           + ", ".join(f"{f}: {n}" for f, n in self.mine.items())
                           + f" ({throws} in all).")
+        if self.link and not self._pending:
+            return
+        self.pooled = {"pooled": dict(self.mine), "throws": throws, "students": 1}
+        self.view.show(self.pooled["pooled"], f"Your throws: {throws}")
+
+    def _refresh(self) -> None:
+        if self._pending:
+            self._show_own()
+            return
+        self._show_own()
         if self.link:
             path = f"/api/experiments/{self.experiment}"
             try:
@@ -209,11 +250,7 @@ class ClassExperiment(w.VBox):
                 log.debug("the experiment's counts could not be exchanged", exc_info=True)
                 self._say(f"The class's counts could not be reached ({exc}); your "
                           "throws are sent with the next update.", error=True)
-            heading = _class_heading(self.pooled)
-        else:
-            self.pooled = {"pooled": dict(self.mine), "throws": throws, "students": 1}
-            heading = f"Your throws: {throws}"
-        self.view.show(self.pooled["pooled"], heading)
+            self.view.show(self.pooled["pooled"], _class_heading(self.pooled))
 
     def _poll(self, every: float) -> None:
         while not self._stop.wait(every):
