@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
+from functools import cache
 from typing import Any
 
 __all__ = ["get", "names", "all_games"]
@@ -25,11 +26,18 @@ __all__ = ["get", "names", "all_games"]
 _ORDER = ["janus", "janus-cards", "jactus", "jinns"]
 
 
-def names() -> list[str]:
-    """The registered game names, e.g. ``['janus', 'janus-cards', 'jactus', 'jinns']``."""
+@cache
+def _found() -> tuple[str, ...]:
+    """The game packages, scanned once (the table server looks a game up on every join)."""
     found = [m.name.replace("_", "-") for m in pkgutil.iter_modules(__path__)
              if m.ispkg and importlib.util.find_spec(f"{__name__}.{m.name}.rules")]
-    return sorted(found, key=lambda n: (_ORDER.index(n) if n in _ORDER else len(_ORDER), n))
+    return tuple(sorted(found, key=lambda n: (_ORDER.index(n) if n in _ORDER
+                                              else len(_ORDER), n)))
+
+
+def names() -> list[str]:
+    """The registered game names, e.g. ``['janus', 'janus-cards', 'jactus', 'jinns']``."""
+    return list(_found())
 
 
 def get(name: str) -> Any:
