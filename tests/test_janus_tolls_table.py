@@ -20,10 +20,22 @@ def test_sampled_positions_recount_to_the_shipped_rows():
         assert shipped == janus_lesson.toll_rows(near, owned), (near, owned)
 
 
+def test_no_student_is_asked_about_the_pages_own_toll_panel():
+    """The page works A on h3 and B's square g5 through (its toll panel and measure): that
+    position, its figures and 3/8 are never a student's."""
+    from janus_widgets.analysis.checking import exercise_sets
+    pool = janus_lesson._toll_pool()
+    assert not [k for k in pool if k[0] == "h3" and k[1] in ("g5", "h5", "g6", "h6")]
+    figures = janus_lesson.page_figures()
+    for i in range(40):
+        for ex in exercise_sets(f"d{i}")["janus-tolls"]:
+            assert ex.answer not in figures, (i, ex.key, ex.answer)
+
+
 def test_the_table_is_wide_enough_for_a_class():
     """Enough different chances that 30 students drawing them evenly rarely share one:
     with 60, five students share a chance in 0.75% of classes (simulated); the table has
     74 (a chance of a toll is a sum of shares of few moves: it takes few values)."""
-    chances = {row[3] for row in janus_lesson.toll_table()}
+    chances = set(janus_lesson._toll_pool().values())
     assert len(chances) >= 60
     assert all(0 < c <= 1 for c in chances)

@@ -206,12 +206,16 @@ box.answer_box.value = str(EXERCISES.q1.answer)
 box.check_button.click()
 assert "Right" in box.verdict.value, box.verdict.value
 """,
-        # exercise 4 answered under the rulebook reading, then right as a decimal
+        # exercise 4 answered with each named mistake (under the rulebook reading, ...),
+        # then right as a decimal
         """
+import html
 box = exercise_boxes[3]
-box.answer_box.value = str(EXERCISES.q4.mistakes[1].resolve())
-box.check_button.click()
-assert "rulebook reading" in box.verdict.value, box.verdict.value
+assert EXERCISES.q4.mistakes          # the rulebook's reading, one coin a move, ...
+for mistake in EXERCISES.q4.mistakes:
+    box.answer_box.value = str(mistake.resolve())
+    box.check_button.click()
+    assert html.escape(mistake.why[:50]) in box.verdict.value, box.verdict.value
 box.answer_box.value = f"{float(EXERCISES.q4.answer):.4f}"
 box.check_button.click()
 assert "Right" in box.verdict.value, box.verdict.value

@@ -398,11 +398,15 @@ def toll_positions() -> list[tuple[str, str]]:
     return out
 
 
-def toll_rows(near: str, owned: str) -> list[tuple[str, str, str | None, Fraction, Fraction]]:
+TollRow = tuple[str, str, str | None, Fraction, Fraction, Fraction]
+
+
+def toll_rows(near: str, owned: str) -> list[TollRow]:
     """The rows of :func:`toll_table` for A on ``near`` and B's square of ``owned``: each
     rose that at least four tiles take into the square (so that the chance is not one
     tile's 1/20) and with a chance of a toll, with q3's chance of a toll (tolls on the
-    landing field) and q4's expected coins (every field entered, JB-16)."""
+    landing field), q4's expected coins (every field entered, JB-16) and the expected
+    coins under the rulebook (the landing field pays)."""
     rows = []
     for rose in TOLL_ROSES:
         if _reaching(near, owned, rose) < 4:
@@ -410,7 +414,8 @@ def toll_rows(near: str, owned: str) -> list[tuple[str, str, str | None, Fractio
         chance = toll_chance(near, owned, rose=rose)
         if chance:
             rows.append((near, owned, rose, chance,
-                         expected_tolls(near, owned, "entered", rose)))
+                         expected_tolls(near, owned, "entered", rose),
+                         expected_tolls(near, owned, "landing", rose)))
     return rows
 
 
@@ -421,16 +426,16 @@ def write_toll_table(path: str | Path = TOLL_TABLE) -> int:
     ``python -c "from janus_widgets.analysis.janus_lesson import write_toll_table as w; w()"``
     """
     rows = [row for near, owned in toll_positions() for row in toll_rows(near, owned)]
-    Path(path).write_text(json.dumps(
-        {"about": "janus-tolls q3/q4 for students: [A's field, B's square, rose or null, "
-                  "chance of a toll (landing), expected coins (entered)], counted by "
-                  "janus_widgets.analysis.janus_lesson.write_toll_table",
-         "rows": [[n, o, r, str(c), str(e)] for n, o, r, c, e in rows]}, indent=0) + "\n")
+    about = ("janus-tolls q3/q4 for students: [A's field, B's square, rose or null, "
+             "chance of a toll (landing), expected coins (entered), expected coins "
+             "(landing)], counted by janus_widgets.analysis.janus_lesson.write_toll_table")
+    lines = ",\n".join(json.dumps([n, o, r, *map(str, values)]) for n, o, r, *values in rows)
+    Path(path).write_text(f'{{"about": {json.dumps(about)},\n"rows": [\n{lines}\n]}}\n')
     return len(rows)
 
 
 @lru_cache(maxsize=1)
-def toll_table() -> tuple[tuple[str, str, str | None, Fraction, Fraction], ...]:
+def toll_table() -> tuple[TollRow, ...]:
     """Every position a student's toll questions may ask about (:func:`toll_rows` over
     :func:`toll_positions`), counted once by the engine and shipped with the package:
     drawing from all of them, not from a handful found at random, is what lets every
@@ -440,7 +445,32 @@ def toll_table() -> tuple[tuple[str, str, str | None, Fraction, Fraction], ...]:
     True
     """
     data = json.loads(TOLL_TABLE.read_text())["rows"]
-    return tuple((n, o, r, Fraction(c), Fraction(e)) for n, o, r, c, e in data)
+    return tuple((n, o, r, *map(Fraction, values)) for n, o, r, *values in data)
+
+
+#: A's field and B's square of the page's own toll panel and toll measure
+#: (janus-tolls.ipynb, ``TOLL_FIELD`` and ``TOLL_SQUARE``): no student is asked about it.
+PAGE_TOLL = ("h3", "g5")
+
+
+@lru_cache(maxsize=1)
+def page_figures() -> frozenset[Fraction]:
+    """The figures every janus-tolls page shows that a student's answer must not be: the
+    answer box's example (3/8) and the page's toll panel's averages for A on h3 and B's
+    square g5 under each reading, and their difference.
+
+    >>> Fraction(3, 8) in page_figures(), toll_chance("h3", "g5") in page_figures()
+    (True, True)
+    """
+    from .exercises import BOX_EXAMPLE
+    field, square = PAGE_TOLL
+    figures = {BOX_EXAMPLE}
+    for reading in ("landing", "entered"):
+        figures |= {toll_chance(field, square, reading),
+                    expected_tolls(field, square, reading)}
+    figures.add(expected_tolls(field, square, "entered")
+                - expected_tolls(field, square, "landing"))
+    return frozenset(figures)
 
 
 @lru_cache(maxsize=1)
@@ -449,13 +479,21 @@ def _class_keys() -> dict[str, Fraction]:
     return {e.key: e.answer for e in _exercises(_CLASS)}
 
 
+def _taken(value: Fraction, key: str) -> bool:
+    """Whether a student's answer ``value`` to question ``key`` is near the class's key
+    or one of the figures the page shows."""
+    return any(_near(value, figure) for figure in (_class_keys()[key], *page_figures()))
+
+
 @lru_cache(maxsize=1)
 def _toll_pool() -> dict[tuple[str, str, str | None], Fraction]:
-    """The rows of :func:`toll_table` a student may get (none near the class's q3 or q4
-    keys), each with its q3 chance."""
-    keys = _class_keys()
-    return {(near, owned, rose): q3 for near, owned, rose, q3, q4 in toll_table()
-            if not _near(q3, keys["q3"]) and not _near(q4, keys["q4"])}
+    """The rows of :func:`toll_table` a student may get, each with its q3 chance: not the
+    page's own position, no answer near the class's keys or the page's figures, and
+    readings that differ (else q4, "under the other reading", has the rulebook's
+    answer)."""
+    return {(near, owned, rose): q3 for near, owned, rose, q3, q4, landing in toll_table()
+            if (near, _square(owned)) != (PAGE_TOLL[0], _square(PAGE_TOLL[1]))
+            and q4 != landing and not _taken(q3, "q3") and not _taken(q4, "q4")}
 
 
 def _draw_numbers(rng: np.random.Generator) -> dict[str, Any]:
@@ -463,22 +501,21 @@ def _draw_numbers(rng: np.random.Generator) -> dict[str, Any]:
     that every different answer is as likely as another (for A's field), never near the
     class's."""
     from .checking import spread
-    keys = _class_keys()
     start = field_name(int(rng.integers(FIELDS)))
     q1, q5 = _start_options(start)
     # never near the class's key, nor a short decimal (two decimals at most, such as 3.6 or
     # 1.96: such figures stand on a page by chance)
     q1 = {o: v for o, v in q1.items()
-          if not _near(v, keys["q1"]) and (100 * v).denominator > 1}
+          if not _taken(v, "q1") and (100 * v).denominator > 1}
     away, start_tiles = spread(rng, sorted(q1), q1.__getitem__)
     q5 = {b: v for b, v in q5.items()
-          if not _near(v, keys["q5"]) and (100 * v).denominator > 1}
+          if not _taken(v, "q5") and (100 * v).denominator > 1}
     heads_b = spread(rng, sorted(q5), q5.__getitem__)
     centre = field_name(int(rng.integers(FIELDS)))
     # (nor a short decimal, two decimals at most such as 0.4: such figures stand on a page
     # by chance)
     few = {o: v for o, v in _few_options(centre).items()
-           if not _near(v, keys["q2"]) and (100 * v).denominator != 1}
+           if not _taken(v, "q2") and (100 * v).denominator != 1}
     b_field, moves, tiles = spread(rng, sorted(few), few.__getitem__)
     # q3 and q4: one of every position where a toll is likely (the class's table), every
     # different chance among them equally likely, none near the class's keys
