@@ -8,15 +8,32 @@ and checked by its pixels and by the kernel's state.
 from __future__ import annotations
 
 import pytest
+from browser_support import (
+    click_canvas,
+    cut_labels,
+    error_outputs,
+    eventually,
+    kernel,
+    open_lab_notebook,
+    picture,
+    pixel,
+    rgb,
+    run_all_cells,
+    scratch_notebooks,
+    screenshot_widget,
+    voila,
+    voila_tree,
+    wait_painted,
+    wait_picture,
+    wait_picture_change,
+    wait_pixel,
+    widget_button,
+    widget_errors,
+    widget_status,
+)
 
-from janus_widgets import games
-
-from browser_support import (rgb, click_canvas, cut_labels, error_outputs, eventually, kernel,
-                             open_lab_notebook, picture, pixel, run_all_cells,
-                             scratch_notebooks, voila, voila_tree, wait_painted,
-                             wait_picture, wait_picture_change, wait_pixel, widget_button,
-                             widget_errors, widget_status, screenshot_widget)
 from conftest import ROOT
+from janus_widgets import games
 
 pytestmark = pytest.mark.browser
 
@@ -194,58 +211,57 @@ def test_jactus_in_voila(page, tmp_path):
 
 
 # --- lessons as Voila apps (the classroom mode: no code shown) ------------------------
-LESSON_APPS = ["roman-dice", "what-can-i-know", "janus-tolls", "jinns-counting"]
+LESSON_APPS = ["what-can-i-know", "jinns-counting"]
 #: Lessons driven from the top in test_browser_lesson_controls.py (no second page here).
-DRIVEN_ELSEWHERE = ["solving-jactus", "jactus-odds", "jactus-strategy"]
+DRIVEN_ELSEWHERE = ["solving-jactus", "jactus-odds", "jactus-strategy", "roman-dice",
+                    "janus-tolls"]
 
 
 @pytest.mark.parametrize("name", LESSON_APPS)
-def test_lesson_runs_as_a_voila_app(page, tmp_path, name):
-    work = scratch_notebooks(ROOT, tmp_path)
-    with voila(work / f"{name}.ipynb", tmp_path / "voila.log") as url:
-        page.goto(url, wait_until="domcontentloaded", timeout=180_000)
-        page.wait_for_selector(".janus-exercise", timeout=180_000)
-        body = page.inner_text("body")
-        assert "import janus_widgets" not in body and "def " not in body   # no code shown
-        # A student answers the first exercise: the package checks it and says why.
-        exercise = page.locator(".janus-exercise").first
-        exercise.locator("input").fill("1/2")
-        exercise.locator("input").press("Enter")
-        exercise.locator("button", has_text="Check").click()
-        verdict = exercise.locator(".janus-exercise-verdict")
-        verdict.filter(has_text="1/2").wait_for(timeout=30_000)
-        assert cut_labels(page, "body") == []            # every button and menu in full
-        assert "right" not in verdict.inner_text().lower().split(":")[0] or \
-            "not" in verdict.inner_text().lower()
-        assert widget_errors(page) == []
+def test_lesson_runs_as_a_voila_app(voila_pages, page, name):
+    page.goto(f"{voila_pages}voila/render/{name}.ipynb", wait_until="domcontentloaded",
+              timeout=180_000)
+    page.wait_for_selector(".janus-exercise", timeout=180_000)
+    body = page.inner_text("body")
+    assert "import janus_widgets" not in body and "def " not in body   # no code shown
+    # A student answers the first exercise: the package checks it and says why.
+    exercise = page.locator(".janus-exercise").first
+    exercise.locator("input").fill("1/2")
+    exercise.locator("input").press("Enter")
+    exercise.locator("button", has_text="Check").click()
+    verdict = exercise.locator(".janus-exercise-verdict")
+    verdict.filter(has_text="1/2").wait_for(timeout=30_000)
+    assert cut_labels(page, "body") == []            # every button and menu in full
+    assert "right" not in verdict.inner_text().lower().split(":")[0] or \
+        "not" in verdict.inner_text().lower()
+    assert widget_errors(page) == []
     assert not [e for e in page.errors if "setAttr" in e], page.errors
 
 
-def test_design_lab_runs_as_a_voila_app(page, tmp_path):
-    work = scratch_notebooks(ROOT, tmp_path)
-    with voila(work / "game-design-lab.ipynb", tmp_path / "voila.log") as url:
-        page.set_viewport_size({"width": 1366, "height": 768})
-        page.goto(url, wait_until="domcontentloaded", timeout=300_000)
-        run = page.locator("button", has_text="Run").first
-        run.wait_for(timeout=300_000)
-        page.wait_for_load_state("load", timeout=300_000)
-        assert "import janus_widgets" not in page.inner_text("body")
-        # The worked examples' tables and plots are ordinary outputs of the page.
-        assert page.locator("table.janus-table").count() >= 3
-        assert page.locator(".jp-OutputArea-output img").count() >= 2
-        assert widget_errors(page) == []
-        # Result tables never wrap a number at 1366 px: every row is one line high.
-        heights = page.eval_on_selector_all(
-            "table.janus-table tr:not(:first-child)",
-            "rows => rows.map(r => r.getBoundingClientRect().height)")
-        assert heights and max(heights) < 2 * min(heights), heights
-        page.locator(".widget-slider input, .widget-readout").first.wait_for()
-        run.click()
-        # The lab plays both variants, shows the comparison and the flaw finder's word.
-        page.locator(".jupyter-widgets .janus-flaws").nth(1).wait_for(timeout=180_000)
-        table = page.locator(".jupyter-widgets table.janus-table")
-        assert table.count() == 1 and "rulebook (again)" in table.inner_text()
-        assert widget_errors(page) == []
+def test_design_lab_runs_as_a_voila_app(voila_pages, page):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{voila_pages}voila/render/game-design-lab.ipynb",
+              wait_until="domcontentloaded", timeout=300_000)
+    run = page.locator("button", has_text="Run").first
+    run.wait_for(timeout=300_000)
+    page.wait_for_load_state("load", timeout=300_000)
+    assert "import janus_widgets" not in page.inner_text("body")
+    # The worked examples' tables and plots are ordinary outputs of the page.
+    assert page.locator("table.janus-table").count() >= 3
+    assert page.locator(".jp-OutputArea-output img").count() >= 2
+    assert widget_errors(page) == []
+    # Result tables never wrap a number at 1366 px: every row is one line high.
+    heights = page.eval_on_selector_all(
+        "table.janus-table tr:not(:first-child)",
+        "rows => rows.map(r => r.getBoundingClientRect().height)")
+    assert heights and max(heights) < 2 * min(heights), heights
+    page.locator(".widget-slider input, .widget-readout").first.wait_for()
+    run.click()
+    # The lab plays both variants, shows the comparison and the flaw finder's word.
+    page.locator(".jupyter-widgets .janus-flaws").nth(1).wait_for(timeout=180_000)
+    table = page.locator(".jupyter-widgets table.janus-table")
+    assert table.count() == 1 and "rulebook (again)" in table.inner_text()
+    assert widget_errors(page) == []
     assert not [e for e in page.errors if "setAttr" in e], page.errors
 
 
