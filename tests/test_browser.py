@@ -265,8 +265,10 @@ def test_design_lab_runs_as_a_voila_app(voila_pages, page):
     assert not [e for e in page.errors if "setAttr" in e], page.errors
 
 
-# Notebooks another Voila test above already opens (and checks for widget errors).
-OPENED_ABOVE = ({"jactus.ipynb", "game-design-lab.ipynb"}
+# Notebooks another Voila test above already opens (and checks for widget errors), and
+# bigger-studies: long computations on processes and a Dask cluster for JupyterLab, not a
+# page (checked in JupyterLab above).
+OPENED_ABOVE = ({"jactus.ipynb", "game-design-lab.ipynb", "bigger-studies.ipynb"}
                 | {f"{name}.ipynb" for name in LESSON_APPS + DRIVEN_ELSEWHERE})
 
 
