@@ -479,10 +479,14 @@ def _class_keys() -> dict[str, Fraction]:
     return {e.key: e.answer for e in _exercises(_CLASS)}
 
 
+@lru_cache(maxsize=None)
 def _taken(value: Fraction, key: str) -> bool:
     """Whether a student's answer ``value`` to question ``key`` is near the class's key
-    or one of the figures the page shows."""
-    return any(_near(value, figure) for figure in (_class_keys()[key], *page_figures()))
+    or one of the figures the page shows (each value judged once: a class's sheets ask
+    about the same few hundred)."""
+    v = float(value)
+    return any(abs(v - float(figure)) <= abs(float(figure)) / 50 and _near(value, figure)
+               for figure in (_class_keys()[key], *page_figures()))
 
 
 @lru_cache(maxsize=1)
