@@ -251,8 +251,8 @@ def _random_position(rng: np.random.Generator) -> Any:
                                         for c in state.occupied})
                 if len(pile_moves(built)) >= 4:
                     return built
-            moves = state.legal_moves()
-            state = state.play(moves[stream.below(len(moves))])
+            actions = state.legal_actions()          # as legal_moves(), without the words
+            state = state.play_action(actions[stream.below(len(actions))])
 
 
 def both_ways(state: Any, move: Any) -> bool:

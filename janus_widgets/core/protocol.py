@@ -710,6 +710,18 @@ class State:
         """The legal moves (at a chance point: the outcomes, if they can be listed)."""
         return MoveList(self._move(a) for a in self._engine.actions(self._raw))
 
+    def legal_actions(self) -> list[int]:
+        """The legal moves' action numbers, in :meth:`legal_moves` order, without making
+        the moves (their notation and description): for random play, with
+        :meth:`play_action`.
+
+        >>> from janus_widgets import games
+        >>> state = games.get("jinns").new(seed=1)
+        >>> [m.action for m in state.legal_moves()] == state.legal_actions()
+        True
+        """
+        return list(self._engine.actions(self._raw))
+
     def chance_outcomes(self) -> list[tuple[Move, Fraction]] | None:
         """``(outcome, exact probability)`` pairs at a chance point.
 
