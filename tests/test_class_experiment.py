@@ -60,8 +60,6 @@ def test_the_panel_looks_up_the_pages_class_only_when_shown(monkeypatch):
     """A page prepared before its student asks builds the panel in advance: building it
     must not ask for the page's link (on a preheated page that waits for the request);
     showing it, or an entry, does, once."""
-    from IPython.core.formatters import format_display_data
-
     from janus_widgets.analysis import class_link
     asked = []
     monkeypatch.setattr(class_link, "current", lambda: asked.append(1))
@@ -69,7 +67,7 @@ def test_the_panel_looks_up_the_pages_class_only_when_shown(monkeypatch):
     try:
         assert asked == [] and "for now" in page.children[0].value
         page.entry.value = "1 3"
-        format_display_data(page)                   # shown (display() does this)
+        page._repr_mimebundle_()                    # shown (display() asks for this)
         assert asked == [1] and "joined to no class" in page.children[0].value
         page.add.click()
         assert asked == [1] and page.pooled["pooled"]["3"] == 1

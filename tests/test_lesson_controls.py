@@ -103,6 +103,21 @@ def test_seed_run_shows_an_error_and_stays_usable():
     assert calls == [0, 1] and run.runs == 1
 
 
+def test_seed_run_says_an_error_under_ipython_too():
+    """Under an IPython shell (a kernel's), the Output widget swallows an exception that
+    leaves it: the run's own error is still said and not counted as a run."""
+    from IPython.core.interactiveshell import InteractiveShell
+    had = InteractiveShell.initialized()
+    InteractiveShell.instance()
+    try:
+        run = SeedRun(lambda seed: 1 / 0, seed=0)
+        assert run.runs == 0 and "ZeroDivisionError" in run.error
+        assert not run.button.disabled
+    finally:
+        if not had:
+            InteractiveShell.clear_instance()
+
+
 def test_predict_shows_nothing_until_every_guess_is_in():
     shown: list[str] = []
     gate = Predict(["edge", "centre"], lambda: shown.append("result"))

@@ -93,16 +93,23 @@ class SeedRun(w.VBox):
         """Run with the seed in the box, replacing the output."""
         self.button.disabled = True
         seed = int(self.seed.value)
+        failed: Exception | None = None
         try:
             self.output.outputs = ()
             with self.output:
                 if _in_kernel():             # the frontend's copy too (nbclient keeps one)
                     self.output.clear_output(wait=True)
-                self._run(seed)
-            self.runs += 1
-        except Exception as exc:  # noqa: BLE001 - shown on the page, the box stays usable
-            self.error = f"The run with seed {seed} failed: {type(exc).__name__}: {exc}"
-            self.output.append_stdout(self.error + "\n")
+                # caught here, inside: under IPython the Output would swallow it itself
+                try:
+                    self._run(seed)
+                except Exception as exc:  # noqa: BLE001 - shown on the page below
+                    failed = exc
+            if failed is None:
+                self.runs += 1
+            else:
+                self.error = (f"The run with seed {seed} failed: "
+                              f"{type(failed).__name__}: {failed}")
+                self.output.append_stdout(self.error + "\n")
         finally:
             self.button.disabled = False
 
