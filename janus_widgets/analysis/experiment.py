@@ -232,11 +232,8 @@ class ClassExperiment(w.VBox):
         self.view.show(self.pooled["pooled"], f"Your throws: {throws}")
 
     def _refresh(self) -> None:
-        if self._pending:
-            self._show_own()
-            return
         self._show_own()
-        if self.link:
+        if self.link and not self._pending:
             path = f"/api/experiments/{self.experiment}"
             try:
                 if not self._sent:

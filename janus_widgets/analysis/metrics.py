@@ -1385,16 +1385,22 @@ def paired_estimate(a: Studies, b: Studies, metric: str) -> _Paired:
 def paired_value(a: GameColumns, b: GameColumns, metric: str) -> float | None:
     """``paired_difference(a, b, metric)["value"]`` alone, without the interval and the
     p-value that cost the rest of its time (``None`` where a side has no value)."""
+    estimate = _checked_estimate(a, b, metric)
+    if estimate is None:
+        return None
+    va, vb = _number(estimate.ea.value[0]), _number(estimate.eb.value[0])
+    return None if va is None or vb is None else vb - va
+
+
+def _checked_estimate(a: GameColumns, b: GameColumns, metric: str) -> _Paired | None:
+    """The paired estimate of ``metric`` over the same games (None with no games); games
+    on other seeds and an unknown metric are refused."""
     if a.seeds != b.seeds:
         raise ValueError("a paired difference needs the same games on both sides: the "
                          "two tournaments were not played on the same seeds (use the "
                          "same seed and number of games)")
-    _metric(metric, max(a.players, b.players))
-    if not a.n:
-        return None
-    estimate = paired_estimate(a.studies(), b.studies(), metric)
-    va, vb = _number(estimate.ea.value[0]), _number(estimate.eb.value[0])
-    return None if va is None or vb is None else vb - va
+    _metric(metric, max(a.players, b.players))        # an unknown name is refused here
+    return paired_estimate(a.studies(), b.studies(), metric) if a.n else None
 
 
 def paired_difference(a: GameColumns, b: GameColumns, metric: str) -> dict[str, Any]:
@@ -1407,15 +1413,10 @@ def paired_difference(a: GameColumns, b: GameColumns, metric: str) -> dict[str, 
     Newcombe's MOVER, with the correlation the shared seeds give the two sides. Where
     every game differs by the same nonzero amount there is no interval (``"alike"``: the
     number of games) and the p-value is the sign test's."""
-    if a.seeds != b.seeds:
-        raise ValueError("a paired difference needs the same games on both sides: the "
-                         "two tournaments were not played on the same seeds (use the "
-                         "same seed and number of games)")
-    _metric(metric, max(a.players, b.players))        # an unknown name is refused here
-    if not a.n:
+    estimate = _checked_estimate(a, b, metric)
+    if estimate is None:
         return {"metric": metric, "a": None, "b": None, "value": None, "low": None,
                 "high": None, "p_value": None, "excludes_zero": False}
-    estimate = paired_estimate(a.studies(), b.studies(), metric)
     va, vb = _number(estimate.ea.value[0]), _number(estimate.eb.value[0])
     value = None if va is None or vb is None else vb - va
     if value is None:
