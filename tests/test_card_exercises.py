@@ -188,3 +188,19 @@ def test_the_real_game_is_seat_As_record_and_fits_the_lessons_question():
     odds = view.other_side_odds("B1")
     others = {s: p for s, p in odds.items() if s not in ("heart", "bell")}
     assert odds["heart"] > max(others.values()) and odds["bell"] < min(others.values())
+
+
+@pytest.mark.parametrize("student", ["s01", "s07", "s13", "s22", "s30"])
+def test_a_small_chance_is_judged_to_three_figures_not_by_a_fixed_margin(student):
+    """A student's home-made deck makes chances near 0.01: a fixed ±0.005 took a value 40%
+    off as right, and read 0.005 as a common mistake. Judged to three significant
+    figures, the key's own three figures are right and a value 40% off is not."""
+    from janus_widgets.analysis.checking import exercise_sets
+    for exercise in exercise_sets(student=student)["what-can-i-know"]:
+        if not exercise.probability:
+            continue
+        value = float(exercise.answer)
+        assert exercise.check(f"{value:.3g}").correct, (exercise.key, value)
+        assert exercise.check(f"{value * 100:.3g}%").correct, (exercise.key, value)
+        assert not exercise.check(f"{value * 1.4:.3g}").correct, (exercise.key, value)
+        assert not exercise.check(f"{value * 0.6:.3g}").correct, (exercise.key, value)

@@ -11,8 +11,9 @@ seat's view of a built position (``view.other_side_odds``) — never typed in. A
 exercise's :meth:`Exercise.check` reads an answer (a ``Fraction``, an integer,
 a string such as ``"1/6"``, ``"0.167"``, ``"16.7%"`` or ``"1 in 6"``, or a float),
 says whether it is right, and why; the common wrong answers get their own
-explanation. A decimal counts when it is within ±0.005 of the exact answer
-(:data:`TOLERANCE`). The checking is :mod:`~janus_widgets.analysis.checking`'s,
+explanation. A decimal counts when it agrees with the exact answer to three
+significant figures (:data:`TOLERANCE`): a student's home-made deck makes chances near
+0.01, where a fixed ±0.005 would take 0.014 for 1/105 and call 0.005 a common mistake. The checking is :mod:`~janus_widgets.analysis.checking`'s,
 shared with the dice lessons.
 
 >>> DOUBLE.check("1/6").correct
@@ -35,15 +36,16 @@ from typing import Any
 from ..games.janus_cards.tables import SIDE_SYMBOL, SYMBOL_NAMES, deck_size
 import numpy as np
 
-from .checking import Exercise, ExerciseSet, Mistake, Verdict, Within, read_answer
+from .checking import Exercise, ExerciseSet, Mistake, SignificantFigures, Verdict, read_answer
 
 __all__ = ["Exercise", "Verdict", "read_answer", "EXERCISES", "CARD_LESSON", "SIDES", "DOUBLE", "MOON",
            "FACE_UP", "TRIO_SEEN", "TWO_SUNS", "trio_seen_position", "two_suns_position",
            "REAL_DEAL", "real_deal_view"]
 
 _SUN, _MOON = SYMBOL_NAMES.index("sun"), SYMBOL_NAMES.index("moon")
-#: How far a decimal answer may be from the exact one and still count (absolute).
-TOLERANCE = Within(Fraction("0.005"))
+#: How close a decimal answer must be to the exact one to count: relative, since the
+#: chances run from 1/6 (the box's deck) down to about 1/115 (a home-made one).
+TOLERANCE = SignificantFigures(3)
 
 
 #: Symbols of a home-made deck larger than the box: the box's 11, then these.
