@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 from browser_support import (
     click_canvas,
-    cut_labels,
     error_outputs,
     eventually,
     kernel,
@@ -211,65 +210,16 @@ def test_jactus_in_voila(page, tmp_path):
 
 
 # --- lessons as Voila apps (the classroom mode: no code shown) ------------------------
-LESSON_APPS = ["what-can-i-know", "jinns-counting"]
-#: Lessons driven from the top in test_browser_lesson_controls.py (no second page here).
+#: Every lesson is driven from the top in test_browser_lesson_controls.py (no second page here).
 DRIVEN_ELSEWHERE = ["solving-jactus", "jactus-odds", "jactus-strategy", "roman-dice",
-                    "janus-tolls"]
-
-
-@pytest.mark.parametrize("name", LESSON_APPS)
-def test_lesson_runs_as_a_voila_app(voila_pages, page, name):
-    page.goto(f"{voila_pages}voila/render/{name}.ipynb", wait_until="domcontentloaded",
-              timeout=180_000)
-    page.wait_for_selector(".janus-exercise", timeout=180_000)
-    body = page.inner_text("body")
-    assert "import janus_widgets" not in body and "def " not in body   # no code shown
-    # A student answers the first exercise: the package checks it and says why.
-    exercise = page.locator(".janus-exercise").first
-    exercise.locator("input").fill("1/2")
-    exercise.locator("input").press("Enter")
-    exercise.locator("button", has_text="Check").click()
-    verdict = exercise.locator(".janus-exercise-verdict")
-    verdict.filter(has_text="1/2").wait_for(timeout=30_000)
-    assert cut_labels(page, "body") == []            # every button and menu in full
-    assert "right" not in verdict.inner_text().lower().split(":")[0] or \
-        "not" in verdict.inner_text().lower()
-    assert widget_errors(page) == []
-    assert not [e for e in page.errors if "setAttr" in e], page.errors
-
-
-def test_design_lab_runs_as_a_voila_app(voila_pages, page):
-    page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(f"{voila_pages}voila/render/game-design-lab.ipynb",
-              wait_until="domcontentloaded", timeout=300_000)
-    run = page.locator("button", has_text="Run").first
-    run.wait_for(timeout=300_000)
-    page.wait_for_load_state("load", timeout=300_000)
-    assert "import janus_widgets" not in page.inner_text("body")
-    # The worked examples' tables and plots are ordinary outputs of the page.
-    assert page.locator("table.janus-table").count() >= 3
-    assert page.locator(".jp-OutputArea-output img").count() >= 2
-    assert widget_errors(page) == []
-    # Result tables never wrap a number at 1366 px: every row is one line high.
-    heights = page.eval_on_selector_all(
-        "table.janus-table tr:not(:first-child)",
-        "rows => rows.map(r => r.getBoundingClientRect().height)")
-    assert heights and max(heights) < 2 * min(heights), heights
-    page.locator(".widget-slider input, .widget-readout").first.wait_for()
-    run.click()
-    # The lab plays both variants, shows the comparison and the flaw finder's word.
-    page.locator(".jupyter-widgets .janus-flaws").nth(1).wait_for(timeout=180_000)
-    table = page.locator(".jupyter-widgets table.janus-table")
-    assert table.count() == 1 and "rulebook (again)" in table.inner_text()
-    assert widget_errors(page) == []
-    assert not [e for e in page.errors if "setAttr" in e], page.errors
+                    "janus-tolls", "what-can-i-know", "jinns-counting", "game-design-lab"]
 
 
 # Notebooks another Voila test above already opens (and checks for widget errors), and
 # bigger-studies: long computations on processes and a Dask cluster for JupyterLab, not a
 # page (checked in JupyterLab above).
-OPENED_ABOVE = ({"jactus.ipynb", "game-design-lab.ipynb", "bigger-studies.ipynb"}
-                | {f"{name}.ipynb" for name in LESSON_APPS + DRIVEN_ELSEWHERE})
+OPENED_ABOVE = ({"jactus.ipynb", "bigger-studies.ipynb"}
+                | {f"{name}.ipynb" for name in DRIVEN_ELSEWHERE})
 
 
 @pytest.fixture(scope="module")

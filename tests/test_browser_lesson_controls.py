@@ -12,8 +12,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-
-from browser_support import eventually, voila_tree, widget_errors
+from browser_support import cut_labels, eventually, voila_tree, widget_errors
 from server_support import table_server
 
 from janus_widgets.analysis import lessons
@@ -383,5 +382,158 @@ def test_jactus_strategy_from_the_top_to_the_exit_question(browser, pages):
         assert mistake.why[:30] in said
         answer(page, 1, str(mine.q2.answer), "Right")
         answer(page, 2, f"{float(mine.q3.answer):.4g}", "Right")
+        assert "Exit question" in page.inner_text("body")
+        assert widget_errors(page) == []
+
+
+def test_what_can_i_know_from_the_top_to_the_exit_question(browser, pages):
+    """what-can-i-know as a student of a class works it: the guess and its reason typed
+    before the deals are measured (the two counts are nowhere on the page before), another
+    seed, the two-suns guess before the engine's panel, the real game's panel for another
+    card, the exercises with the student's own deck (one counted by cards, a named
+    mistake; the others right as a fraction, a decimal and a percentage), up to the exit
+    question; no cell run by hand."""
+    from janus_widgets.analysis.checking import exercise_sets
+    mine = exercise_sets(student="ada")["what-can-i-know"]
+    with class_page(browser, pages, "3f", "what-can-i-know", "ada") as page:
+        body = page.inner_text("body")
+        assert mine.double.question in body
+        assert "The two red lines" not in body and "Seed 1: you saw a sun" not in body
+        gate = page.locator(".janus-predict").nth(0)
+        show = gate.locator("button", has_text="Show the result")
+        assert show.is_disabled()
+        boxes = gate.locator("input[type=text]")
+        boxes.nth(0).fill("1/4")
+        boxes.nth(0).press("Tab")
+        assert show.is_disabled()                         # the reason too
+        boxes.nth(1).fill("one of the four sun cards")
+        boxes.nth(1).press("Tab")
+        eventually(lambda: show.is_enabled())
+        show.click()
+        page.wait_for_selector("text=Seed 1: you saw a sun in", timeout=60_000)
+        assert "The two red lines" in page.inner_text("body")
+        deals = page.locator(".janus-seed-run").first
+        deals.locator("input[type=number]").fill("2")
+        deals.locator("input[type=number]").press("Tab")
+        deals.locator("button", has_text="Run").click()
+        page.wait_for_selector("text=Seed 2: you saw a sun in", timeout=60_000)
+        assert "Seed 1: you saw" not in page.inner_text("body")
+        # two suns in view: the guess first, then the engine's panel and the count
+        assert "double in 6 of the 6 + 3 × 4 = 18 ways" not in page.inner_text("body")
+        suns = page.locator(".janus-predict").nth(1)
+        suns.locator("input[type=text]").fill("less likely")
+        suns.locator("input[type=text]").press("Tab")
+        suns.locator("button", has_text="Show the result").click()
+        page.wait_for_selector("text=double in 6 of the 6 + 3 × 4 = 18 ways", timeout=60_000)
+        # the real game: seat A's panel for C's first card
+        panel = labelled(page, "dropdown", "Card:")
+        shown = panel.locator("xpath=..").inner_html()
+        panel.locator("select").select_option("C1")
+        eventually(lambda: panel.locator("xpath=..").inner_html() != shown, timeout=60)
+        # the exercises, in the student's own deck
+        mistake = mine.double.mistakes[0]
+        said = answer(page, 1, str(mistake.resolve()), "Not quite")
+        assert "counts cards, not sides" in said
+        answer(page, 0, str(mine.sides.answer), "Right")
+        answer(page, 1, str(mine.double.answer), "Right")
+        answer(page, 4, f"{float(mine.trio.answer):.3g}", "Right")
+        two_suns = getattr(mine, "two-suns")
+        answer(page, 5, f"{float(two_suns.answer) * 100:.3g}%", "Right")
+        assert "Exit question" in page.inner_text("body")
+        assert cut_labels(page, "body") == []            # every button and menu in full
+        assert widget_errors(page) == []
+
+
+def test_jinns_counting_from_the_top_to_the_exit_question(browser, pages):
+    """jinns-counting as a student of a class works it: the moves listed, the guess typed
+    before the random rings are laid (the exact count's reasoning hidden until then),
+    another seed, the alliance's table, the exercises with the student's own set and
+    position (one a named mistake, three right), up to the exit question; no cell run
+    by hand."""
+    from janus_widgets.analysis.checking import exercise_sets
+    mine = exercise_sets(student="ada")["jinns-counting"]
+    with class_page(browser, pages, "3g", "jinns-counting", "ada") as page:
+        body = page.inner_text("body")
+        assert mine.q1.question in body and "B2R1" in body
+        assert "Why 32 × the chance" not in body and "Simulated average" not in body
+        gate = page.locator(".janus-predict").first
+        show = gate.locator("button", has_text="Show the result")
+        assert show.is_disabled()
+        gate.locator("input[type=text]").fill("3")
+        gate.locator("input[type=text]").press("Tab")
+        eventually(lambda: show.is_enabled())
+        show.click()
+        page.wait_for_selector("text=Simulated average over 1,500 rings", timeout=60_000)
+        assert "Why 32 × the chance" in page.inner_text("body")
+        rings = page.locator(".janus-seed-run").first
+        measured = rings.inner_text()
+        rings.locator("input[type=number]").fill("2")
+        rings.locator("input[type=number]").press("Tab")
+        rings.locator("button", has_text="Run").click()
+        eventually(lambda: rings.inner_text() != measured
+                   and "Simulated average over 1,500 rings" in rings.inner_text(), timeout=60)
+        # section 4: the alliance games, shared by the class
+        page.wait_for_selector("text=C's share, random placement minus runs", timeout=120_000)
+        # the exercises with ada's numbers and position
+        mistake = mine.q2.mistakes[0]
+        said = answer(page, 1, str(mistake.resolve()), "Not quite")
+        assert mistake.why[:30] in said
+        answer(page, 0, str(mine.q1.answer), "Right")
+        answer(page, 3, f"{float(mine.q4.answer):.3g}", "Right")
+        answer(page, 5, str(mine.q6.answer), "Right")
+        assert "Exit question" in page.inner_text("body")
+        assert cut_labels(page, "body") == []            # every button and menu in full
+        assert widget_errors(page) == []
+
+
+def test_game_design_lab_from_the_top_to_the_exit_question(browser, pages):
+    """game-design-lab as a student of a class works it at 1366×768: the worked examples'
+    tables (one line a row) and plots, the questions (one a named mistake, three right),
+    the lab set as question 5 says and run, its table's paired difference typed as the
+    answer (the key is what the lab shows), up to the exit question; no cell run by hand."""
+    import re
+
+    from janus_widgets.analysis.checking import exercise_sets
+    mine = exercise_sets(student="ada")["game-design-lab"]
+    with class_page(browser, pages, "3h", "game-design-lab", "ada") as page:
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.wait_for_load_state("load", timeout=300_000)
+        body = page.inner_text("body")
+        assert "import janus_widgets" not in body and mine.q1.question in body
+        assert page.locator("table.janus-table").count() >= 3
+        assert page.locator(".jp-OutputArea-output img").count() >= 2
+        heights = page.eval_on_selector_all(
+            "table.janus-table tr:not(:first-child)",
+            "rows => rows.map(r => r.getBoundingClientRect().height)")
+        assert heights and max(heights) < 2 * min(heights), heights
+        mistake = mine.q1.mistakes[1]
+        said = answer(page, 0, str(mistake.resolve()), "Not quite")
+        assert mistake.why[:30] in said
+        answer(page, 0, str(mine.q1.answer), "Right")
+        answer(page, 1, str(mine.q2.answer), "Right")
+        answer(page, 3, f"{float(mine.q4.answer):.3g}", "Right")
+        # question 5: the lab as the question says
+        settings = mine.q5.params
+        assert f"{settings['games']} games, seed {settings['seed']}" in mine.q5.question
+        labelled(page, "dropdown", "change").locator("select").select_option(
+            label="distance (JI-9)")
+        page.locator("select").filter(
+            has=page.locator("option", has_text="pawns moving (height)")).select_option(
+            label="pawns moving (height)")
+        readout = labelled(page, "slider", "games").locator(".widget-readout")
+        readout.fill(str(settings["games"]))
+        readout.press("Enter")
+        seed = labelled(page, "text", "seed").locator("input")
+        seed.fill(str(settings["seed"]))
+        seed.press("Tab")
+        page.locator("button", has_text="Run").last.click()
+        page.locator(".jupyter-widgets .janus-flaws").nth(1).wait_for(timeout=180_000)
+        table = page.locator(".jupyter-widgets table.janus-table")
+        assert table.count() == 1 and "distance=height" in table.inner_text()
+        row = table.locator("tr").filter(has_text=settings["metric"]).first
+        shown = row.locator("td").last.inner_text()
+        value = float(re.match(r"\s*([−+-]?[\d.]+)", shown).group(1).replace("−", "-"))
+        assert abs(value - float(mine.q5.answer)) < 0.05, (shown, mine.q5.answer)
+        answer(page, 4, f"{value:.1f}", "Right")
         assert "Exit question" in page.inner_text("body")
         assert widget_errors(page) == []

@@ -22,7 +22,7 @@ LESSONS = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")
 SEEDED = ["janus-tolls.ipynb", "what-can-i-know.ipynb", "jinns-counting.ipynb",
           "jactus-strategy.ipynb", "jactus-odds.ipynb"]
 PREDICTED = ["janus-tolls.ipynb", "jinns-counting.ipynb", "jactus-strategy.ipynb",
-             "jactus-odds.ipynb"]
+             "jactus-odds.ipynb", "what-can-i-know.ipynb"]
 # what a page without cells cannot do
 CANNOT = re.compile(r"run (the|this|it|that)\b[^.]*\b(cell|again)|the (next|following) cell"
                     r"|the cell (below|above)|\bchange `\w+=?`|\bre-?run the cell"
@@ -186,3 +186,25 @@ def test_jinns_counting_states_the_rule_its_question_6_needs():
     for hints in (True, False):
         sheet = lesson_tools.worksheet_html("jinns-counting", hints=hints)
         assert "<code>JI-12</code>: the same landing both ways" in sheet
+
+
+def test_solving_jactus_makes_what_is_the_same_for_all_before_it_waits_for_its_student():
+    """Issue 35 item 3: of 30 preheated pages opened at once, each runs only what follows
+    the point where it waits for its student. solving-jactus's solver studies (value
+    iteration, the try-or-spoil pictures, the matches against greedy) are the same for
+    every student and come before that point (after it, 30 pages took 117 s each)."""
+    from janus_widgets.analysis.preheat import PreheatPreprocessor
+    nb = lesson_tools.edition(nbformat.read(NOTEBOOKS / "solving-jactus.ipynb", as_version=4),
+                              "student", student="ada")
+    page, _ = PreheatPreprocessor(enabled=True).preprocess(
+        nb, {"metadata": {"name": "solving-jactus"}})
+    point = next(i for i, c in enumerate(page.cells)
+                 if "parameters" in c.metadata.get("tags", []))
+    code = [c.source for c in page.cells if c.cell_type == "code"]
+    assert "STUDENT_ID = 'ada'" in page.cells[point].source
+    before = "\n".join(c.source for c in page.cells[:point] if c.cell_type == "code")
+    after = "\n".join(c.source for c in page.cells[point:] if c.cell_type == "code")
+    for heavy in ("solve.explore(", "value_iteration(", "policy_table(", "plot_layouts(",
+                  "table.plot(", 'scores_table("greedy"'):
+        assert heavy in before and heavy not in after, heavy
+    assert len(code) > 20

@@ -171,6 +171,16 @@ assert "Right" in box.verdict.value
 """,
     ],
     "what-can-i-know.ipynb": [
+        # the guesses first, then the deals measured and the two suns' panel
+        """
+assert deals_gate.button.disabled and two_suns_gate.button.disabled
+deals_gate.boxes[0].value = "1/4"
+assert deals_gate.button.disabled                  # the reason too
+deals_gate.boxes[1].value = "one of the four sun cards"
+deals_gate.button.click()
+two_suns_gate.boxes[0].value = "less likely"
+two_suns_gate.button.click()
+""",
         # the engine's panel for another card of the dealt game
         """
 card_dd.value = "C1"
@@ -455,16 +465,21 @@ def test_what_can_i_know_lesson_runs_and_its_widgets_work():
     text = "".join(o.get("data", {}).get("text/markdown", "") for o in outputs)
     # the small deck counted by the package, and a seeded simulation near 2/5 (sides)
     assert "**10 cards**, 4 of them doubles" in text and "sun on 5" in text
-    assert "Seed 1: you saw a sun in" in shows[0]            # the seed box's first run
-    assert "[image]" in shows[0]                             # its plot
+    # nothing measured before the guesses: neither the deals nor the two counts
+    assert "Seed 1: you saw a sun in" not in shows[0] and "The two red lines" not in shows[0]
+    assert "Seed 1: you saw a sun in" in shows[1]            # the seed box's first run
+    assert "[image]" in shows[1] and "The two red lines" in shows[1]    # its plot, the counts
     # a plain plot: the engine's odds as suns are seen
     assert sum("image/png" in o.get("data", {}) for o in outputs) == 1
-    # the engine's panel as the measuring step: one sun seen, then two suns seen
-    panels = [o["data"]["image/svg+xml"] for o in outputs if "image/svg+xml" in o.get("data", {})]
+    # the engine's panel as the second measure: one sun seen, then (after a guess) two;
     # (the panel writes the chances over one denominator: 3/9 for a third)
-    assert len(panels) == 2 and "2/5" in panels[0] and "3/9" in panels[1]
+    assert not [o for o in outputs if "image/svg+xml" in o.get("data", {})]
+    assert "Measure 2: ask the engine" not in shows[0] and "Measure 2" in shows[1]
+    assert "double in 6 of the 6 + 3 × 4 = 18 ways" not in shows[0]
+    assert "2/5" in shows[1] and "3/9" in shows[1]
+    assert "double in 6 of the 6 + 3 × 4 = 18 ways" in shows[1]
     # the dealt game's panel follows the card chosen
-    assert "B1:" in shows[0] and "C1:" in shows[1] and "C1:" not in shows[0]
+    assert "B1:" in shows[1] and "C1:" in shows[2] and "C1:" not in shows[1]
     assert not [o for o in outputs if o.output_type == "error"]
 
 
