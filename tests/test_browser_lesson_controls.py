@@ -39,7 +39,10 @@ def open_lesson(page, url: str, selector: str) -> None:
     page.wait_for_selector(selector, timeout=240_000)
 
 
-def test_janus_tolls_guesses_first_then_a_new_seed_on_the_page(page, pages):
+def test_janus_tolls_from_the_top_to_the_exit_question(page, pages):
+    """janus-tolls on a page joined to no class: the guesses before the result, the boards
+    shuffled with another seed, the toll panel for another tile under both readings, the
+    exercises with the class's keys (one a named mistake), up to the exit question."""
     base, _ = pages
     open_lesson(page, base + "janus-tolls.ipynb", ".janus-exercise")
     gate = page.locator(".janus-predict")
@@ -70,6 +73,24 @@ def test_janus_tolls_guesses_first_then_a_new_seed_on_the_page(page, pages):
     # section 4's measurement ran once at the start and runs again with a new seed
     tolls = page.locator(".janus-seed-run").nth(1)
     assert "(seed 1)" in tolls.inner_text() or tolls.locator("img").count() == 1
+    # the toll panel: another tile on h3, then the other reading of the toll rule
+    panel = labelled(page, "dropdown", "Tile on h3:").locator("xpath=../..")
+    shown = panel.inner_text()
+    labelled(page, "dropdown", "Tile on h3:").locator("select").select_option("G3+")
+    eventually(lambda: panel.inner_text() != shown, timeout=60)
+    shown = panel.inner_text()
+    panel.locator("button", has_text="tolls on every field").click()
+    eventually(lambda: panel.inner_text() != shown and "expected coins" in panel.inner_text(),
+               timeout=60)
+    # the exercises (the class's numbers: a page joined to no class), to the exit question
+    from janus_widgets.analysis.checking import exercise_sets
+    theirs = exercise_sets()["janus-tolls"]
+    said = answer(page, 0, str(theirs.q1.mistakes[0].resolve()), "Not quite")
+    assert theirs.q1.mistakes[0].why[:30] in said
+    answer(page, 0, str(theirs.q1.answer), "Right")
+    answer(page, 2, f"{float(theirs.q3.answer):.3g}", "Right")
+    answer(page, 3, str(theirs.q4.answer), "Right")
+    assert "Exit question" in page.inner_text("body")
     assert widget_errors(page) == []
 
 
@@ -93,6 +114,15 @@ def test_roman_dice_on_a_page_joined_to_no_class_pools_its_own_throws(page, page
     panel.locator("button", has_text="Add my throws").click()
     page.wait_for_selector("text=Your throws: 6", timeout=30_000)
     assert "Share landing on a narrow side (1 or 6): 0.500" in panel.inner_text()
+    # the exercises (the class's numbers), to the exit question
+    from janus_widgets.analysis.checking import exercise_sets
+    theirs = exercise_sets()["roman-dice"]
+    said = answer(page, 0, str(theirs.q1.mistakes[0].resolve()), "Not quite")
+    assert theirs.q1.mistakes[0].why[:30] in said
+    answer(page, 0, str(theirs.q1.answer), "Right")
+    answer(page, 2, f"{float(theirs.q3.answer):.3g}", "Right")
+    answer(page, 4, str(theirs.q5.answer), "Right")
+    assert "Exit question" in page.inner_text("body")
     assert widget_errors(page) == []
 
 

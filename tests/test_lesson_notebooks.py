@@ -569,7 +569,7 @@ def test_solving_jactus_lesson_runs_and_its_widgets_work():
     assert any("teacher" in t for t in tags) and any("answer" in t for t in tags)
     # exercise 4 comes before exercise 5, and part 2 after exercise 3
     order = [c.source for c in source.cells]
-    where = {key: next(i for i, s in enumerate(order) if f"exercises.{key}.widget()" in s)
+    where = {key: next(i for i, s in enumerate(order) if f'slots["{key}"]' in s)
              for key in ("q1", "q2", "q3", "q4", "q5")}
     part2 = next(i for i, s in enumerate(order) if s.startswith("## Part 2"))
     assert where["q1"] < where["q2"] < where["q3"] < part2 < where["q4"] < where["q5"]
@@ -598,12 +598,19 @@ def test_solving_jactus_student_edition_shows_that_students_numbers():
                          "student", student="ada")
     params = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
     assert len(params) == 1 and params[0].source.startswith("STUDENT_ID = 'ada'")
-    setup = next(c for c in nb.cells if "exercise_sets(student=STUDENT_ID)" in c.source)
-    boxes = [c for c in nb.cells if c.cell_type == "code" and "exercises.q" in c.source]
+    slots = next(c for c in nb.cells if "ExerciseSlots(" in c.source)
+    fill = next(c for c in nb.cells if "exercise_sets(student=STUDENT_ID)" in c.source)
+    boxes = [c for c in nb.cells if c.cell_type == "code" and 'slots["q' in c.source]
     assert len(boxes) == len(solving_jactus)          # every exercise is on the page
-    nb.cells = [params[0], setup, *boxes, nbformat.v4.new_code_cell(
-        'assert exercises.student == "ada"\n'
-        'box = exercises.q3.widget()\n'
+    # the page's own boxes, filled at once (the student is known from the start) and
+    # kept as they are by the last cell's fill
+    nb.cells = [params[0], slots, *boxes, nbformat.v4.new_code_cell(
+        'shown = slots["q3"].children[0]\n'
+        'shown.answer_box.value = "typed before the last cell"'), fill,
+        nbformat.v4.new_code_cell(
+        'assert exercises.student == "ada" == slots.exercises.student\n'
+        'box = slots["q3"].children[0]\n'
+        'assert box is shown and box.answer_box.value == "typed before the last cell"\n'
         'box.answer_box.value = str(exercises.q3.answer)\n'
         'box.check_button.click()\n'
         'assert "Right" in box.verdict.value, box.verdict.value')]

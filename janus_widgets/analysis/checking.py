@@ -824,3 +824,75 @@ def exercise_sets(student: str | None = None) -> Mapping[str, ExerciseSet]:
     'q1'
     """
     return _LessonSets(student)
+
+
+_NOT_YET = object()
+
+
+def _students_id_on_this_page() -> Any:
+    """The page's ``STUDENT_ID`` if its parameters cell has run in this kernel, else
+    :data:`_NOT_YET` (no kernel, or a preheated page that has not had its request)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:                     # pragma: no cover - IPython comes with ipywidgets
+        return _NOT_YET
+    shell = get_ipython()
+    if shell is None:
+        return _NOT_YET
+    return shell.user_ns.get("STUDENT_ID", _NOT_YET)
+
+
+class ExerciseSlots:
+    """A lesson's exercise boxes, put on the page before the page knows its student.
+
+    A classroom's lesson page is run before a student asks for it and stops at the first
+    cell that needs its student (:mod:`janus_widgets.analysis.preheat`): everything
+    after that point runs, and is drawn, again for each of the 30 pages opened at once.
+    A lesson whose exercises sit between its sections places their boxes early with
+    ``slots = ExerciseSlots("solving-jactus")`` and ``slots["q1"]``, and fills them
+    all in its last cell with ``slots.fill(exercise_sets(student=STUDENT_ID)[...])``.
+    Where the student is known from the start (JupyterLab, a page made on request:
+    the parameters cell ran first and set ``STUDENT_ID``), the boxes are filled at once;
+    :meth:`fill` with the same exercises again keeps what a student typed.
+
+    >>> slots = ExerciseSlots("roman-dice")
+    >>> box = slots["q1"]; len(box.children)              # no kernel: waits for fill
+    0
+    >>> slots.fill(exercise_sets()["roman-dice"]); len(box.children)
+    1
+    >>> slots["q9"]
+    Traceback (most recent call last):
+    ...
+    KeyError: "roman-dice has no exercise 'q9': it has q1, q2, q3, q4, q5"
+    """
+
+    def __init__(self, lesson: str) -> None:
+        import ipywidgets as w
+        if lesson not in LESSON_EXERCISES:
+            raise ValueError(f"no lesson {lesson!r}; the lessons are: "
+                             + ", ".join(LESSON_EXERCISES))
+        self.lesson = lesson
+        self.exercises: ExerciseSet | None = None
+        keys = [e.key for e in exercise_sets()[lesson]]
+        self._boxes = {key: w.VBox() for key in keys}
+        student = _students_id_on_this_page()
+        if student is not _NOT_YET:
+            self.fill(exercise_sets(student=student)[lesson])
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._boxes:
+            raise KeyError(f"{self.lesson} has no exercise {key!r}: it has "
+                           + ", ".join(self._boxes))
+        return self._boxes[key]
+
+    def fill(self, exercises: ExerciseSet) -> None:
+        """Put ``exercises``' answer boxes into the slots (the same set again: nothing
+        changes, so nothing typed is lost)."""
+        if exercises.name != self.lesson:
+            raise ValueError(f"these slots are {self.lesson}'s, not {exercises.name}'s")
+        same = self.exercises is not None and self.exercises.student == exercises.student
+        if same:
+            return
+        self.exercises = exercises
+        for exercise in exercises:
+            self._boxes[exercise.key].children = [exercise.widget()]

@@ -328,7 +328,11 @@ HIDDEN_TESTS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
 #: and one that imports ``exercise_sets``: an nbgrader notebook shows neither.
 _LOADS_EXERCISES = re.compile(r"^\s*(\w+)\s*=\s*exercise_sets\(.*$")
 _IMPORTS_EXERCISE_SETS = re.compile(
-    r"^\s*from\s+janus_widgets\.analysis\.checking\s+import\s+exercise_sets\s*(#.*)?$")
+    r"^\s*from\s+janus_widgets\.analysis\.checking\s+import\s+(ExerciseSlots\s*,\s*)?"
+    r"exercise_sets\s*(#.*)?$")
+#: The lines that place and fill a lesson's answer boxes before it knows its student
+#: (:class:`.checking.ExerciseSlots`): an nbgrader notebook has graded cells instead.
+_USES_SLOTS = re.compile(r"^\s*(slots\s*=\s*ExerciseSlots\(.*|slots\.fill\(.*)$")
 
 
 def _without_the_key(cells: list[Any]) -> None:
@@ -344,9 +348,11 @@ def _without_the_key(cells: list[Any]) -> None:
             loads = _LOADS_EXERCISES.match(line)
             if loads:
                 names.add(loads.group(1))
-            elif not _IMPORTS_EXERCISE_SETS.match(line):
+            elif not (_IMPORTS_EXERCISE_SETS.match(line) or _USES_SLOTS.match(line)):
                 kept.append(line)
-        cell.source = "\n".join(kept).strip("\n")
+        # a cell left with comments only (they spoke of the lines taken out) goes too
+        code = [line for line in kept if line.strip() and not line.lstrip().startswith("#")]
+        cell.source = "\n".join(kept).strip("\n") if code else ""
     for cell in cells:
         if cell.cell_type == "code":
             used = sorted(n for n in names | {"exercise_sets"}
@@ -435,19 +441,22 @@ def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = 
                                      "schema_version": NBGRADER_SCHEMA}
         blocks += [question, solution, test]
     # each exercise's graded cells go where the lesson shows its answer box: a cell that
-    # shows one (``exercises.q4.widget()``) gives way to that exercise's cells, a cell that
+    # shows one (``exercises.q4.widget()``, or its slot ``slots["q4"]``: ExerciseSlots)
+    # gives way to that exercise's cells, a cell that
     # shows them all keeps its other lines (a drawing the questions refer to) and is
     # followed by the cells of every exercise not placed yet
     by_key = {ex.key: blocks[3 * i:3 * i + 3] for i, ex in enumerate(exercises)}
     placed: set[str] = set()
     cells: list[Any] = []
     for cell in out.cells:
-        if cell.cell_type != "code" or ".widget()" not in cell.source:
+        if cell.cell_type != "code" or not (".widget()" in cell.source
+                                            or _SHOWS_A_BOX.search(cell.source)):
             cells.append(cell)
             continue
-        keys = [k for k in re.findall(r"\.([\w-]+)\.widget\(\)", cell.source) if k in by_key]
+        keys = [a or b for a, b in _SHOWS_A_BOX.findall(cell.source) if (a or b) in by_key]
         kept = "\n".join(line for line in cell.source.splitlines()
-                         if ".widget()" not in line and "exercise_boxes" not in line).strip()
+                         if ".widget()" not in line and not _SHOWS_A_BOX.search(line)
+                         and "exercise_boxes" not in line).strip()
         if kept:
             cell.source = kept
             cells.append(cell)
@@ -463,6 +472,11 @@ def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = 
     out.metadata["janus_widgets"] = {**out.metadata.get("janus_widgets", {}),
                                      "edition": "nbgrader"}
     return out
+
+
+#: A line of a lesson that shows an exercise's answer box: ``….q4.widget()`` or, placed
+#: before the page knows its student, ``slots["q4"]`` (:class:`.checking.ExerciseSlots`).
+_SHOWS_A_BOX = re.compile(r"\.([\w-]+)\.widget\(\)|\bslots\[[\"']([\w-]+)[\"']\]")
 
 
 #: The parameters cell's ``STUDENT_ID`` line in a class's nbgrader notebook: the numbers
