@@ -1667,7 +1667,11 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
 
     def open(self, *args: Any, **kwargs: Any) -> None:
         """A socket that has not signed in within ``hello_seconds`` is closed (sockets
-        that never sign in would otherwise hold the server's connections)."""
+        that never sign in would otherwise hold the server's connections). Its small
+        messages go out at once (``TCP_NODELAY``, as tornado advises for them): with
+        Nagle's algorithm a screen sent right after the welcome waited for the page's
+        delayed acknowledgement, 40 ms on Linux."""
+        self.set_nodelay(True)
         loop = tornado.ioloop.IOLoop.current()
         loop.call_later(LIMITS["hello_seconds"], self._hello_deadline)
 
