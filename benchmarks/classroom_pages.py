@@ -10,6 +10,10 @@ of them are real Chromium tabs at ``/seat?code=…`` (the time until the page ha
 its first screen), the rest are clients that join with the code and wait for their
 first screen over the same WebSocket (the page's own messages). It prints:
 
+* Chromium's own share first: the same tabs open a trivial page at once (one line of
+  HTML and a one-line module script, from this script's own small server, nothing else
+  happening): the time the browser alone takes for that many tabs on this machine;
+
 * the time to the first screen painted or received: median and slowest, per kind; for
   the tabs also where the time went (the page's files, the join, the socket, the
   screen), from the page's own Resource Timing and marks;
@@ -239,13 +243,26 @@ PAINTED = "() => document.body.dataset.serial !== undefined"
 BLANK = b"<!doctype html><title>a browser already open</title><p>ready"
 
 
+#: Chromium's own share, the baseline: a page of one line and one module script of one
+#: line (``/trivial``), from this script's small threaded server; the tabs open it at
+#: once just before the seat pages. What it takes is the browser's, on this machine.
+TRIVIAL = (b"<!doctype html><title>trivial</title>"
+           b"<script type=module src=/trivial.js></script><p>trivial")
+TRIVIAL_JS = b"document.body.dataset.ran = '1';"
+TRIVIAL_RAN = "() => document.body && document.body.dataset.ran === '1'"
+
+
 class _Blank(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
+        body, kind = {"/trivial": (TRIVIAL, "text/html"),
+                      "/trivial.js": (TRIVIAL_JS, "text/javascript")}.get(
+            self.path, (BLANK, "text/html"))
         self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(BLANK)))
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        self.wfile.write(BLANK)
+        self.wfile.write(body)
 
     def log_message(self, *args) -> None:
         pass
@@ -300,6 +317,21 @@ async def open_pages(tabs: list, url: str, codes: list[str], start: float
         parts = await page.evaluate(TIMING)
         return (*parts, time.monotonic() - start)
     return await asyncio.gather(*(one(page, code) for page, code in zip(tabs, codes)))
+
+
+async def trivial_pages(tabs: list, blank: str) -> list[float]:
+    """Every tab opens the trivial page at once: seconds until its script has run."""
+    start = time.monotonic() + 0.2
+
+    async def one(page) -> float:
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+        await page.goto(blank + "trivial", wait_until="commit")
+        await page.wait_for_function(TRIVIAL_RAN, timeout=60_000, polling=20)
+        return time.monotonic() - start
+    times = await asyncio.gather(*(one(page) for page in tabs))
+    for page in tabs:                        # back to the blank page, as before the clock
+        await page.goto(blank)
+    return list(times)
 
 
 async def click_to_pixels(browser, url: str, teacher, moves: int) -> list[float]:
@@ -377,10 +409,12 @@ async def run_size(args: argparse.Namespace, seats: int, browser, blank: str,
         workers = Workers(args.workers, url, client_codes, playing,
                           cpus[1] if cpus else None)
         tabs = await new_tabs(browser, len(browser_codes), blank)
+        baseline = await trivial_pages(tabs, blank)
+        await asyncio.sleep(1.0)
         load_start = load()
         if os.environ.get("JANUS_PROFILE_JOIN"):
             profile = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"),
-                                        "record", "-p", str(proc.pid), "-d", "6", "-f",
+                                        "record", "-p", str(proc.pid), "-d", "6", "--idle", "-f",
                                         "raw", "-o", os.environ["JANUS_PROFILE_JOIN"]])
             await asyncio.sleep(1.0)
         cpu0 = cpu_seconds(proc.pid)
@@ -411,6 +445,7 @@ async def run_size(args: argparse.Namespace, seats: int, browser, blank: str,
         workers.tell({"stop": True})
         played = sum(json.loads(a)["played"] for a in await workers.answers())
         return {"seats": seats, "pages": page_times, "clients": client_times,
+                "baseline": baseline,
                 "pages_n": pages, "rss_before": before, "rss_after": after,
                 "latency": latencies, "played": played, "playing": playing,
                 "opened": opened, "cpu_open": cpu_open, "cpu_play": cpu_play,
@@ -452,6 +487,9 @@ def report(r: dict) -> None:
           f"clients; tables of one human seat and bots) [{r['load_start']} at the start, "
           f"{r['load_end']} at the end]")
     pages = r["pages"]
+    print("  Chromium's own share: " + summary(
+        "the same tabs opening a trivial page (one line, one module script) at once, to its "
+        "script run", r["baseline"]))
     print("  first screen: " + summary("pages, start to painted", [p[-1] for p in pages])
           + "; " + summary("clients received", r["clients"]))
     if pages:
