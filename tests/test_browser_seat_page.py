@@ -387,3 +387,36 @@ def test_a_frame_the_page_cannot_read_is_dropped_and_the_page_plays_on(browser, 
                                ".endsWith('/0')")
     finally:
         context.close()
+
+
+def test_the_socket_opens_while_the_code_is_checked_and_a_wrong_code_leaves_none(
+        browser, server, teacher):
+    """The page's WebSocket handshake goes on while its join is answered (a round trip
+    less before the first screen): the socket is there before the join's answer, signs
+    in once the credential comes, and the first screen follows. A code that joins
+    nothing closes its socket without a word sent on it."""
+    table = make_table(teacher, "jactus")
+    for code, joins in ((table.codes["A"], True), ("ZZZZZZZZZZ", False)):
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        try:
+            page = context.new_page()
+            sockets, sent, held = [], [], []
+            page.on("websocket", lambda ws: (sockets.append(ws), ws.on(
+                "framesent", lambda payload: sent.append(json.loads(payload)))))
+            page.route("**/api/join", lambda route: held.append(route))
+            page.goto(f"{server.url}/seat?code={code}")
+            eventually(lambda: held and sockets, timeout=20)       # the join still waits
+            assert sent == []                                      # nothing said yet
+            route = held[0]
+            route.fulfill(response=route.fetch())
+            if joins:
+                page.wait_for_function("() => document.body.dataset.serial !== undefined")
+                assert len(sockets) == 1 and sent[0]["type"] == "hello"
+                assert page.url.endswith("/seat")                  # the code has left
+            else:
+                page.wait_for_function("() => document.getElementById('join-message')"
+                                       ".textContent.includes('No seat')")
+                eventually(lambda: sockets[0].is_closed(), timeout=20)
+                assert sent == [] and len(sockets) == 1
+        finally:
+            context.close()

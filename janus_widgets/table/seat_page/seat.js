@@ -40,6 +40,10 @@ function showJoin(message) {
 
 async function join(code) {
   $("join-message").textContent = "Joining…";
+  // The socket's handshake goes on while the code is checked: it says hello once the
+  // credential comes (a round trip less before the first screen), and is closed unused
+  // if the code joins nothing.
+  const early = openSocket();
   let reply;
   try {
     reply = await fetch("/api/join", {
@@ -47,12 +51,14 @@ async function join(code) {
       body: JSON.stringify({code, client: pageId()}), credentials: "omit",
       cache: "no-store"});
   } catch (err) {
+    early.close();
     showJoin("The table server does not answer: check the network, then try again.");
     return;
   }
   let data = {};
   try { data = await reply.json(); } catch (err) { data = {}; }
   if (!reply.ok) {
+    early.close();
     const said = typeof data.error === "string" ? data.error : `the server answered ${reply.status}`;
     const what = {
       unknown_code: "No seat has this code: check it on your slip (letters and digits).",
@@ -66,7 +72,7 @@ async function join(code) {
   performance.mark("janus-joined");
   sessionStorage.setItem(STORE, credential);
   history.replaceState(null, "", "/seat");      // the code leaves the address bar
-  connect();
+  connect(early);
 }
 
 $("join-form").addEventListener("submit", (event) => {
@@ -80,16 +86,25 @@ $("join-form").addEventListener("submit", (event) => {
 });
 
 // ------------------------------------------------------------------ the connection
-function connect() {
+function openSocket() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return new WebSocket(`${scheme}//${location.host}/ws`);
+}
+
+// Sign in on `early` (a socket opened while joining) if it is still opening or open,
+// else on a new one.
+function connect(early) {
   $("join").hidden = true;
   $("seat").hidden = false;
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${scheme}//${location.host}/ws`);
+  const usable = early && early.readyState <= WebSocket.OPEN;
+  const ws = usable ? early : openSocket();
   socket = ws;
-  ws.addEventListener("open", () => {
+  const hello = () => {
     performance.mark("janus-socket-open");
     ws.send(JSON.stringify({type: "hello", credential, screen: true}));
-  });
+  };
+  if (ws.readyState === WebSocket.OPEN) hello();
+  else ws.addEventListener("open", hello);
   ws.addEventListener("message", (event) => {
     let msg;
     try { msg = JSON.parse(event.data); } catch (err) {
