@@ -13,8 +13,8 @@ a string such as ``"1/6"``, ``"0.167"``, ``"16.7%"`` or ``"1 in 6"``, or a float
 says whether it is right, and why; the common wrong answers get their own
 explanation. A decimal counts when it agrees with the exact answer to three
 significant figures (:data:`TOLERANCE`): a student's home-made deck makes chances near
-0.01, where a fixed ±0.005 would take 0.014 for 1/105 and call 0.005 a common mistake. The checking is :mod:`~janus_widgets.analysis.checking`'s,
-shared with the dice lessons.
+0.01, where a fixed ±0.005 would take 0.014 for 1/105 and call 0.005 a common mistake.
+The checking is :mod:`~janus_widgets.analysis.checking`'s, shared with the dice lessons.
 
 >>> DOUBLE.check("1/6").correct
 True

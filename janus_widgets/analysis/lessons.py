@@ -442,9 +442,9 @@ def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = 
         blocks += [question, solution, test]
     # each exercise's graded cells go where the lesson shows its answer box: a cell that
     # shows one (``exercises.q4.widget()``, or its slot ``slots["q4"]``: ExerciseSlots)
-    # gives way to that exercise's cells, a cell that
-    # shows them all keeps its other lines (a drawing the questions refer to) and is
-    # followed by the cells of every exercise not placed yet
+    # gives way to that exercise's cells, a cell that shows them all keeps its other
+    # lines (a drawing the questions refer to) and is followed by the cells of every
+    # exercise not placed yet
     by_key = {ex.key: blocks[3 * i:3 * i + 3] for i, ex in enumerate(exercises)}
     placed: set[str] = set()
     cells: list[Any] = []

@@ -67,6 +67,7 @@ __all__ = [
     "trap_graph",
 ]
 
+
 def drawn_now(figure: Any) -> Any:
     """``figure`` (matplotlib) drawn to a PNG now, as IPython shows a figure inline: an
     image to display later at no cost. A classroom's page is made ready before it knows
