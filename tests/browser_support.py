@@ -426,17 +426,26 @@ def wait_picture(page: Any, expected: dict, index: int = 0, timeout: float = 20_
                            arg=[index, expected["hash"]], timeout=timeout, polling="raf")
 
 
-def eventually(check: Any, timeout: float = 15.0, interval: float = 0.05) -> Any:
-    """Call ``check()`` until it stops raising AssertionError (pixels arrive a frame
-    or two after the kernel has answered); the last failure is raised at the timeout."""
+def eventually(check: Any, timeout: float = 15.0, interval: float = 0.05,
+               pause: Any = None) -> Any:
+    """Call ``check()`` until it neither raises AssertionError nor returns ``False``
+    (pixels arrive a frame or two after the kernel has answered); returns what it
+    returned, and raises the last failure at the timeout. ``pause(seconds)`` waits
+    between tries (``time.sleep``): give one that calls the page (``lambda s:
+    page.wait_for_timeout(1000 * s)``) when ``check`` reads what Playwright's event
+    handlers collect, since its sync API delivers events only while it is called."""
     deadline = time.monotonic() + timeout
     while True:
         try:
-            return check()
-        except AssertionError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(interval)
+            result = check()
+            if result is not False:
+                return result
+            failure = AssertionError(f"still false after {timeout} s: {check!r}")
+        except AssertionError as exc:
+            failure = exc
+        if time.monotonic() > deadline:
+            raise failure
+        (pause or time.sleep)(interval)
 
 
 #: Labels the page cuts: buttons and legal moves whose text overflows them, menus narrower

@@ -405,7 +405,8 @@ def test_the_socket_opens_while_the_code_is_checked_and_a_wrong_code_leaves_none
                 "framesent", lambda payload: sent.append(json.loads(payload)))))
             page.route("**/api/join", lambda route: held.append(route))
             page.goto(f"{server.url}/seat?code={code}")
-            eventually(lambda: held and sockets, timeout=20)       # the join still waits
+            pump = lambda seconds: page.wait_for_timeout(1000 * seconds)  # noqa: E731
+            eventually(lambda: bool(held and sockets), timeout=20, pause=pump)  # join waits
             assert sent == []                                      # nothing said yet
             route = held[0]
             route.fulfill(response=route.fetch())
@@ -416,7 +417,7 @@ def test_the_socket_opens_while_the_code_is_checked_and_a_wrong_code_leaves_none
             else:
                 page.wait_for_function("() => document.getElementById('join-message')"
                                        ".textContent.includes('No seat')")
-                eventually(lambda: sockets[0].is_closed(), timeout=20)
+                eventually(lambda: sockets[0].is_closed(), timeout=20, pause=pump)
                 assert sent == [] and len(sockets) == 1
         finally:
             context.close()
