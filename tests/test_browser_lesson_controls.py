@@ -16,6 +16,7 @@ from browser_support import cut_labels, eventually, voila_tree, widget_errors
 from server_support import table_server
 
 from janus_widgets.analysis import lessons
+from janus_widgets.analysis.checking import exercise_sets
 from janus_widgets.table.client import TeacherClient
 
 pytestmark = pytest.mark.browser
@@ -83,15 +84,7 @@ def test_janus_tolls_from_the_top_to_the_exit_question(page, pages):
     eventually(lambda: panel.inner_text() != shown and "expected coins" in panel.inner_text(),
                timeout=60)
     # the exercises (the class's numbers: a page joined to no class), to the exit question
-    from janus_widgets.analysis.checking import exercise_sets
-    theirs = exercise_sets()["janus-tolls"]
-    said = answer(page, 0, str(theirs.q1.mistakes[0].resolve()), "Not quite")
-    assert theirs.q1.mistakes[0].why[:30] in said
-    answer(page, 0, str(theirs.q1.answer), "Right")
-    answer(page, 2, f"{float(theirs.q3.answer):.3g}", "Right")
-    answer(page, 3, str(theirs.q4.answer), "Right")
-    assert "Exit question" in page.inner_text("body")
-    assert widget_errors(page) == []
+    to_the_exit_question(page, exercise_sets()["janus-tolls"], decimal=2, fraction=3)
 
 
 def test_roman_dice_on_a_page_joined_to_no_class_pools_its_own_throws(page, pages):
@@ -115,15 +108,7 @@ def test_roman_dice_on_a_page_joined_to_no_class_pools_its_own_throws(page, page
     page.wait_for_selector("text=Your throws: 6", timeout=30_000)
     assert "Share landing on a narrow side (1 or 6): 0.500" in panel.inner_text()
     # the exercises (the class's numbers), to the exit question
-    from janus_widgets.analysis.checking import exercise_sets
-    theirs = exercise_sets()["roman-dice"]
-    said = answer(page, 0, str(theirs.q1.mistakes[0].resolve()), "Not quite")
-    assert theirs.q1.mistakes[0].why[:30] in said
-    answer(page, 0, str(theirs.q1.answer), "Right")
-    answer(page, 2, f"{float(theirs.q3.answer):.3g}", "Right")
-    answer(page, 4, str(theirs.q5.answer), "Right")
-    assert "Exit question" in page.inner_text("body")
-    assert widget_errors(page) == []
+    to_the_exit_question(page, exercise_sets()["roman-dice"], decimal=2, fraction=4)
 
 
 def test_roman_dice_three_students_and_the_dashboard_see_the_class_pool(browser, pages):
@@ -284,6 +269,21 @@ def labelled(page, kind: str, label: str):
     return page.locator(f".widget-{kind}").filter(has_text=label).first
 
 
+def to_the_exit_question(page, exercises, decimal: int, fraction: int) -> None:
+    """The exercises as a student works them: exercise 1 first with its first common
+    mistake (named, with its reason), then right; exercise ``decimal + 1`` right as a
+    decimal of three figures and exercise ``fraction + 1`` as the exact fraction; then
+    the exit question is on the page and no widget failed."""
+    first = list(exercises)[0]
+    said = answer(page, 0, str(first.mistakes[0].resolve()), "Not quite")
+    assert first.mistakes[0].why[:30] in said
+    answer(page, 0, str(first.answer), "Right")
+    answer(page, decimal, f"{float(list(exercises)[decimal].answer):.3g}", "Right")
+    answer(page, fraction, str(list(exercises)[fraction].answer), "Right")
+    assert "Exit question" in page.inner_text("body")
+    assert widget_errors(page) == []
+
+
 def answer(page, index: int, text: str, said: str) -> str:
     """Type ``text`` into exercise ``index``'s box, press Check, wait for ``said`` in the
     verdict; the verdict's text."""
@@ -423,7 +423,6 @@ def test_what_can_i_know_from_the_top_to_the_exit_question(browser, pages):
     card, the exercises with the student's own deck (one counted by cards, a named
     mistake; the others right as a fraction, a decimal and a percentage), up to the exit
     question; no cell run by hand."""
-    from janus_widgets.analysis.checking import exercise_sets
     mine = exercise_sets(student="ada")["what-can-i-know"]
     with class_page(browser, pages, "3f", "what-can-i-know", "ada") as page:
         body = page.inner_text("body")
@@ -480,7 +479,6 @@ def test_jinns_counting_from_the_top_to_the_exit_question(browser, pages):
     another seed, the alliance's table, the exercises with the student's own set and
     position (one a named mistake, three right), up to the exit question; no cell run
     by hand."""
-    from janus_widgets.analysis.checking import exercise_sets
     mine = exercise_sets(student="ada")["jinns-counting"]
     with class_page(browser, pages, "3g", "jinns-counting", "ada") as page:
         body = page.inner_text("body")
@@ -523,7 +521,6 @@ def test_game_design_lab_from_the_top_to_the_exit_question(browser, pages):
     answer (the key is what the lab shows), up to the exit question; no cell run by hand."""
     import re
 
-    from janus_widgets.analysis.checking import exercise_sets
     mine = exercise_sets(student="ada")["game-design-lab"]
     with class_page(browser, pages, "3h", "game-design-lab", "ada") as page:
         page.set_viewport_size({"width": 1366, "height": 768})

@@ -449,14 +449,12 @@ def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = 
     placed: set[str] = set()
     cells: list[Any] = []
     for cell in out.cells:
-        if cell.cell_type != "code" or not (".widget()" in cell.source
-                                            or _SHOWS_A_BOX.search(cell.source)):
+        if cell.cell_type != "code" or not _shows_boxes(cell.source):
             cells.append(cell)
             continue
         keys = [a or b for a, b in _SHOWS_A_BOX.findall(cell.source) if (a or b) in by_key]
         kept = "\n".join(line for line in cell.source.splitlines()
-                         if ".widget()" not in line and not _SHOWS_A_BOX.search(line)
-                         and "exercise_boxes" not in line).strip()
+                         if not _shows_boxes(line) and "exercise_boxes" not in line).strip()
         if kept:
             cell.source = kept
             cells.append(cell)
@@ -477,6 +475,12 @@ def nbgrader_notebook(nb: Any, exercises: ExerciseSet, *, student: str | None = 
 #: A line of a lesson that shows an exercise's answer box: ``….q4.widget()`` or, placed
 #: before the page knows its student, ``slots["q4"]`` (:class:`.checking.ExerciseSlots`).
 _SHOWS_A_BOX = re.compile(r"\.([\w-]+)\.widget\(\)|\bslots\[[\"']([\w-]+)[\"']\]")
+
+
+def _shows_boxes(text: str) -> bool:
+    """Whether ``text`` shows answer boxes: one (:data:`_SHOWS_A_BOX`) or a list of them
+    (``exercise.widget()`` for each exercise)."""
+    return ".widget()" in text or _SHOWS_A_BOX.search(text) is not None
 
 
 #: The parameters cell's ``STUDENT_ID`` line in a class's nbgrader notebook: the numbers

@@ -1386,10 +1386,13 @@ def paired_value(a: GameColumns, b: GameColumns, metric: str) -> float | None:
     """``paired_difference(a, b, metric)["value"]`` alone, without the interval and the
     p-value that cost the rest of its time (``None`` where a side has no value)."""
     estimate = _checked_estimate(a, b, metric)
-    if estimate is None:
-        return None
+    return None if estimate is None else _difference_of(estimate)[2]
+
+
+def _difference_of(estimate: _Paired) -> tuple[float | None, float | None, float | None]:
+    """The two sides' values and ``b − a`` (None where a side has no value)."""
     va, vb = _number(estimate.ea.value[0]), _number(estimate.eb.value[0])
-    return None if va is None or vb is None else vb - va
+    return va, vb, None if va is None or vb is None else vb - va
 
 
 def _checked_estimate(a: GameColumns, b: GameColumns, metric: str) -> _Paired | None:
@@ -1417,8 +1420,7 @@ def paired_difference(a: GameColumns, b: GameColumns, metric: str) -> dict[str, 
     if estimate is None:
         return {"metric": metric, "a": None, "b": None, "value": None, "low": None,
                 "high": None, "p_value": None, "excludes_zero": False}
-    va, vb = _number(estimate.ea.value[0]), _number(estimate.eb.value[0])
-    value = None if va is None or vb is None else vb - va
+    va, vb, value = _difference_of(estimate)
     if value is None:
         low = high = p = None
     else:
