@@ -312,9 +312,10 @@ def main(args: Any) -> int:
     folder = Path(args.pages or Path(args.db).resolve().parent / "classroom-pages")
     import importlib.util
     if importlib.util.find_spec("voila") is None:
-        print("error: the class's pages run in Voila, which is not installed in this "
-              "environment: pip install 'janus_widgets[lab]' (or start the table server "
-              "alone with: python -m janus_widgets serve)", file=sys.stderr)
+        print("error: the lessons and the dashboard run in Voila, which janus_widgets "
+              "installs with itself but this environment lacks: pip install voila (or "
+              "start the table server alone with: python -m janus_widgets serve)",
+              file=sys.stderr)
         return 2
     try:
         written = build_pages(folder)

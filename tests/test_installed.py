@@ -3,7 +3,7 @@ outside the clone, with nothing of the clone on its path.
 
 Once per session (a module-scoped fixture, one xdist worker): build the sdist and a
 wheel from it (``python -m build``, as a release is built) and a wheel straight from
-the tree, install the sdist's wheel with the ``lab`` extra into a new virtual
+the tree, install the sdist's wheel, no extra, into a new virtual
 environment (no ``--system-site-packages``: the product must install; pip reuses its
 download cache and ``PIP_FIND_LINKS``), and there, from a folder that is not the
 clone's, run the README's example, ``notebooks --out``, one lesson's student edition top
@@ -129,8 +129,10 @@ def installed(tmp_path_factory) -> Iterator[Installed]:
     work = base / "work"
     work.mkdir()
     box = Installed(venv_dir, work, sdist, wheel, tree_wheel, timings)
-    box.run("pip install wheel[lab]", box.python, "-m", "pip", "install", "--quiet",
-            "--no-compile", f"{wheel}[lab]", timeout=900)
+    # The plain wheel, no extra: `pip install janus_widgets` is the whole product, and
+    # every test below (a lesson top to bottom, the classroom) runs on it.
+    box.run("pip install wheel", box.python, "-m", "pip", "install", "--quiet",
+            "--no-compile", str(wheel), timeout=900)
     yield box
     box.save_timings()
 
@@ -227,6 +229,20 @@ def test_a_lessons_student_edition_runs_top_to_bottom(installed):
         str(folder / f"{LESSON}.ipynb"), str(folder), timeout=600)
     got = json.loads(done.stdout.strip().splitlines()[-1])
     assert got == {"cells": got["cells"], "errors": 0, "hidden": []} and got["cells"] > 5
+
+
+def test_graded_lessons_are_written_without_nbgrader_installed(installed):
+    """`lessons --format nbgrader` is a command of the plain install: it writes the graded
+    notebooks (nbgrader's own metadata) with nothing more installed; only grading needs
+    nbgrader itself (the `nbgrader` extra)."""
+    folder = installed.work / "graded"
+    missing = installed.python_code("no nbgrader", (
+        "import importlib.util\nprint(importlib.util.find_spec('nbgrader') is None)"))
+    assert missing.stdout.strip() == "True", "the plain install brought nbgrader"
+    installed.run("lessons --format nbgrader", "janus-widgets", "lessons", "--format",
+                  "nbgrader", "--out", folder)
+    graded = json.loads((folder / f"{LESSON}.ipynb").read_text(encoding="utf-8"))
+    assert any(c["metadata"].get("nbgrader", {}).get("grade") for c in graded["cells"])
 
 
 def test_worksheet_prints_to_pdf(installed):

@@ -29,7 +29,7 @@ def test_voila_started_in_notebooks_uses_the_sliced_kernel_client():
 
 def test_the_two_readme_commands_share_one_install(tmp_path, monkeypatch):
     """`dev.py lab` after `dev.py test` installs nothing again (the test extra includes
-    the lab extra); `test` after `lab` does install (it needs more)."""
+    what the lab command needs); `test` after `lab` does install (it needs more)."""
     import importlib.util
     spec = importlib.util.spec_from_file_location("dev", ROOT / "dev.py")
     dev = importlib.util.module_from_spec(spec)

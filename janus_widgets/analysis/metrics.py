@@ -1582,6 +1582,7 @@ def require_matplotlib() -> Any:
     """matplotlib.pyplot, or a clear error saying how to install it."""
     try:
         import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover - the lab extra installs it
-        raise ImportError("plots need matplotlib: pip install 'janus_widgets[lab]'") from None
+    except ImportError:  # pragma: no cover - a dependency of the package
+        raise ImportError("plots need matplotlib (janus_widgets installs it with itself; "
+                          "this environment lacks it): pip install matplotlib") from None
     return plt

@@ -117,9 +117,9 @@ def _need_scipy() -> Any:
         import scipy.sparse  # noqa: F401
         import scipy.sparse.csgraph  # noqa: F401
         import scipy.sparse.linalg  # noqa: F401
-    except ImportError:  # pragma: no cover - the lab extra installs it
-        raise ImportError("the Jactus solver needs scipy: pip install 'janus_widgets[lab]'"
-                          ) from None
+    except ImportError:  # pragma: no cover - a dependency of the package
+        raise ImportError("the Jactus solver needs scipy (janus_widgets installs it with "
+                          "itself; this environment lacks it): pip install scipy") from None
     import scipy
     _SCIPY.append(scipy)
     return scipy
@@ -1170,8 +1170,9 @@ def _figure(size: tuple[float, float]) -> Any:
     """A matplotlib figure outside pyplot (no global state; shown where it is returned)."""
     try:
         from matplotlib.figure import Figure
-    except ImportError:  # pragma: no cover - the lab extra installs it
-        raise ImportError("plots need matplotlib: pip install 'janus_widgets[lab]'") from None
+    except ImportError:  # pragma: no cover - a dependency of the package
+        raise ImportError("plots need matplotlib (janus_widgets installs it with itself; "
+                          "this environment lacks it): pip install matplotlib") from None
     return Figure(figsize=size)
 
 

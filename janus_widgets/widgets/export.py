@@ -95,9 +95,9 @@ def _target(path: str | Path, allowed: tuple[str, ...], what: str) -> Path:
 def _pillow() -> object:
     try:
         from PIL import Image
-    except ImportError as exc:  # pragma: no cover - Pillow comes with the lab extra
-        raise RuntimeError("PNG and GIF files need Pillow and matplotlib: "
-                           "pip install 'janus_widgets[lab]'") from exc
+    except ImportError as exc:  # pragma: no cover - a dependency of the package
+        raise RuntimeError("PNG and GIF files need Pillow (janus_widgets installs it with "
+                           "itself; this environment lacks it): pip install pillow") from exc
     return Image
 
 
