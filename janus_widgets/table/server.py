@@ -57,6 +57,7 @@ from ..drawing.panels import Panel
 from . import screen as S
 from .local import Table
 from .client import SeatMirror
+from .collector import OldObjectsFrozen
 from .narrate import sentence
 from .seat_pages import (SECURITY_HEADERS, PageError, PageView, message_text,
                          page_file_served)
@@ -2055,11 +2056,13 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
                 pages: str = "", ready: Callable[[str, str], None] | None = None,
                 stop: asyncio.Event | None = None,
                 questions: dict[str, set[str]] | None = None,
-                hints: HintHook | None = None) -> None:
+                hints: HintHook | None = None, pace_collector: bool = False) -> None:
     """Run the table server until ``stop`` is set (or forever). ``ready(url, token)`` is
     called once it listens. With no ``token_file`` the token is kept beside the
     database (:func:`default_token_file`). ``questions`` and ``hints`` as for
-    :class:`Hall`."""
+    :class:`Hall`. ``pace_collector``: the process is the server's own (the command
+    line's), and its garbage collector's full collections are kept short
+    (:class:`.collector.OldObjectsFrozen`: it acts on the whole process)."""
     token = teacher_token(token_file or default_token_file(db))
     storage = SQLiteStorage(db)
     loop = asyncio.get_running_loop()
@@ -2085,12 +2088,21 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
     url = f"{scheme}://{shown}:{port}"
     local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else shown
     hall.public = f"{scheme}://{local}:{port}"   # pages on this machine reach us here
+    pacing = thawing = None
+    if pace_collector:
+        pacing = OldObjectsFrozen()
+        pacing.install()
+        thawing = tornado.ioloop.PeriodicCallback(pacing.thaw_if_due, 60_000)
+        thawing.start()
     if ready is not None:
         ready(url, token)
     stop = stop or asyncio.Event()
     try:
         await stop.wait()
     finally:
+        if pacing is not None:
+            thawing.stop()
+            pacing.remove()
         server.stop()
         await server.close_all_connections()
         hall.close()
@@ -2126,7 +2138,7 @@ def run_until_stopped(args: Any, ready: Callable[[str, str], None],
         await serve(args.host, args.port, args.db, args.teacher_token_file, args.certfile,
                     args.keyfile, args.bot_delay, pages=pages, ready=ready, stop=stop,
                     questions=getattr(args, "questions", None),
-                    hints=getattr(args, "hints", None))
+                    hints=getattr(args, "hints", None), pace_collector=True)
 
     try:
         asyncio.run(run())
