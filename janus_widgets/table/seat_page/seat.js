@@ -88,7 +88,12 @@ $("join-form").addEventListener("submit", (event) => {
 // ------------------------------------------------------------------ the connection
 function openSocket() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  return new WebSocket(`${scheme}//${location.host}/ws`);
+  const ws = new WebSocket(`${scheme}//${location.host}/ws`);
+  if (!screen) {
+    performance.mark("janus-socket-asked");
+    ws.addEventListener("open", () => performance.mark("janus-socket-handshake"), {once: true});
+  }
+  return ws;
 }
 
 // Sign in on `early` (a socket opened while joining) if it is still opening or open,
