@@ -170,9 +170,12 @@ def _wait(url: str, proc: subprocess.Popen, timeout: float = 90) -> None:
 
 
 #: What one prepared lesson page holds in memory, in MB, for the figure printed before
-#: the pages are ready (measured on this project's lessons: 120-170 MB a page; the
-#: command prints the measured total once they are ready).
+#: the pages are ready (measured on this project's lessons, 30 pages each: 147-167 MB a
+#: page; the command prints the measured total once they are ready).
 PAGE_MB = 170
+#: Lessons whose pages hold more than :data:`PAGE_MB` (measured the same way):
+#: solving-jactus keeps the solved game in every page, 8.4 GB for 30 pages.
+LESSON_PAGE_MB = {"solving-jactus": 290}
 #: The class size ``--students`` defaults to, and the largest it takes.
 STUDENTS = 30
 MAX_STUDENTS = 200
@@ -405,19 +408,44 @@ def _gb(mb: float) -> str:
     return f"{mb / 1024:.1f} GB" if mb >= 1024 else f"{mb:.0f} MB"
 
 
+def page_mb(page: str) -> int:
+    """What one prepared page of lesson ``page`` holds in memory, in MB (an estimate).
+
+    >>> page_mb("lessons/solving-jactus.ipynb"), page_mb("lessons/roman-dice.ipynb")
+    (290, 170)
+    """
+    return LESSON_PAGE_MB.get(PurePosixPath(page).stem, PAGE_MB)
+
+
+def memory_mb(pools: dict[str, int], students: int) -> tuple[int, int]:
+    """What the pools hold once ready, and at most (every student's page taken, the
+    pools made again, and the kernels beyond them as the heaviest lesson's), in MB.
+
+    >>> memory_mb({"lessons/roman-dice.ipynb": 30}, 30)
+    (5100, 11900)
+    >>> memory_mb({"lessons/solving-jactus.ipynb": 30, "lessons/roman-dice.ipynb": 30}, 30)
+    (13800, 25400)
+    """
+    ready = sum(size * page_mb(page) for page, size in pools.items())
+    beyond = max_kernels(pools, students) - sum(pools.values())
+    return ready, ready + beyond * max(page_mb(page) for page in pools)
+
+
 def say_memory(pools: dict[str, int], students: int) -> None:
-    """Print what the pools will cost in memory (an estimate: :data:`PAGE_MB` a page),
+    """Print what the pools will cost in memory (an estimate: :func:`page_mb` a page),
     at most with every student's page taken and the pools made again, and whether this
     machine has that much free."""
     if not pools:
         return
     names = ", ".join(f"{size} pages of {PurePosixPath(page).stem}"
                       for page, size in pools.items())
-    ready = sum(pools.values()) * PAGE_MB
-    most = max_kernels(pools, students) * PAGE_MB
+    ready, most = memory_mb(pools, students)
+    each = sorted({page_mb(page) for page in pools})
+    per_page = (f"about {each[0]} MB a page" if len(each) == 1 else
+                "about " + ", ".join(f"{page_mb(page)} MB a page of "
+                                     f"{PurePosixPath(page).stem}" for page in pools))
     line = (f"Preparing {names} for a class of {students}: about {_gb(ready)} of memory "
-            f"(about {PAGE_MB} MB a page), at most {_gb(most)} while the pages taken are "
-            "made again.")
+            f"({per_page}), at most {_gb(most)} while the pages taken are made again.")
     try:
         import psutil
         free = psutil.virtual_memory().available / 2**20

@@ -166,3 +166,16 @@ def test_the_classroom_command_opens_the_dashboard_and_prints_no_secret(tmp_path
         again += stop(proc)
         context.close()
     assert token not in again
+
+
+def test_the_memory_estimate_is_each_lessons_own(capsys):
+    """solving-jactus holds the solved game in every page (290 MB, not 170): a teacher
+    preparing it with another lesson is told what both together cost."""
+    from janus_widgets.classroom_cmd import say_memory
+    say_memory({"lessons/solving-jactus.ipynb": 30, "lessons/roman-dice.ipynb": 30}, 30)
+    line = capsys.readouterr().out
+    assert "30 pages of solving-jactus, 30 pages of roman-dice" in line
+    assert "about 290 MB a page of solving-jactus, 170 MB a page of roman-dice" in line
+    assert "about 13.5 GB of memory" in line and "at most 24.8 GB" in line
+    say_memory({"lessons/roman-dice.ipynb": 30}, 30)
+    assert "about 5.0 GB of memory (about 170 MB a page)" in capsys.readouterr().out
