@@ -279,6 +279,38 @@ def test_on_a_phone_the_board_comes_first_and_a_tap_plays(browser, server, teach
         seat.close()
 
 
+def test_on_a_phone_new_moves_never_carry_the_board_off_the_screen(browser, server, teacher):
+    """The card game opens seven moves in (the deal), its move log below the fold of a
+    phone: the log keeps its newest move in view by scrolling itself, never the page
+    (scrollIntoView scrolled the window down to the log); a phone shows the board at
+    the top as the page opens and after each move the bots answer."""
+    t = make_table(teacher, "janus-cards")
+    seat = SeatPage(browser, f"{server.url}/seat?code={t.codes['A']}", 360, 640)
+    page = seat.page
+    top = "() => [window.scrollY, document.getElementById('board').getBoundingClientRect().top]"
+    try:
+        frame = seat.painted(seat.screen(our_turn))
+        assert frame["steps"]["length"] >= 7
+        scrolled, board_top = page.evaluate(top)
+        assert scrolled == 0 and board_top >= 0, "the page opened scrolled past its board"
+        page.select_option("#options", index=0)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        length = frame["steps"]["length"]
+        seat.act(lambda: page.evaluate("() => document.getElementById('play').click()"),
+                 lambda f: f["steps"]["length"] > length + 1)
+        seat.painted()
+        scrolled, board_top = page.evaluate(top)
+        assert scrolled == 0 and board_top >= 0, "a new move scrolled the page"
+        current = page.evaluate("""() => { const l = document.getElementById('log');
+            const c = l.querySelector('.current'); if (!c) return null;
+            const a = l.getBoundingClientRect(), b = c.getBoundingClientRect();
+            return b.top >= a.top - 1 && b.bottom <= a.bottom + 1; }""")
+        assert current is True, "the log's newest move is out of its box"
+        assert not seat.errors
+    finally:
+        seat.close()
+
+
 def test_script_in_the_address_never_runs_and_bad_codes_say_what_to_do(browser, server,
                                                                         teacher):
     attacks = ["%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",

@@ -407,7 +407,16 @@ function paintLog(entries, at) {
     log.append(item);
   }
   const current = log.querySelector(".current");
-  if (current) current.scrollIntoView({block: "nearest"});
+  if (current) showInBox(log, current);
+}
+
+// Scroll `box` (and nothing else) so that `item` is in it: scrollIntoView would scroll
+// the page too, and on a phone every new move would carry the board off the screen.
+function showInBox(box, item) {
+  const outer = box.getBoundingClientRect();
+  const inner = item.getBoundingClientRect();
+  if (inner.top < outer.top) box.scrollTop -= outer.top - inner.top;
+  else if (inner.bottom > outer.bottom) box.scrollTop += inner.bottom - outer.bottom;
 }
 
 function paintSeats(seats) {
