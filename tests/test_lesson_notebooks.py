@@ -412,6 +412,11 @@ def test_lesson_reads_as_an_app_prose_in_markdown(name):
 # --- no answer on a student's page (LESSONS.md item 4) ---------------------------------------
 # Lessons held to the strict check below (whole numbers, three figures, unreduced fractions,
 # the text of drawings), for the class and for a student.
+#: A fraction no one reads: numbers of eight digits or more (the panels show its
+#: decimal instead, marked ≈: janus_widgets.core.numbers.readable).
+UNREADABLE_FRACTION = re.compile(r"\d{8,}/\d|\d/\d{8,}")
+
+
 def test_jactus_odds_lesson_runs_and_its_widgets_work():
     nb, shows = run("jactus-odds.ipynb", STUDENT["jactus-odds.ipynb"])
     # as the notebook opens: the chain and the simulation panels wait to be asked, and the
@@ -428,6 +433,7 @@ def test_jactus_odds_lesson_runs_and_its_widgets_work():
     assert "same seed gives the same result" in shows[4]
     # best-margin for everyone: an infinite expectation, explained
     assert "may never come" in shows[5] and "∞" in shows[5]
+    assert not UNREADABLE_FRACTION.search("\n".join(shows))
     assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if o.output_type == "error"]
 
@@ -441,6 +447,7 @@ def test_jactus_strategy_lesson_runs_and_measures_the_six_seats():
     assert "scored the most rounds and seat B the fewest" in outputs, outputs
     assert "a real difference, not luck" in outputs
     assert "[image]" in outputs                    # the plot, kept in the page's widget state
+    assert not UNREADABLE_FRACTION.search("\n".join(shows))
     assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if o.output_type == "error"]
 
@@ -455,6 +462,9 @@ def test_roman_dice_lesson_runs_and_its_widgets_work():
     assert "500 throws (seed 3)" in shows[2] and "(seed 1)" not in shows[2]
     # keeping tali with unequal faces: the chain cannot merge its states
     assert "cannot be merged" in shows[3] and "chance within **5** throws" in shows[3]
+    # within 10 throws, 1 - (1 - 24/625)^10 is a fraction of 28-digit numbers: its decimal
+    assert "chance within **10** throws: **≈ 0.324**" in shows[0]
+    assert not UNREADABLE_FRACTION.search("\n".join(shows))
     assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if o.output_type == "error"]
 

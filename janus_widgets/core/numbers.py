@@ -81,17 +81,26 @@ def short_number(value: Real | Fraction, limit: int = LONGEST_DENOMINATOR) -> st
 LESSON_DENOMINATOR = 10_000_000
 
 
-def readable(value: Real | Fraction, limit: int = LESSON_DENOMINATOR) -> str:
+def readable(value: Real | Fraction, limit: int = LESSON_DENOMINATOR,
+             mark_approximate: bool = False) -> str:
     """For a lesson: the exact fraction and its decimal (``'1/36 ≈ 0.02778'``), while the
     fraction has at most seven-digit numbers; else the decimal alone (a float's exact
-    value, ``705192673542423/1125899906842624``, is never shown).
+    value, ``705192673542423/1125899906842624``, is never shown). With
+    ``mark_approximate``, a decimal alone that is not the exact value says so (``≈``):
+    a panel of exact chances then never passes a rounded one off as exact.
 
     >>> readable(2), readable(float("inf")), readable(Fraction(123456789, 10**12))
     ('2', '∞', '0.0001235')
+    >>> readable(Fraction(123456789, 10**12), mark_approximate=True)
+    '≈ 0.0001235'
+    >>> readable(Fraction(1, 4), mark_approximate=True), readable(3, mark_approximate=True)
+    ('1/4 ≈ 0.25', '3')
     """
     text = short_number(value, limit)
     if "/" in text:
         return f"{text} ≈ {decimal(value)}"
+    if mark_approximate and math.isfinite(value) and Fraction(text) != as_fraction(value):
+        return f"≈ {text}"
     return text
 
 
