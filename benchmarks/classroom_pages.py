@@ -290,22 +290,22 @@ async def new_tabs(browser, count: int, blank: str) -> list:
 
 #: Where a tab's time went, read on the page: navigation start → the page's HTML
 #: received, → its script asked for (the browser's side), → the script's first byte
-#: (the server's side), → its script received, → the join's answer, → the socket asked
-#: for, → its handshake done, → hello sent (both done), → the first screen received,
-#: → painted (seconds, each from navigation start).
+#: (the server's side), → its script received, → the socket asked for, → its handshake
+#: done, → hello sent (with the code), → ``joined`` received (the credential), → the
+#: first screen received, → painted (seconds, each from navigation start).
 TIMING = """() => {
   const mark = n => (performance.getEntriesByName(n)[0] || {startTime: NaN}).startTime;
   const res = n => performance.getEntriesByType('resource').find(e => e.name.includes(n));
   const nav = performance.getEntriesByType('navigation')[0];
   const script = res('/seat/seat.js') || {};
   return [nav.responseEnd, script.requestStart, script.responseStart, script.responseEnd,
-          (res('/api/join') || {}).responseEnd, mark('janus-socket-asked'),
-          mark('janus-socket-handshake'), mark('janus-socket-open'),
+          mark('janus-socket-asked'), mark('janus-socket-handshake'),
+          mark('janus-socket-open'), mark('janus-joined'),
           mark('janus-first-screen'), mark('janus-painted')].map(t => t / 1000);
 }"""
-PARTS = ("HTML received", "script asked", "script's first byte", "script received", "joined",
-         "socket asked", "socket's handshake done", "hello sent", "screen received",
-         "painted")
+PARTS = ("HTML received", "script asked", "script's first byte", "script received",
+         "socket asked", "socket's handshake done", "hello sent (with the code)",
+         "joined (its answer)", "screen received", "painted")
 
 
 async def open_pages(tabs: list, url: str, codes: list[str], start: float

@@ -421,35 +421,41 @@ def test_a_frame_the_page_cannot_read_is_dropped_and_the_page_plays_on(browser, 
         context.close()
 
 
-def test_the_socket_opens_while_the_code_is_checked_and_a_wrong_code_leaves_none(
+def test_the_page_joins_on_its_socket_and_a_wrong_code_leaves_it_closed(
         browser, server, teacher):
-    """The page's WebSocket handshake goes on while its join is answered (a round trip
-    less before the first screen): the socket is there before the join's answer, signs
-    in once the credential comes, and the first screen follows. A code that joins
-    nothing closes its socket without a word sent on it."""
+    """The page joins with its code on its WebSocket (hello carries the code; the
+    server answers `joined`, then the first screen): no join request over HTTP, one
+    socket, a round trip less before the first screen. The credential is kept: a
+    reload signs in with it, not with the code. A code that joins nothing is answered
+    on that socket, which closes; the page says what to do."""
     table = make_table(teacher, "jactus")
     for code, joins in ((table.codes["A"], True), ("ZZZZZZZZZZ", False)):
         context = browser.new_context(viewport={"width": 1366, "height": 768})
         try:
             page = context.new_page()
-            sockets, sent, held = [], [], []
+            sockets, sent, asked = [], [], []
             page.on("websocket", lambda ws: (sockets.append(ws), ws.on(
                 "framesent", lambda payload: sent.append(json.loads(payload)))))
-            page.route("**/api/join", lambda route: held.append(route))
+            page.on("request", lambda request: asked.append(request.url))
             page.goto(f"{server.url}/seat?code={code}")
             pump = lambda seconds: page.wait_for_timeout(1000 * seconds)  # noqa: E731
-            eventually(lambda: bool(held and sockets), timeout=20, pause=pump)  # join waits
-            assert sent == []                                      # nothing said yet
-            route = held[0]
-            route.fulfill(response=route.fetch())
             if joins:
                 page.wait_for_function("() => document.body.dataset.serial !== undefined")
                 assert len(sockets) == 1 and sent[0]["type"] == "hello"
+                assert sent[0]["code"] == code and "credential" not in sent[0]
                 assert page.url.endswith("/seat")                  # the code has left
+                assert not [url for url in asked if "/api/" in url], asked
+                page.reload()
+                page.wait_for_function("() => document.body.dataset.serial !== undefined")
+                eventually(lambda: len(sent) >= 2, timeout=20, pause=pump)
+                again = [m for m in sent if m["type"] == "hello"][-1]
+                assert "credential" in again and "code" not in again
             else:
                 page.wait_for_function("() => document.getElementById('join-message')"
                                        ".textContent.includes('No seat')")
                 eventually(lambda: sockets[0].is_closed(), timeout=20, pause=pump)
-                assert sent == [] and len(sockets) == 1
+                assert [m["type"] for m in sent] == ["hello"] and len(sockets) == 1
+                assert page.evaluate("() => sessionStorage.getItem("
+                                     "'janus-seat-credential')") is None
         finally:
             context.close()

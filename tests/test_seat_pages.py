@@ -374,3 +374,106 @@ def test_a_code_joins_at_most_ten_times_a_minute_and_head_answers(server, teache
     request = urllib.request.Request(server.url + "/seat", method="HEAD")
     with urllib.request.urlopen(request, timeout=10) as reply:
         assert reply.status == 200 and reply.headers["Content-Security-Policy"] == CSP
+
+
+# ------------------------------------------------------------------ joining on the socket
+def hello_with_code(server, code, **extra):
+    """A page's socket that says hello with a slip's code (as the seat page does)."""
+    sock = Socket(server.url)
+    sock.send({"type": "hello", "code": code, "screen": True, **extra})
+    return sock
+
+
+def closed(sock, timeout=10.0) -> bool:
+    import time
+    deadline = time.monotonic() + timeout
+    while not sock.closed and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return sock.closed
+
+
+def test_a_page_joins_with_its_code_on_its_socket(server, teacher):
+    """hello with the code: `joined` (the credential to keep), then the seat's welcome
+    and first screen on the same socket, a round trip less than joining over HTTP
+    first; the credential signs in again later (a reload, a reconnect)."""
+    t = teacher.create_table("jactus", players=2)
+    sock = hello_with_code(server, t.codes["B"].lower(), client="page-0123456789")
+    said = sock.receive("joined")
+    assert said["table"] == t.id and said["seat"] == "B" and said["game"] == "jactus"
+    assert isinstance(said["credential"], str) and len(said["credential"]) >= 24
+    screen = sock.receive("screen")
+    assert screen["seat"] == "B" and screen["table"] == t.id
+    types = [f["type"] for f in sock.frames]
+    assert types.index("joined") < types.index("welcome") < types.index("screen")
+    again = page_socket(server, said["credential"])
+    assert again.frames[-1]["seat"] == "B"
+    sock.close(), again.close()
+
+
+@pytest.mark.parametrize("hello, code, words", [
+    ({"code": "ZZZZZZZZZZ"}, "unknown_code", "no seat has the join code 'ZZZZZZZZZZ'"),
+    ({"code": "ZZZ", "credential": "x"}, "bad_request", "hello with a code is"),
+    ({"code": "ZZZ", "token": "x", "screen": True}, "bad_request", "hello with a code is"),
+    ({"code": 12345}, "bad_request", "a join code is the short text on the slip"),
+])
+def test_a_code_the_socket_cannot_join_is_refused_in_words(server, hello, code, words):
+    sock = Socket(server.url)
+    sock.send({"type": "hello", **hello})
+    error = sock.receive("error")
+    assert error["code"] == code and words in error["error"]
+    assert closed(sock) and sock.close_code == 1008         # one try a socket
+    assert not [f for f in sock.frames if f["type"] in ("joined", "welcome", "screen")]
+
+
+def test_a_refused_code_closes_its_socket_and_an_ended_table_says_so(server, teacher):
+    sock = hello_with_code(server, "ZZZZZZZZZZ", client="page-ended-test-1")
+    assert sock.receive("error")["code"] == "unknown_code"
+    assert closed(sock) and sock.close_code == 1008
+    t = teacher.create_table("jactus", players=2)
+    teacher.end(t.id)
+    sock = hello_with_code(server, t.codes["A"], client="page-ended-test-1")
+    error = sock.receive("error")
+    assert error["code"] == "ended" and "has ended" in error["error"]
+    assert closed(sock)
+
+
+def test_wrong_codes_on_sockets_count_as_they_do_over_http(tmp_path):
+    """Ten wrong codes from one page (its client id) and its joins wait, a right code
+    too, over HTTP as on a socket; another page is not held up."""
+    from janus_widgets.table.server import LIMITS
+    with table_server(tmp_path) as own:
+        t = classroom.connect(own.url, own.token).create_table("jactus", players=2)
+        for k in range(LIMITS["join_failures"]):
+            sock = hello_with_code(own, f"WRONGCODE{k}", client="page-guesser-0001")
+            assert sock.receive("error")["code"] == "unknown_code"
+        sock = hello_with_code(own, t.codes["A"], client="page-guesser-0001")
+        error = sock.receive("error")
+        assert error["code"] == "rate_limit" and re.search(r"wait \d+ s", error["error"])
+        request = urllib.request.Request(
+            own.url + "/api/join", method="POST", headers={"Content-Type": "application/json"},
+            data=json.dumps({"code": t.codes["A"], "client": "page-guesser-0001"}).encode())
+        with pytest.raises(urllib.error.HTTPError) as held:
+            urllib.request.urlopen(request, timeout=10)
+        assert held.value.code == 429
+        sock = hello_with_code(own, t.codes["A"], client="page-honest-00001")
+        assert sock.receive("joined")["seat"] == "A"
+
+
+def test_a_class_guessing_codes_is_answered_late_on_sockets_too(tmp_path):
+    """Past the class's count of wrong codes a minute (from many page ids), a wrong code
+    is answered late, on a socket as over HTTP: guessing from many pages is slowed."""
+    import time
+    from janus_widgets.table.server import LIMITS
+    with table_server(tmp_path) as own:
+        for k in range(LIMITS["class_wrong_codes"] + 5):
+            request = urllib.request.Request(
+                own.url + "/api/join", method="POST",
+                headers={"Content-Type": "application/json"},
+                data=json.dumps({"code": "WRONGCODE", "client": f"page-many-{k:05d}"}).encode())
+            with pytest.raises(urllib.error.HTTPError):
+                urllib.request.urlopen(request, timeout=30)
+        start = time.monotonic()
+        sock = hello_with_code(own, "WRONGCODE", client="page-one-more-01")
+        assert sock.receive("error", timeout=20)["code"] == "unknown_code"
+        assert time.monotonic() - start >= 0.5
+        assert closed(sock)

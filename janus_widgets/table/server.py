@@ -1393,6 +1393,37 @@ def _answer_kind(row: AnswerRow) -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------- HTTP
+async def answer_late(hall: Hall) -> None:
+    """Wait before answering a wrong join code while the class as a whole makes many
+    (see :meth:`Hall.wrong_code_delay`); too many late answers waiting already:
+    :class:`WireError` ``rate_limit`` at once."""
+    delay = hall.wrong_code_delay()
+    if not delay:
+        return
+    if hall.slow_answers >= LIMITS["slow_wrong_codes"]:
+        raise WireError("rate_limit", "too many wrong join codes on this server just "
+                                      "now: check the code on your slip and try again "
+                                      "in a few seconds", 429)
+    hall.slow_answers += 1
+    try:
+        await asyncio.sleep(delay)
+    finally:
+        hall.slow_answers -= 1
+
+
+def page_client(given: Any, address: str) -> str:
+    """Whose wrong codes a join's are: the page's own id (8 to 64 letters, digits, -
+    and _), else its network address (one school's pages may share an address: a
+    page's id keeps one page's mistakes its own).
+
+    >>> page_client("a1b2c3d4e5", "10.0.0.7"), page_client("<x>", "10.0.0.7")
+    ('page:a1b2c3d4e5', 'address:10.0.0.7')
+    """
+    if isinstance(given, str) and re.fullmatch(r"[A-Za-z0-9_-]{8,64}", given):
+        return "page:" + given
+    return "address:" + (address or "")
+
+
 class _Handler(tornado.web.RequestHandler):
     hall: Hall
 
@@ -1467,26 +1498,12 @@ class _Handler(tornado.web.RequestHandler):
         """Whose wrong codes these are: the page's own id (``client`` in the body, 8 to
         64 letters, digits, - and _), else its network address (one school's pages may
         share an address: a page's id keeps one page's mistakes its own)."""
-        given = getattr(self, "_client", None)
-        if isinstance(given, str) and re.fullmatch(r"[A-Za-z0-9_-]{8,64}", given):
-            return "page:" + given
-        return "address:" + (self.request.remote_ip or "")
+        return page_client(getattr(self, "_client", None), self.request.remote_ip or "")
 
     async def late(self, exc: WireError) -> None:
         """Answer a wrong code late while the class as a whole makes many (see
-        :meth:`Hall.wrong_code_delay`); too many late answers waiting: 429 now."""
-        delay = self.hall.wrong_code_delay()
-        if not delay:
-            return
-        if self.hall.slow_answers >= LIMITS["slow_wrong_codes"]:
-            raise WireError("rate_limit", "too many wrong join codes on this server just "
-                                          "now: check the code on your slip and try again "
-                                          "in a few seconds", 429)
-        self.hall.slow_answers += 1
-        try:
-            await asyncio.sleep(delay)
-        finally:
-            self.hall.slow_answers -= 1
+        :func:`answer_late`)."""
+        await answer_late(self.hall)
 
     def reply(self, data: Any, status: int = 200) -> None:
         self.set_status(status)
@@ -1904,7 +1921,12 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
                                          "is sent once, first (for another seat, open "
                                          "another connection)")
         conn.greeted = True
-        secret = data.get("credential", data.get("token"))
+        if "code" in data:                         # a seat page joins on its socket
+            secret = self._join_here(data)
+            if secret is None:
+                return
+        else:
+            secret = data.get("credential", data.get("token"))
         role, served, seat = hall.who(secret)
         if role != "teacher":
             digest = Storage.hash_credential(secret)
@@ -1942,6 +1964,44 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
             conn.page = PageView(hall.mirror(served, seat))
         self._send(hall.seat_welcome(served, seat))
         hall.attach(conn, served, seat)
+
+    def _join_here(self, data: dict) -> str | None:
+        """``hello`` with a slip's code instead of a credential: the join of
+        ``POST /api/join`` (the same checks and limits, a wrong code counted against the
+        page's ``client`` id, else its address) made on this socket, a round trip less
+        before a page's first screen. The page is sent ``joined`` (its new credential,
+        to keep) and then signs in with it; a refused code is answered with its error
+        (a wrong one late while the class makes many, as over HTTP) and the socket is
+        closed."""
+        if set(data) - {"type", "code", "client", "screen", "since"}:
+            self._refuse(WireError("bad_request", "hello with a code is {\"type\": "
+                                                  "\"hello\", \"code\": \"…\"} (and "
+                                                  "\"client\", \"screen\"): the code on "
+                                                  "the slip, no credential or token"))
+            return None
+        client = page_client(data.get("client"), self.request.remote_ip or "")
+        try:
+            served, seat, credential = self.hall.join(data.get("code"), client)
+        except WireError as exc:
+            if exc.code == "unknown_code":
+                tornado.ioloop.IOLoop.current().spawn_callback(self._refuse_late, exc)
+            else:
+                self._refuse(exc)
+            return None
+        self._send({"type": "joined", "table": served.id, "seat": seat_name(seat),
+                    "credential": credential, "game": served.row.game})
+        return credential
+
+    def _refuse(self, exc: WireError) -> None:
+        self._send(exc.message())
+        self.close(1008, exc.code)
+
+    async def _refuse_late(self, exc: WireError) -> None:
+        try:
+            await answer_late(self.hall)
+        except WireError as busy:
+            exc = busy
+        self._refuse(exc)
 
     def on_close(self) -> None:
         self.hall.detach(self.conn)

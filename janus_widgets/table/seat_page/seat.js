@@ -38,41 +38,31 @@ function showJoin(message) {
   $("code").focus();
 }
 
-async function join(code) {
+// Join with the slip's code on the page's socket: hello carries the code, the server
+// answers `joined` (the credential, kept for reconnecting) and then the first screen,
+// a round trip less than joining first and signing in after.
+function join(code) {
   $("join-message").textContent = "Joining…";
-  // The socket's handshake goes on while the code is checked: it says hello once the
-  // credential comes (a round trip less before the first screen), and is closed unused
-  // if the code joins nothing.
-  const early = openSocket();
-  let reply;
-  try {
-    reply = await fetch("/api/join", {
-      method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({code, client: pageId()}), credentials: "omit",
-      cache: "no-store"});
-  } catch (err) {
-    early.close();
-    showJoin("The table server does not answer: check the network, then try again.");
-    return;
-  }
-  let data = {};
-  try { data = await reply.json(); } catch (err) { data = {}; }
-  if (!reply.ok) {
-    early.close();
-    const said = typeof data.error === "string" ? data.error : `the server answered ${reply.status}`;
-    const what = {
-      unknown_code: "No seat has this code: check it on your slip (letters and digits).",
-      ended: "This table has ended: ask your teacher for a new slip.",
-      rate_limit: said,
-    }[data.code] || said;
-    showJoin(what);
-    return;
-  }
-  credential = data.credential;
+  connect({code, client: pageId()});
+}
+
+// What the page says when the server refuses a code (the server's own words otherwise).
+function refusal(msg) {
+  const said = typeof msg.error === "string" ? msg.error : "the server refused the code";
+  return {
+    unknown_code: "No seat has this code: check it on your slip (letters and digits).",
+    ended: "This table has ended: ask your teacher for a new slip.",
+  }[msg.code] || said;
+}
+
+function joined(msg) {
+  if (typeof msg.credential !== "string") throw new Error("joined without a credential");
+  credential = msg.credential;
   performance.mark("janus-joined");
   sessionStorage.setItem(STORE, credential);
   history.replaceState(null, "", "/seat");      // the code leaves the address bar
-  connect(early);
+  $("join").hidden = true;
+  $("seat").hidden = false;
 }
 
 $("join-form").addEventListener("submit", (event) => {
@@ -96,33 +86,51 @@ function openSocket() {
   return ws;
 }
 
-// Sign in on `early` (a socket opened while joining) if it is still opening or open,
-// else on a new one.
-function connect(early) {
-  $("join").hidden = true;
-  $("seat").hidden = false;
-  const usable = early && early.readyState <= WebSocket.OPEN;
-  const ws = usable ? early : openSocket();
+// Sign in on a new socket: with the credential the page keeps, or, `joining` (a code
+// and the page's id), with the code.
+function connect(joining) {
+  if (!joining) {
+    $("join").hidden = true;
+    $("seat").hidden = false;
+  }
+  let waiting = Boolean(joining);      // for `joined`: until then the code may be refused
+  const ws = openSocket();
   socket = ws;
-  const hello = () => {
+  ws.addEventListener("open", () => {
     performance.mark("janus-socket-open");
-    ws.send(JSON.stringify({type: "hello", credential, screen: true}));
-  };
-  if (ws.readyState === WebSocket.OPEN) hello();
-  else ws.addEventListener("open", hello);
+    const hello = joining ? {type: "hello", code: joining.code, client: joining.client}
+                          : {type: "hello", credential};
+    ws.send(JSON.stringify({...hello, screen: true}));
+  });
   ws.addEventListener("message", (event) => {
     let msg;
     try { msg = JSON.parse(event.data); } catch (err) {
       console.error("dropped a frame that is not JSON", err);
       return;
     }
-    try { receive(msg); } catch (err) {
+    try {
+      if (waiting && msg.type === "joined") {
+        waiting = false;
+        joined(msg);
+      } else if (waiting && msg.type === "error") {
+        waiting = false;
+        socket = null;
+        ws.close();
+        showJoin(refusal(msg));
+      } else {
+        receive(msg);
+      }
+    } catch (err) {
       console.error("dropped a frame the page cannot read", err, msg);
     }
   });
   ws.addEventListener("close", () => {
     if (socket !== ws || closing) return;
     socket = null;
+    if (waiting) {                     // gone before the code was answered
+      showJoin("The table server does not answer: check the network, then try again.");
+      return;
+    }
     setConnection("Reconnecting…");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 4000);
