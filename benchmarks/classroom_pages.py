@@ -8,7 +8,7 @@ database), makes the tables (one human seat at each, the other a bot; games in t
 Jactus, Jinns, Janus, the card game), then at one moment opens every seat: ``--pages``
 of them are real Chromium tabs at ``/seat?code=…`` (the time until the page has painted
 its first screen), the rest are clients that join with the code and wait for their
-first screen over the same WebSocket (the page's own messages). It prints:
+first screen over the same WebSocket (the page's own messages: hello with the code). It prints:
 
 * Chromium's own share first: the same tabs open a trivial page at once (one line of
   HTML and a one-line module script, from this script's own small server, nothing else
@@ -101,15 +101,6 @@ def make_tables(teacher, seats: int) -> list[tuple[str, str]]:
     return made
 
 
-async def join(url: str, code: str) -> str:
-    client = tornado.httpclient.AsyncHTTPClient()
-    reply = await client.fetch(url + "/api/join", method="POST",
-                               body=json.dumps({"code": code}),
-                               headers={"Content-Type": "application/json"},
-                               request_timeout=120)
-    return json.loads(reply.body)["credential"]
-
-
 class Client:
     """A seat that joins and reads its screens over the WebSocket; it can play."""
 
@@ -121,11 +112,12 @@ class Client:
         self.ws = None
 
     async def open(self, start: float) -> None:
-        credential = await join(self.url, self.code)
+        """Join and sign in as the seat page does: hello with the code on the socket."""
         ws_url = self.url.replace("http://", "ws://") + "/ws"
         self.ws = await tornado.websocket.websocket_connect(
             tornado.httpclient.HTTPRequest(ws_url, request_timeout=120, connect_timeout=120))
-        await self.ws.write_message(json.dumps({"type": "hello", "credential": credential,
+        await self.ws.write_message(json.dumps({"type": "hello", "code": self.code,
+                                                "client": os.urandom(8).hex(),
                                                 "screen": True}))
         while True:
             text = await self.ws.read_message()
