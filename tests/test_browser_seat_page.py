@@ -377,6 +377,36 @@ def test_a_page_comes_back_by_itself_after_kill_9(browser, tmp_path):
             seat.close()
 
 
+def test_a_page_that_joined_again_by_its_form_still_comes_back_by_itself(browser, tmp_path):
+    """A page whose kept credential no longer opens a seat (the teacher withdrew it while
+    the laptop slept) asks for the code again; joined again through its form, it
+    reconnects by itself after the server goes away, as a page joined from its slip's
+    address does (it stayed given up: a blip later, it never came back)."""
+    with table_server(tmp_path, bot_delay=0.05) as server:
+        teacher = classroom.connect(server.url, server.token)
+        t = teacher.create_table("jactus", players=2, bots={1: "greedy"})
+        seat = SeatPage(browser, f"{server.url}/seat")
+        page = seat.page
+        try:
+            page.evaluate("() => sessionStorage.setItem('janus-seat-credential', "
+                          "'a-credential-withdrawn-meanwhile')")
+            page.goto(f"{server.url}/seat")
+            page.wait_for_function("() => document.getElementById('join-message')"
+                                   ".textContent.includes('needs its code again')")
+            page.fill("#code", t.codes["A"])
+            page.click("#join-form button")
+            seat.painted(seat.screen(our_turn))
+            server.kill()
+            page.wait_for_function("() => document.getElementById('connection')"
+                                   ".textContent.includes('Reconnecting')")
+            seat.act(server.start, timeout=30)
+            eventually(lambda: page.inner_text("#connection") == "")
+            # the browser's own words for the tries while the server was away, no others
+            assert not [e for e in seat.errors if "ERR_CONNECTION_REFUSED" not in e]
+        finally:
+            seat.close()
+
+
 def test_a_frame_the_page_cannot_read_is_dropped_and_the_page_plays_on(browser, server,
                                                                          teacher):
     """Frames the page cannot read (not JSON, an unknown screen version, a layer it

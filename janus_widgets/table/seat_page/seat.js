@@ -43,6 +43,8 @@ function showJoin(message) {
 // a round trip less than joining first and signing in after.
 function join(code) {
   $("join-message").textContent = "Joining…";
+  closing = false;           // a page that gave up a seat and joins again reconnects again
+  retry = 300;
   connect({code, client: pageId()});
 }
 
