@@ -335,14 +335,42 @@ def test_a_page_coming_and_going_sends_the_others_presence_never_a_new_screen(se
 
 
 def test_a_socket_that_does_not_sign_in_is_closed(server):
+    """No hello, or a hello that was refused (a wrong credential): closed after
+    ``hello_seconds`` either way (a refused hello kept its socket open for good)."""
     import time
-    sock = Socket(server.url)
-    sock.send({"type": "ping"})
-    assert sock.receive("pong")["type"] == "pong"
+    silent, refused = Socket(server.url), Socket(server.url)
+    silent.send({"type": "ping"})
+    assert silent.receive("pong")["type"] == "pong"
+    refused.send({"type": "hello", "credential": "not-a-credential-of-this-server"})
+    assert refused.receive("error")["code"] == "bad_credential"
     deadline = time.monotonic() + 20
-    while not sock.closed and time.monotonic() < deadline:
+    while not (silent.closed and refused.closed) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert sock.closed and sock.close_code == 1008
+    assert silent.closed and silent.close_code == 1008
+    assert refused.closed and refused.close_code == 1008
+
+
+def test_text_that_is_no_code_or_credential_is_refused_without_a_traceback(server):
+    """A lone surrogate (valid JSON, no valid text) in a code or a credential could not
+    be hashed: each try was a traceback in the log and a 'server' error, unlimited."""
+    before = server.log.read_text()
+    sock = Socket(server.url)
+    sock.send_text('{"type": "hello", "code": "\\ud800AAAA", "client": "abcdefgh12"}')
+    assert sock.receive("error")["code"] == "bad_request"
+    assert closed(sock)
+    sock = Socket(server.url)
+    sock.send_text('{"type": "hello", "credential": "\\ud800"}')
+    assert sock.receive("error")["code"] == "bad_credential"
+    for path in ("/api/join", "/api/join_class"):
+        request = urllib.request.Request(
+            server.url + path, method="POST", headers={"Content-Type": "application/json"},
+            data=b'{"code": "\\ud800AAAA", "client": "abcdefgh12"}')
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 400, path
+        assert "letters and digits" in json.loads(refused.value.read())["error"]
+    new = server.log.read_text()[len(before):]
+    assert "Traceback" not in new and "message failed" not in new, new[-2000:]
 
 
 def test_a_page_of_another_site_cannot_open_a_socket(server):

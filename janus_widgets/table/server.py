@@ -101,9 +101,11 @@ BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 LOOK_ALIKES = ("0OQD", "1IL7T", "2Z", "5S", "6G", "8B")
 CODE_LETTERS = "ACDEFHJKMNPRTUVWXY3469"
 #: 22 letters to the power 10: about 2.7·10¹³ codes. Against a guesser with many page
-#: ids (each with ``join_failures`` wrong tries a minute) the class-wide limit only
-#: slows: at the 250 guesses a second measured from one machine, finding any one of 30
-#: seats' codes takes about 110 years on average.
+#: ids (each with ``join_failures`` wrong tries a minute) the class-wide limit slows
+#: only the first ``slow_wrong_codes`` waiting at once; past them each wrong code is a
+#: 429 at once, which tells the guesser as much. So only the server's speed limits it:
+#: at the 850 guesses a second measured from one machine (60 concurrent tries, a new id
+#: each), finding any one of 30 seats' codes takes about 33 years on average.
 CODE_LENGTH = 10
 STATUSES = ("playing", "paused", "ended")
 #: What a web seat page sends besides hello, ping, sync and play (see .seat_pages).
@@ -126,6 +128,16 @@ class WireError(Exception):
     def message(self, **extra: Any) -> dict[str, Any]:
         """The error as a wire message."""
         return {"type": "error", "code": self.code, "error": self.text, **extra}
+
+
+def _check_slip_code(code: Any) -> None:
+    """A join code as a slip has it: 1 to 20 characters of plain text (ASCII: a slip's
+    letters and digits, any case, spaces around). Else :class:`WireError`
+    ``bad_request``: text that is no code (a lone surrogate could not even be hashed,
+    and made a traceback for every try) is refused before anything is looked up."""
+    if not isinstance(code, str) or not 1 <= len(code) <= 20 or not code.isascii():
+        raise WireError("bad_request", "a join code is the short text on the slip: its "
+                                       "letters and digits")
 
 
 def _new_code() -> str:
@@ -784,8 +796,7 @@ class Hall:
         after ``join_failures`` wrong codes within ``join_window`` seconds it must wait
         (HTTP 429)."""
         self._join_allowed(address)
-        if not isinstance(code, str) or not 1 <= len(code) <= 20:
-            raise WireError("bad_request", "a join code is the short text on the slip")
+        _check_slip_code(code)
         found = self.storage.find_code(self.storage.hash_code(code.strip()))
         if found is None:
             self._join_failed(address)
@@ -906,8 +917,7 @@ class Hall:
         """``(class, student, credential)`` for a student's lesson code; wrong codes
         count against ``address`` as in :meth:`join`."""
         self._join_allowed(address)
-        if not isinstance(code, str) or not 1 <= len(code) <= 20:
-            raise WireError("bad_request", "a join code is the short text on the slip")
+        _check_slip_code(code)
         found = self.storage.find_student(self.storage.hash_code(code.strip()))
         if found is None:
             self._join_failed(address)
@@ -924,6 +934,9 @@ class Hall:
             raise WireError("no_credential", "sign in first: a seat's credential (from "
                                              "joining with a code) or the teacher's token",
                             401)
+        if not secret.isascii():                # none is: a lone surrogate cannot be hashed
+            raise WireError("bad_credential", "this credential opens no seat and is not "
+                                              "the teacher's token", 401)
         digest = Storage.hash_credential(secret)
         if secrets.compare_digest(digest, self._teacher):
             return "teacher", None, -1
@@ -1694,7 +1707,9 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
         loop.call_later(LIMITS["hello_seconds"], self._hello_deadline)
 
     def _hello_deadline(self) -> None:
-        if not self.conn.greeted and self.ws_connection is not None:
+        # Not signed in by now: no hello, or one that was refused (a wrong credential
+        # or code): either would hold one of the server's connections for ever.
+        if not self.conn.role and self.ws_connection is not None:
             self.close(1008, "sign in with hello first")
 
     def _send(self, data: dict[str, Any]) -> None:
