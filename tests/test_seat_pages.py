@@ -350,25 +350,41 @@ def test_a_socket_that_does_not_sign_in_is_closed(server):
     assert refused.closed and refused.close_code == 1008
 
 
-def test_text_that_is_no_code_or_credential_is_refused_without_a_traceback(server):
-    """A lone surrogate (valid JSON, no valid text) in a code or a credential could not
-    be hashed: each try was a traceback in the log and a 'server' error, unlimited."""
+def test_text_that_is_no_text_is_refused_without_a_traceback(server, teacher):
+    """Half a surrogate pair alone (``\\ud800``: valid JSON, but no text UTF-8 can
+    write) in a code, a credential, a move's id or an answer could not be hashed, stored
+    or logged: each try was a traceback in the log and a 'server' error, unlimited.
+    Now the message is not valid JSON text, wherever it comes."""
     before = server.log.read_text()
-    sock = Socket(server.url)
-    sock.send_text('{"type": "hello", "code": "\\ud800AAAA", "client": "abcdefgh12"}')
-    assert sock.receive("error")["code"] == "bad_request"
-    assert closed(sock)
-    sock = Socket(server.url)
-    sock.send_text('{"type": "hello", "credential": "\\ud800"}')
-    assert sock.receive("error")["code"] == "bad_credential"
-    for path in ("/api/join", "/api/join_class"):
+    t = teacher.create_table("jactus", players=2)
+    credential = join(server, t.codes["A"])
+    lone = "\\ud800"
+    for hello in (f'{{"type": "hello", "code": "{lone}AAAA", "client": "abcdefgh12"}}',
+                  f'{{"type": "hello", "credential": "{lone}"}}'):
+        sock = Socket(server.url)
+        sock.send_text(hello)
+        assert sock.receive("error")["code"] == "bad_json"
+        sock.close()
+    sock = page_socket(server, credential)
+    mark = sock.mark()
+    sock.send_text(f'{{"type": "play", "move": "r*", "id": "x{lone}"}}')
+    assert sock.receive("error", after=mark)["code"] == "bad_json"
+    pair = "\\ud83d\\ude00"                                 # a whole pair is text
+    sock.send_text(f'{{"type": "select", "choice": "{pair}"}}')
+    assert sock.receive("screen", after=mark)["type"] == "screen"
+    sock.close()
+    for path, body in (("/api/join", f'{{"code": "{lone}AAAA"}}'),
+                       ("/api/join_class", f'{{"code": "{lone}AAAA"}}'),
+                       ("/api/answers", f'{{"lesson": "roman-dice", "question": "q1", '
+                                        f'"answer": "1/2{lone}", "verdict": "right"}}')):
         request = urllib.request.Request(
-            server.url + path, method="POST", headers={"Content-Type": "application/json"},
-            data=b'{"code": "\\ud800AAAA", "client": "abcdefgh12"}')
+            server.url + path, method="POST", data=body.encode(),
+            headers={"Content-Type": "application/json",
+                     "Authorization": f"Bearer {credential}"})
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=10)
         assert refused.value.code == 400, path
-        assert "letters and digits" in json.loads(refused.value.read())["error"]
+        assert json.loads(refused.value.read())["code"] == "bad_json", path
     new = server.log.read_text()[len(before):]
     assert "Traceback" not in new and "message failed" not in new, new[-2000:]
 

@@ -130,6 +130,32 @@ class WireError(Exception):
         return {"type": "error", "code": self.code, "error": self.text, **extra}
 
 
+#: A JSON escape of half a surrogate pair (``\ud800``-``\udfff``): where one stands
+#: alone, the parsed text cannot be written as UTF-8 (to the log, the database, a page).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def wire_json(text: str | bytes) -> Any:
+    r"""JSON from the wire, all of its text writable: ValueError for JSON that is not,
+    as for JSON that does not parse (a lone ``\ud800`` escape is valid JSON, and made a
+    traceback wherever its text was hashed, stored or logged).
+
+    >>> wire_json('{"a": "\\ud83d\\ude00"}')["a"] == "\U0001f600"    # a pair: text
+    True
+    >>> wire_json('{"a": "\\ud800"}')
+    Traceback (most recent call last):
+    ValueError: JSON text holds half a surrogate pair alone
+    """
+    data = json.loads(text)
+    raw = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    if _SURROGATE_ESCAPE.search(raw):
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("JSON text holds half a surrogate pair alone") from None
+    return data
+
+
 def _check_slip_code(code: Any) -> None:
     """A join code as a slip has it: 1 to 20 characters of plain text (ASCII: a slip's
     letters and digits, any case, spaces around). Else :class:`WireError`
@@ -1493,9 +1519,10 @@ class _Handler(tornado.web.RequestHandler):
         if not self.request.body:
             return {}
         try:
-            return json.loads(self.request.body)
+            return wire_json(self.request.body)
         except (ValueError, RecursionError):
-            raise WireError("bad_json", "the request body is not valid JSON") from None
+            raise WireError("bad_json", "the request body is not valid JSON text (nor "
+                                        "any half of a \\u surrogate pair alone)") from None
 
     def code(self) -> Any:
         """The join code of a body ``{"code": "…"}`` (what a slip gives; a page may add
@@ -1767,9 +1794,10 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
             raise WireError("too_big", f"a message is at most {LIMITS['message_bytes']} "
                                        "bytes")
         try:
-            data = json.loads(message)
+            data = wire_json(message)
         except (ValueError, RecursionError):
-            raise WireError("bad_json", "the message is not valid JSON") from None
+            raise WireError("bad_json", "the message is not valid JSON text (nor any half "
+                                        "of a \\u surrogate pair alone)") from None
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             raise WireError("bad_message", "a message is a JSON object with a 'type'")
         self._parsed = data
