@@ -370,6 +370,10 @@ def main(args: Any) -> int:
         print(f"Pages for the class at {pages_url}/ (folder {folder}, {len(written)} files)")
         print(f"  students' seats:  {server_url}/seat (the join slips hold each "
               "student's address and QR code)")
+        if host in ("127.0.0.1", "localhost", "::1"):
+            print(f"  This machine only: the slips' addresses ({host}) open on no "
+                  "student's device. To let the class in, start again with --host "
+                  "0.0.0.0 (the slips then carry this machine's network address).")
         print(f"  lessons (student editions): {pages_url}/voila/render/lessons/NAME.ipynb "
               f"for {', '.join(lessons)}")
         kept = args.teacher_token_file or default_token_file(args.db)
@@ -419,15 +423,19 @@ def page_mb(page: str) -> int:
 
 def memory_mb(pools: dict[str, int], students: int) -> tuple[int, int]:
     """What the pools hold once ready, and at most (every student's page taken, the
-    pools made again, and the kernels beyond them as the heaviest lesson's), in MB.
+    pools made again, and 10 pages more, as the heaviest lesson's), in MB. (Voila's
+    own cap, :func:`max_kernels`, is at least 60 kernels: a bound, not what a class of
+    a few students uses.)
 
     >>> memory_mb({"lessons/roman-dice.ipynb": 30}, 30)
     (5100, 11900)
+    >>> memory_mb({"lessons/roman-dice.ipynb": 1}, 1)
+    (170, 2040)
     >>> memory_mb({"lessons/solving-jactus.ipynb": 30, "lessons/roman-dice.ipynb": 30}, 30)
     (13800, 25400)
     """
     ready = sum(size * page_mb(page) for page, size in pools.items())
-    beyond = max_kernels(pools, students) - sum(pools.values())
+    beyond = students + 10
     return ready, ready + beyond * max(page_mb(page) for page in pools)
 
 
@@ -437,8 +445,8 @@ def say_memory(pools: dict[str, int], students: int) -> None:
     machine has that much free."""
     if not pools:
         return
-    names = ", ".join(f"{size} pages of {PurePosixPath(page).stem}"
-                      for page, size in pools.items())
+    names = ", ".join(f"{size} page{'s' if size != 1 else ''} of "
+                      f"{PurePosixPath(page).stem}" for page, size in pools.items())
     ready, most = memory_mb(pools, students)
     each = sorted({page_mb(page) for page in pools})
     per_page = (f"about {each[0]} MB a page" if len(each) == 1 else

@@ -114,6 +114,8 @@ def test_the_classroom_command_opens_the_dashboard_and_prints_no_secret(tmp_path
         assert token not in printed and "token=" not in printed
         assert f"opened in your browser; to open it again, open {page}" in printed
         assert re.search(r"students' seats:  http://127\.0\.0\.1:\d+/seat ", printed)
+        # started for this machine only: the teacher is told the slips open nowhere else
+        assert "open on no student's device" in printed and "--host 0.0.0.0" in printed
         time.sleep(0.5)                               # the stand-in browser writes
         assert opened.read_text().split() == [page.as_uri()]
         address = html.unescape(re.search(r'url=([^"]*)"', page.read_text()).group(1))
