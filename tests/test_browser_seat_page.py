@@ -377,6 +377,30 @@ def test_a_page_comes_back_by_itself_after_kill_9(browser, tmp_path):
             seat.close()
 
 
+def test_a_code_typed_with_spaces_joins_and_a_refused_one_stays_in_the_box(browser, server,
+                                                                         teacher):
+    """A student types the slip's code as it reads, with a space or a dash, in lower
+    case: it joins. A code that joins nothing is refused in words and stays in the box
+    to be corrected (it was gone)."""
+    t = make_table(teacher, "jactus")
+    seat = SeatPage(browser, f"{server.url}/seat")
+    page = seat.page
+    try:
+        page.wait_for_selector("#code")
+        page.fill("#code", "zzzzz-zzzzz")
+        page.click("#join-form button")
+        page.wait_for_function("() => document.getElementById('join-message')"
+                               ".textContent.includes('No seat')")
+        assert page.input_value("#code") == "zzzzz-zzzzz"
+        code = t.codes["A"]
+        page.fill("#code", f"{code[:5].lower()} {code[5:]}")
+        page.click("#join-form button")
+        seat.painted(seat.screen(our_turn))
+        assert page.url.endswith("/seat") and not seat.errors
+    finally:
+        seat.close()
+
+
 def test_a_page_that_joined_again_by_its_form_still_comes_back_by_itself(browser, tmp_path):
     """A page whose kept credential no longer opens a seat (the teacher withdrew it while
     the laptop slept) asks for the code again; joined again through its form, it

@@ -441,7 +441,8 @@ def test_a_page_joins_with_its_code_on_its_socket(server, teacher):
     and first screen on the same socket, a round trip less than joining over HTTP
     first; the credential signs in again later (a reload, a reconnect)."""
     t = teacher.create_table("jactus", players=2)
-    sock = hello_with_code(server, t.codes["B"].lower(), client="page-0123456789")
+    typed = f"{t.codes['B'][:5].lower()}-{t.codes['B'][5:]} "    # as a student types it
+    sock = hello_with_code(server, typed, client="page-0123456789")
     said = sock.receive("joined")
     assert said["table"] == t.id and said["seat"] == "B" and said["game"] == "jactus"
     assert isinstance(said["credential"], str) and len(said["credential"]) >= 24

@@ -156,14 +156,19 @@ def wire_json(text: str | bytes) -> Any:
     return data
 
 
-def _check_slip_code(code: Any) -> None:
-    """A join code as a slip has it: 1 to 20 characters of plain text (ASCII: a slip's
-    letters and digits, any case, spaces around). Else :class:`WireError`
-    ``bad_request``: text that is no code (a lone surrogate could not even be hashed,
-    and made a traceback for every try) is refused before anything is looked up."""
+def _slip_code(code: Any) -> str:
+    """A join code as a student may type it, as it is kept: 1 to 20 characters of plain
+    text (ASCII: the slip's letters and digits, any case), spaces and dashes anywhere
+    dropped. Else :class:`WireError` ``bad_request``: text that is no code (a lone
+    surrogate could not even be hashed) is refused before anything is looked up.
+
+    >>> _slip_code(" km4t-pxra 3c ")
+    'km4tpxra3c'
+    """
     if not isinstance(code, str) or not 1 <= len(code) <= 20 or not code.isascii():
         raise WireError("bad_request", "a join code is the short text on the slip: its "
                                        "letters and digits")
+    return re.sub(r"[\s-]+", "", code)
 
 
 def _new_code() -> str:
@@ -822,8 +827,8 @@ class Hall:
         after ``join_failures`` wrong codes within ``join_window`` seconds it must wait
         (HTTP 429)."""
         self._join_allowed(address)
-        _check_slip_code(code)
-        found = self.storage.find_code(self.storage.hash_code(code.strip()))
+        code = _slip_code(code)
+        found = self.storage.find_code(self.storage.hash_code(code))
         if found is None:
             self._join_failed(address)
             raise WireError("unknown_code", f"no seat has the join code {code.strip()!r}: "
@@ -943,8 +948,8 @@ class Hall:
         """``(class, student, credential)`` for a student's lesson code; wrong codes
         count against ``address`` as in :meth:`join`."""
         self._join_allowed(address)
-        _check_slip_code(code)
-        found = self.storage.find_student(self.storage.hash_code(code.strip()))
+        code = _slip_code(code)
+        found = self.storage.find_student(self.storage.hash_code(code))
         if found is None:
             self._join_failed(address)
             raise WireError("unknown_code", f"no student has the code {code.strip()!r}: "

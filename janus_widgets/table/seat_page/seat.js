@@ -14,9 +14,14 @@ let autoplay = null;        // the autoplay timer
 let closing = false;        // the page gave up its seat (a refused credential)
 
 // ------------------------------------------------------------------ joining
+// A code as a student may type it: any case, spaces or dashes between its letters.
+function slipCode(text) {
+  return text.replace(/[\s-]+/g, "").toUpperCase();
+}
+
 function codeFromAddress() {
   const params = new URLSearchParams(location.search);
-  const code = (params.get("code") || "").trim().toUpperCase();
+  const code = slipCode(params.get("code") || "");
   return /^[A-Z0-9]{4,20}$/.test(code) ? code : "";
 }
 
@@ -31,10 +36,13 @@ function pageId() {
   return id;
 }
 
+let tried = "";               // the last code tried: back in the box if it was refused
+
 function showJoin(message) {
   $("seat").hidden = true;
   $("join").hidden = false;
   $("join-message").textContent = message || "";
+  if (!$("code").value) $("code").value = tried;
   $("code").focus();
 }
 
@@ -42,6 +50,7 @@ function showJoin(message) {
 // answers `joined` (the credential, kept for reconnecting) and then the first screen,
 // a round trip less than joining first and signing in after.
 function join(code) {
+  tried = code;
   $("join-message").textContent = "Joining…";
   closing = false;           // a page that gave up a seat and joins again reconnects again
   retry = 300;
@@ -69,7 +78,7 @@ function joined(msg) {
 
 $("join-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  const code = $("code").value.trim().toUpperCase();
+  const code = slipCode($("code").value);
   if (!/^[A-Z0-9]{4,20}$/.test(code)) {
     showJoin("A code is the 10 letters and digits on your slip.");
     return;
