@@ -377,6 +377,39 @@ def test_a_page_comes_back_by_itself_after_kill_9(browser, tmp_path):
             seat.close()
 
 
+def test_one_legal_move_is_selected_and_a_selection_never_outlives_its_position(
+        browser, server, teacher):
+    """Jactus opens with one legal move (throw all five): it is selected, and Play plays
+    it (it asked for a selection first, a tap more on a phone). A move selected in a
+    list of many stays selected while the position does, and is let go with it."""
+    t = make_table(teacher, "jactus")
+    seat = SeatPage(browser, f"{server.url}/seat?code={t.codes['A']}")
+    page = seat.page
+    try:
+        frame = seat.painted(seat.screen(our_turn))
+        assert len(frame["moves"]["options"]) == 1
+        assert page.input_value("#options") == "0"
+        length = frame["steps"]["length"]
+        frame = seat.act(lambda: page.click("#play"),
+                         lambda f: f["steps"]["length"] > length and our_turn(f)
+                         and len(f["moves"]["options"]) > 2)
+        seat.painted(frame)
+        page.select_option("#options", index=2)
+        seat.painted(seat.act(lambda: None, lambda f: f["serial"] > frame["serial"]))
+        assert page.input_value("#options") == "2"               # the same position: kept
+        # played: the next position (this seat's again, a list of many) selects nothing
+        length = frame["steps"]["length"]
+        seat.act(lambda: page.click("#play"),
+                 lambda f: f["steps"]["length"] > length and f["steps"]["at_end"])
+        seat.painted()
+        after = seat.screens[-1]
+        if len(after["moves"]["options"]) > 1:
+            assert page.input_value("#options") == "", "a selection outlived its position"
+        assert not seat.errors
+    finally:
+        seat.close()
+
+
 def test_a_code_typed_with_spaces_joins_and_a_refused_one_stays_in_the_box(browser, server,
                                                                          teacher):
     """A student types the slip's code as it reads, with a space or a dash, in lower

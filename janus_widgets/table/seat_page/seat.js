@@ -346,6 +346,7 @@ function contains(region, x, y) {
 }
 
 function paint(data) {
+  const before = screen;
   screen = data;
   document.body.dataset.serial = String(data.serial);   // which screen is shown (tests)
   document.title = `${data.title} · seat ${data.seat}`;
@@ -354,7 +355,9 @@ function paint(data) {
   draw(ctx, data.drawing, fitBoard(data.drawing), []);
   paintSteps(data.steps);
   paintStatus(data.status);
-  paintMoves(data.moves);
+  const samePosition = Boolean(before) && before.steps.index === data.steps.index &&
+    before.steps.length === data.steps.length;
+  paintMoves(data.moves, samePosition);
   paintLog(data.log, data.log_at);
   paintSeats(data.seats);
   paintPanels(data.panels);
@@ -395,9 +398,13 @@ function say(text, kind) {
   message.className = kind;
 }
 
-function paintMoves(moves) {
+// The list of legal moves. A selection is kept while the position stays (the server
+// keeps it too, and highlights it), by its notation: a list's index names another
+// move after a move, and Play would have played it. A list of one move has it
+// selected: Play plays it.
+function paintMoves(moves, samePosition) {
   const list = $("options");
-  const keep = list.value;
+  const chosen = list.selectedOptions.length ? list.selectedOptions[0].dataset.notation : null;
   list.replaceChildren();
   if (!moves.options.length) {
     const note = document.createElement("option");
@@ -408,10 +415,13 @@ function paintMoves(moves) {
   moves.options.forEach((option, i) => {
     const item = document.createElement("option");
     item.value = String(i);
+    item.dataset.notation = option.notation;
     item.textContent = `${option.notation} — ${option.description}`;
     list.append(item);
   });
-  if (keep && moves.options[Number(keep)]) list.value = keep;
+  const again = samePosition ? moves.options.findIndex((o) => o.notation === chosen) : -1;
+  if (again >= 0) list.value = String(again);
+  else if (moves.options.length === 1) list.value = "0";
   $("play").disabled = !moves.can_play || !moves.options.length;
 }
 
