@@ -39,6 +39,8 @@ def test_a_throw_the_die_cannot_make_is_refused_and_says_why():
 def test_a_page_joined_to_no_class_pools_its_own_throws():
     page = ClassExperiment("talus", ROMAN_DICE_MODELS, link=None, poll=0)
     try:
+        # no throws, no plot: an empty image is a broken-image icon in a browser
+        assert page.view.plot.layout.display == "none"
         page.entry.value = "1 3 4 6 3 3"
         page.add.click()
         page.entry.value = "6 6 5"                  # refused whole: nothing of it counts
@@ -48,6 +50,7 @@ def test_a_page_joined_to_no_class_pools_its_own_throws():
         assert page.pooled["pooled"] == {"1": 1, "3": 3, "4": 1, "6": 1}
         assert "joined to no class" in page.children[0].value
         assert "Your throws: 6" in page.view.table.value and page.view.plot.value
+        assert page.view.plot.layout.display is None              # shown with a plot
         page.entry.value = "1 1"
         page.add.click()
         page.undo.click()                           # a student takes back their mistake

@@ -64,7 +64,9 @@ class _Pooled(w.VBox):
         self.experiment = experiment
         self.models = dict(models)
         self.table = w.HTML()
-        self.plot = w.Image(format="png", layout=w.Layout(max_width="720px"))
+        # Hidden until there is a plot: an empty image is a browser's broken-image icon.
+        self.plot = w.Image(format="png", layout=w.Layout(max_width="720px",
+                                                          display="none"))
         self.history: list[tuple[int, int]] = []      # (throws, hits) as they arrived
         super().__init__([self.table, self.plot])
         self.add_class("janus-experiment-pooled")
@@ -98,8 +100,11 @@ class _Pooled(w.VBox):
                                                     f"{_HIT_NAMES[self.experiment]}",
                                  unit="throws so far")
                 self.plot.value = _png(fig)
+                self.plot.layout.display = None
         else:
             text += "<p>No throws yet.</p>"
+            self.history = []
+            self.plot.layout.display = "none"
         self.table.value = text
 
 
