@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import argparse
 import ast
+import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from . import games
@@ -90,7 +92,25 @@ def _bots(text: str, game: object) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m janus_widgets",
+    """The command line (``janus-widgets …`` or ``python -m janus_widgets …``): its exit
+    status. Output piped into a program that stops reading (``| head``) ends quietly."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # Python's advice: point stdout at devnull so its flush at exit cannot fail too.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _prog() -> str:
+    """How the user called us, for the usage lines."""
+    called = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return "janus-widgets" if called.startswith("janus-widgets") else "python -m janus_widgets"
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=_prog(),
                                      description="Play and study the four games "
                                                  "without a notebook.")
     parser.add_argument("--version", action="version",
@@ -260,7 +280,6 @@ def _nbgrader(args: list[str]) -> int:
     import importlib.util
     import os
     import subprocess
-    from pathlib import Path
     if importlib.util.find_spec("nbgrader") is None:
         print("error: nbgrader is not installed in this environment: pip install "
               "'janus_widgets[nbgrader]'", file=sys.stderr)

@@ -467,3 +467,22 @@ def test_more_bots_than_seats_is_refused_saying_how_many_seats():
                           "--bots", "greedy,greedy,greedy,greedy,greedy", "--games", "1"],
                          capture_output=True, text=True)
     assert out.returncode == 2 and "5 bots for 2 seats" in out.stderr
+
+
+def test_output_piped_into_a_program_that_stops_reading_ends_quietly(tmp_path):
+    """`janus-widgets notebooks … | head -1` ended with a BrokenPipeError traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "janus_widgets", "notebooks", "--out",
+                             str(tmp_path / "nb"), "--edition", "teacher"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()                           # as `| head -0`: nobody reads
+    _, err = proc.communicate(timeout=120)
+    assert b"Traceback" not in err and b"BrokenPipeError" not in err, err.decode()[-2000:]
+
+
+def test_the_usage_line_names_the_command_as_it_was_called():
+    cli = Path(sys.executable).parent / "janus-widgets"
+    usage = subprocess.run([str(cli), "--help"], capture_output=True, text=True)
+    assert usage.stdout.startswith("usage: janus-widgets ")
+    usage = subprocess.run([sys.executable, "-m", "janus_widgets", "--help"],
+                           capture_output=True, text=True)
+    assert usage.stdout.startswith("usage: python -m janus_widgets ")
