@@ -279,6 +279,45 @@ def test_on_a_phone_the_board_comes_first_and_a_tap_plays(browser, server, teach
         seat.close()
 
 
+def test_big_on_a_phone_keeps_the_boards_type_large_and_scrolls_it_sideways(
+        browser, server, teacher):
+    """On a 360×640 phone the Janus board fits the width, its smallest type about 4 px;
+    Big made only the page's type larger. Now Big keeps the board's type at 14 px or
+    more: the board is wider than the phone and its own box scrolls sideways (the page
+    does not), and a tap on it still plays."""
+    t = make_table(teacher, "janus")
+    seat = SeatPage(browser, f"{server.url}/seat?code={t.codes['A']}", 360, 640)
+    page = seat.page
+    try:
+        frame = seat.painted(seat.screen(our_turn))
+        assert seat.text_px(frame) < 10                     # the overview: the whole board
+        page.click("#big")
+        eventually(lambda: seat.text_px(frame) >= 14)
+        wide = page.evaluate("""() => { const b = document.getElementById('board-box');
+            return [b.scrollWidth, b.clientWidth, document.documentElement.scrollWidth]; }""")
+        assert wide[0] > wide[1] and wide[2] <= 360, wide
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "seat-page-janus-360x640-big.png"))
+        page.evaluate("() => { document.getElementById('board-box').scrollLeft = 40; }")
+        length = frame["steps"]["length"]
+        record = teacher.record(t.id)
+        view = record.final_state().view(0)
+        now = frame
+        for index in clicks_for_a_move(games.get("janus"), view, frame):
+            x, y = clickable_point(now, index)
+            box = page.locator("#board").bounding_box()
+            scale = box["width"] / now["drawing"]["width"]
+            page.evaluate(f"() => document.getElementById('board-box').scrollLeft = "
+                          f"{max(0, x * scale - 150)}")
+            box = page.locator("#board").bounding_box()
+            now = seat.act(lambda: page.mouse.click(box["x"] + x * scale,
+                                                    box["y"] + y * scale))
+        seat.screen(lambda f: f["steps"]["length"] > length)
+        assert not seat.errors
+    finally:
+        seat.close()
+
+
 def test_on_a_phone_new_moves_never_carry_the_board_off_the_screen(browser, server, teacher):
     """The card game opens seven moves in (the deal), its move log below the fold of a
     phone: the log keeps its newest move in view by scrolling itself, never the page

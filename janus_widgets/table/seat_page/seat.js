@@ -240,15 +240,31 @@ const canvas = $("board");
 const ctx = canvas.getContext("2d");
 let scale = 1;              // CSS pixels per drawing unit
 
+//: Big: the smallest text on the board is at least this many CSS pixels.
+const BIG_TEXT_PX = 14;
+
+function smallestText(drawing) {
+  let smallest = Infinity;
+  for (const layer of Object.values(drawing.layers)) {
+    for (const shape of layer) {
+      if (shape[0] === "text" && shape[4] > 0) smallest = Math.min(smallest, shape[4]);
+    }
+  }
+  return smallest;
+}
+
 function fitBoard(drawing) {
   // The whole board, the step bar and the status line on screen at once: the board gets
-  // the width it has, as far as its height leaves room for the rest.
+  // the width it has, as far as its height leaves room for the rest. Big keeps the
+  // board's type at least BIG_TEXT_PX: on a phone the board is then wider than the
+  // screen, and its box scrolls sideways.
   const big = document.body.classList.contains("big");
   const stage = $("stage");
   const width = stage.clientWidth || drawing.width;
   const reserve = big ? 50 : ($("top").offsetHeight + $("stepbar").offsetHeight + 90);
   const room = Math.max(200, window.innerHeight - reserve);
   scale = Math.min(width / drawing.width, room / drawing.height);
+  if (big) scale = Math.max(scale, BIG_TEXT_PX / smallestText(drawing));
   const cssW = Math.floor(drawing.width * scale);
   const cssH = Math.floor(drawing.height * scale);
   const ratio = window.devicePixelRatio || 1;
