@@ -98,6 +98,8 @@ def test_a_worksheet_holds_no_answer_and_the_key_holds_every_answer(tmp_path, ca
     assert main(["worksheet", "roman-dice", "--out", str(key), "--answers",
                  "--source", str(src)]) == 0
     sheet_text, key_text = sheet.read_text(), key.read_text()
+    for text in (sheet_text, key_text):     # on a phone at its own width, not zoomed out
+        assert "<meta name='viewport' content='width=device-width, initial-scale=1'>" in text
     for exercise in roman_dice:
         assert exercise.question in sheet_text and exercise.question in key_text
         assert exercise.explanation in key_text and exercise.explanation not in sheet_text

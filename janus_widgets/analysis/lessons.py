@@ -683,6 +683,7 @@ def worksheet_html(name: str, *, answers: bool = False, student: str | None = No
                             for term, text in terms) + "</ul></div>")
     css = _CSS.replace("PAPER", PAPERS[paper]).replace("WORKING", WORKING_SPACE)
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>{html.escape(les.title)}: {kind.lower()}</title>"
             f"<style>{css}</style></head><body>"
             f"<h1>{html.escape(les.title)}</h1>"

@@ -231,7 +231,8 @@ def join_slips(rows: list[dict[str, str]], *, title: str = "Join slips",
             f"</div><div class='code'>{html.escape(r['code'])}</div>{how}"
             + (f"<div class='how'>{html.escape(fallback)}</div>" if fallback else "")
             + "</div></div>")
-    return f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+    return f"""<!doctype html><html><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>
 <style>@page {{ size: {size}; margin: 12mm; }}
 body {{ font-family: sans-serif; margin: 0; }}
 h1 {{ font-size: 14pt; }}
