@@ -436,7 +436,7 @@ def memory_mb(pools: dict[str, int], students: int) -> tuple[int, int]:
     """
     ready = sum(size * page_mb(page) for page, size in pools.items())
     beyond = students + 10
-    return ready, ready + beyond * max(page_mb(page) for page in pools)
+    return ready, ready + beyond * max((page_mb(page) for page in pools), default=PAGE_MB)
 
 
 def say_memory(pools: dict[str, int], students: int) -> None:

@@ -240,7 +240,7 @@ const canvas = $("board");
 const ctx = canvas.getContext("2d");
 let scale = 1;              // CSS pixels per drawing unit
 
-//: Big: the smallest text on the board is at least this many CSS pixels.
+// Big: the smallest text on the board is at least this many CSS pixels.
 const BIG_TEXT_PX = 14;
 
 function smallestText(drawing) {
