@@ -495,6 +495,18 @@ def test_the_hint_explains_variants_it_cannot_solve():
     assert "2-player" in show_hint(w, True)
 
 
+def test_the_hint_toggle_is_off_and_says_why_where_the_solver_cannot_play():
+    """3 players: the toggle was active and, pressed, only explained; now it is disabled
+    and its tooltip says why. 2 players: active, its usual tooltip."""
+    from janus_widgets.widgets.extras import HINT_TOOLTIP, _hint_parts, jactus_widget
+    three = jactus_widget(players=3, seed=4, bot_delay=0)
+    toggle, _ = _hint_parts(three)
+    assert toggle.disabled and "2-player games only" in toggle.tooltip
+    two = jactus_widget(players=2, seed=4, bot_delay=0)
+    toggle, _ = _hint_parts(two)
+    assert not toggle.disabled and toggle.tooltip == HINT_TOOLTIP
+
+
 def test_chance_points_are_exact_averages_of_fractions(solution):
     state = jactus.new(seed=0).play("r*")
     outcomes = state.chance_outcomes()

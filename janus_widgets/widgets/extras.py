@@ -195,11 +195,14 @@ def hint_html(shell: Any) -> str:
     return "".join(lines)
 
 
+#: The hint toggle's tooltip where the solver can play the game on screen.
+HINT_TOOLTIP = ("What certified optimal 2-player play does here, and the value of every "
+                "move (janus_widgets.analysis.solve)")
+
+
 def _hint_box(shell: Any) -> W.VBox:
     toggle = W.ToggleButton(value=False, description="Best move (solver)", icon="lightbulb-o",
-                            tooltip="What certified optimal 2-player play does here, and the "
-                                    "value of every move (janus_widgets.analysis.solve)",
-                            layout=W.Layout(width="auto"))
+                            tooltip=HINT_TOOLTIP, layout=W.Layout(width="auto"))
     panel = W.HTML()
     panel.add_class("jactus-hint-panel")
     toggle.observe(shell.guard(lambda change: show_hint(shell)), names="value")
@@ -224,13 +227,17 @@ def show_hint(shell: Any, on: bool | None = None) -> str:
     if parts is None:
         return ""
     toggle, panel = parts
+    from ..analysis.solve import in_memory, unsolvable
+    # A game the solver cannot play (3 players and more): the toggle says why, off.
+    reason = unsolvable(shell.state.variant)
+    toggle.disabled = reason is not None and not toggle.value
+    toggle.tooltip = HINT_TOOLTIP if reason is None else f"No hint here: {reason}"
     if on is not None and toggle.value != on:
         toggle.value = on                    # the toggle's observer calls back here
         return panel.value
     if not toggle.value:
         panel.value = ""
         return ""
-    from ..analysis.solve import in_memory, unsolvable
     variant = shell.state.variant
     if unsolvable(variant) is None and not in_memory(variant):
         panel.value = ("<p>Solving 2-player Jactus for these rules (a few seconds, once; "
