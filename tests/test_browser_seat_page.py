@@ -115,6 +115,16 @@ class SeatPage:
                  if s[0] == "text"]
         return min(sizes) * scale
 
+    def outlives_kill_9(self, server: Any) -> dict:
+        """Kill the page's server (SIGKILL), see the page say it is reconnecting, start
+        the server again: the first screen after, once the page says it is connected."""
+        server.kill()
+        self.page.wait_for_function("() => document.getElementById('connection')"
+                                    ".textContent.includes('Reconnecting')")
+        back = self.act(server.start, timeout=30)
+        eventually(lambda: self.page.inner_text("#connection") == "")
+        return back
+
     def close(self) -> None:
         self.context.close()
 
@@ -405,12 +415,8 @@ def test_a_page_comes_back_by_itself_after_kill_9(browser, tmp_path):
             seat.act(lambda: page.keyboard.press("Enter"),
                      lambda f: f["steps"]["length"] >= 1 and our_turn(f), timeout=30)
             played = len(teacher.record(t.id).moves)
-            server.kill()
-            page.wait_for_function("() => document.getElementById('connection')"
-                                   ".textContent.includes('Reconnecting')")
-            back = seat.act(server.start, timeout=30)
+            back = seat.outlives_kill_9(server)
             assert back["steps"]["length"] >= played
-            eventually(lambda: page.inner_text("#connection") == "")
             assert page.url.endswith("/seat")          # the same seat, no code needed
         finally:
             seat.close()
@@ -492,11 +498,7 @@ def test_a_page_that_joined_again_by_its_form_still_comes_back_by_itself(browser
             page.fill("#code", t.codes["A"])
             page.click("#join-form button")
             seat.painted(seat.screen(our_turn))
-            server.kill()
-            page.wait_for_function("() => document.getElementById('connection')"
-                                   ".textContent.includes('Reconnecting')")
-            seat.act(server.start, timeout=30)
-            eventually(lambda: page.inner_text("#connection") == "")
+            seat.outlives_kill_9(server)
             # the browser's own words for the tries while the server was away, no others
             assert not [e for e in seat.errors if "ERR_CONNECTION_REFUSED" not in e]
         finally:

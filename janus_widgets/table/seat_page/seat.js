@@ -72,6 +72,10 @@ function joined(msg) {
   performance.mark("janus-joined");
   sessionStorage.setItem(STORE, credential);
   history.replaceState(null, "", "/seat");      // the code leaves the address bar
+  showSeat();
+}
+
+function showSeat() {
   $("join").hidden = true;
   $("seat").hidden = false;
 }
@@ -100,10 +104,7 @@ function openSocket() {
 // Sign in on a new socket: with the credential the page keeps, or, `joining` (a code
 // and the page's id), with the code.
 function connect(joining) {
-  if (!joining) {
-    $("join").hidden = true;
-    $("seat").hidden = false;
-  }
+  if (!joining) showSeat();
   let waiting = Boolean(joining);      // for `joined`: until then the code may be refused
   const ws = openSocket();
   socket = ws;
