@@ -7,8 +7,10 @@ For each class size it starts ``python -m janus_widgets serve`` (its own process
 database), makes the tables (one human seat at each, the other a bot; games in turn:
 Jactus, Jinns, Janus, the card game), then at one moment opens every seat: ``--pages``
 of them are real Chromium tabs at ``/seat?code=…`` (the time until the page has painted
-its first screen), the rest are clients that join with the code and wait for their
-first screen over the same WebSocket (the page's own messages: hello with the code). It prints:
+its first screen, which comes in the page, and until it has painted its socket's first
+screen: playable), the rest are clients that do what the page does (fetch
+``/seat?code=…``, then hello with the code on the WebSocket, to its first screen). It
+prints:
 
 * Chromium's own share first: the same tabs open a trivial page at once (one line of
   HTML and a one-line module script, from this script's own small server, nothing else
@@ -36,8 +38,16 @@ everything else (this process, Chromium, the workers) to the others.
 What is warmed before the clock starts, and nothing else: each tab is made, and has
 loaded a blank page from another small server of this script on ``127.0.0.1`` (another
 port: the same site, so Chromium's renderer process for the site is running, as a
-student's browser is). That page is 60 bytes of HTML of its own; nothing of the seat
-page (``/seat``, its script, style or icon) is fetched or cached before the clock.
+student's browser is), then the trivial page twice (the first time warms the browser
+up, as a browser in use is: its processes started and its script engine ready; the
+second is the baseline), then the machine is left alone for 2 s. Those pages are 60
+bytes of HTML of their own; nothing of the seat page (``/seat``, its script, style or
+icon) is fetched or cached before the clock.
+
+Every time of a tab is read on the page's own clock (the navigation's start in the
+epoch, and the page's marks), against this process's wall clock at the start: polling
+the page from here through the browser's driver would add its own delays (about
+0.4 s for ten tabs on this machine).
 
 Nothing is asserted: these are figures (the tests check behaviour, not speed).
 """
@@ -106,13 +116,18 @@ class Client:
 
     def __init__(self, url: str, code: str) -> None:
         self.url, self.code = url, code
-        self.first = float("nan")
+        self.first = float("nan")           # its page received (its first screen in it)
+        self.live = float("nan")            # its socket's first screen received
         self.screen: dict | None = None
         self.layers: dict[str, list] = {}         # what the page holds of each layer
         self.ws = None
 
     async def open(self, start: float) -> None:
-        """Join and sign in as the seat page does: hello with the code on the socket."""
+        """Open the slip's address as the seat page does: the page (its seat's first
+        screen in it), then hello with the code on the socket, to its first screen."""
+        await tornado.httpclient.AsyncHTTPClient().fetch(
+            f"{self.url}/seat?code={self.code}", request_timeout=120, connect_timeout=120)
+        self.first = time.monotonic() - start
         ws_url = self.url.replace("http://", "ws://") + "/ws"
         self.ws = await tornado.websocket.websocket_connect(
             tornado.httpclient.HTTPRequest(ws_url, request_timeout=120, connect_timeout=120))
@@ -126,7 +141,7 @@ class Client:
             msg = json.loads(text)
             if msg.get("type") == "screen":
                 self.screen = held_layers(self.layers, msg)
-                self.first = time.monotonic() - start
+                self.live = time.monotonic() - start
                 return
 
     async def play_on(self, stop: asyncio.Event, moves: list[int]) -> None:
@@ -178,7 +193,7 @@ async def worker_main() -> None:
     start = (await read())["start"]
     await asyncio.sleep(max(0.0, start - time.monotonic()))
     await asyncio.gather(*(c.open(start) for c in clients))
-    write({"first": [c.first for c in clients]})
+    write({"first": [c.first for c in clients], "live": [c.live for c in clients]})
     await read()                                      # play
     stop = asyncio.Event()
     played: list[int] = []
@@ -231,6 +246,8 @@ class Workers:
 
 
 # ---------------------------------------------------------------------- the tabs
+#: The page shows a screen of its socket (it is playable). Its first screen, the one
+#: that came in the page, was painted before (the ``janus-painted`` mark).
 PAINTED = "() => document.body.dataset.serial !== undefined"
 BLANK = b"<!doctype html><title>a browser already open</title><p>ready"
 
@@ -240,8 +257,8 @@ BLANK = b"<!doctype html><title>a browser already open</title><p>ready"
 #: once just before the seat pages. What it takes is the browser's, on this machine.
 TRIVIAL = (b"<!doctype html><title>trivial</title>"
            b"<script type=module src=/trivial.js></script><p>trivial")
-TRIVIAL_JS = b"document.body.dataset.ran = '1';"
-TRIVIAL_RAN = "() => document.body && document.body.dataset.ran === '1'"
+TRIVIAL_JS = b"document.body.dataset.ran = String(performance.timeOrigin + performance.now());"
+TRIVIAL_RAN = "() => document.body && document.body.dataset.ran !== undefined"
 
 
 class _Blank(BaseHTTPRequestHandler):
@@ -281,48 +298,57 @@ async def new_tabs(browser, count: int, blank: str) -> list:
 
 
 #: Where a tab's time went, read on the page: navigation start → the page's HTML
-#: received, → its script asked for (the browser's side), → the script's first byte
-#: (the server's side), → its script received, → the socket asked for, → its handshake
-#: done, → hello sent (with the code), → ``joined`` received (the credential), → the
-#: first screen received, → painted (seconds, each from navigation start).
+#: received (with its seat's first screen in it), → its script asked for (the
+#: browser's side), → the script's first byte (the server's side), → its script
+#: received, → its style received, → the HTML parsed, → the socket asked for, → its handshake done, → hello sent (with the
+#: code), → ``joined`` received (the credential), → the first screen read, → painted,
+#: → the socket's first screen painted (playable) (seconds, each from navigation
+#: start); then the navigation start itself (the epoch, in seconds).
 TIMING = """() => {
   const mark = n => (performance.getEntriesByName(n)[0] || {startTime: NaN}).startTime;
   const res = n => performance.getEntriesByType('resource').find(e => e.name.includes(n));
   const nav = performance.getEntriesByType('navigation')[0];
-  const script = res('/seat/seat.js') || {};
+  const script = res('/seat/seat.js') || {}, style = res('/seat/seat.css') || {};
   return [nav.responseEnd, script.requestStart, script.responseStart, script.responseEnd,
+          style.responseEnd, nav.domInteractive,
           mark('janus-socket-asked'), mark('janus-socket-handshake'),
           mark('janus-socket-open'), mark('janus-joined'),
-          mark('janus-first-screen'), mark('janus-painted')].map(t => t / 1000);
+          mark('janus-first-screen'), mark('janus-painted'), mark('janus-live'),
+          performance.timeOrigin].map(t => t / 1000);
 }"""
 PARTS = ("HTML received", "script asked", "script's first byte", "script received",
+         "style received", "HTML parsed",
          "socket asked", "socket's handshake done", "hello sent (with the code)",
-         "joined (its answer)", "screen received", "painted")
+         "joined (its answer)", "first screen read", "painted", "playable")
 
 
-async def open_pages(tabs: list, url: str, codes: list[str], start: float
-                     ) -> list[tuple[float, ...]]:
-    """Every tab goes to its seat's address at once (``start``): for each, the seconds
-    from navigation start to each of :data:`PARTS` (the page's own clock), then from
-    ``start`` to painted (this process's clock)."""
+async def open_pages(tabs: list, url: str, codes: list[str], start: float,
+                     start_epoch: float) -> list[tuple[float, ...]]:
+    """Every tab goes to its seat's address at once (``start``, ``start_epoch`` on the
+    wall clock): for each, the seconds from navigation start to each of :data:`PARTS`
+    (the page's own clock), then from ``start`` (when this process asked the tab to
+    go) to painted and to playable (the page's clock against the same wall clock)."""
     async def one(page, code: str) -> tuple[float, ...]:
         await asyncio.sleep(max(0.0, start - time.monotonic()))
         await page.goto(f"{url}/seat?code={code}", wait_until="commit")
         await page.wait_for_function(PAINTED, timeout=120_000, polling=20)
-        parts = await page.evaluate(TIMING)
-        return (*parts, time.monotonic() - start)
+        *parts, origin = await page.evaluate(TIMING)
+        return (*parts, origin + parts[-2] - start_epoch, origin + parts[-1] - start_epoch)
     return await asyncio.gather(*(one(page, code) for page, code in zip(tabs, codes)))
 
 
 async def trivial_pages(tabs: list, blank: str) -> list[float]:
-    """Every tab opens the trivial page at once: seconds until its script has run."""
+    """Every tab opens the trivial page at once: seconds until its script has run (the
+    page's clock, as the seat pages' times are read)."""
     start = time.monotonic() + 0.2
+    start_epoch = time.time() + 0.2
 
     async def one(page) -> float:
         await asyncio.sleep(max(0.0, start - time.monotonic()))
         await page.goto(blank + "trivial", wait_until="commit")
         await page.wait_for_function(TRIVIAL_RAN, timeout=60_000, polling=20)
-        return time.monotonic() - start
+        ran = await page.evaluate("() => Number(document.body.dataset.ran)")
+        return ran / 1000 - start_epoch
     times = await asyncio.gather(*(one(page) for page in tabs))
     for page in tabs:                        # back to the blank page, as before the clock
         await page.goto(blank)
@@ -404,8 +430,9 @@ async def run_size(args: argparse.Namespace, seats: int, browser, blank: str,
         workers = Workers(args.workers, url, client_codes, playing,
                           cpus[1] if cpus else None)
         tabs = await new_tabs(browser, len(browser_codes), blank)
+        await trivial_pages(tabs, blank)          # the browser warms up, as one in use is
         baseline = await trivial_pages(tabs, blank)
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(2.0)
         load_start = load()
         if os.environ.get("JANUS_PROFILE_JOIN"):
             profile = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"),
@@ -413,13 +440,15 @@ async def run_size(args: argparse.Namespace, seats: int, browser, blank: str,
                                         "raw", "-o", os.environ["JANUS_PROFILE_JOIN"]])
             await asyncio.sleep(1.0)
         cpu0 = cpu_seconds(proc.pid)
+        start_epoch = time.time() + 0.5
         start = time.monotonic() + 0.5
         workers.tell({"start": start})
         page_times, answers = await asyncio.gather(
-            open_pages(tabs, url, browser_codes, start), workers.answers())
+            open_pages(tabs, url, browser_codes, start, start_epoch), workers.answers())
         opened = time.monotonic() - start
         cpu_open = cpu_seconds(proc.pid) - cpu0
         client_times = [t for a in answers for t in json.loads(a)["first"]]
+        client_live = [t for a in answers for t in json.loads(a)["live"]]
         if profile is not None:
             profile.wait()
             profile = None
@@ -439,7 +468,7 @@ async def run_size(args: argparse.Namespace, seats: int, browser, blank: str,
             profile = None
         workers.tell({"stop": True})
         played = sum(json.loads(a)["played"] for a in await workers.answers())
-        return {"seats": seats, "pages": page_times, "clients": client_times,
+        return {"seats": seats, "pages": page_times, "clients": client_times, "clients_live": client_live,
                 "baseline": baseline,
                 "pages_n": pages, "rss_before": before, "rss_after": after,
                 "latency": latencies, "played": played, "playing": playing,
@@ -485,13 +514,17 @@ def report(r: dict) -> None:
     print("  Chromium's own share: " + summary(
         "the same tabs opening a trivial page (one line, one module script) at once, to its "
         "script run", r["baseline"]))
-    print("  first screen: " + summary("pages, start to painted", [p[-1] for p in pages])
-          + "; " + summary("clients received", r["clients"]))
+    print("  first screen: " + summary("pages, start to painted", [p[-2] for p in pages])
+          + "; " + summary("to playable (the socket's screen painted)",
+                           [p[-1] for p in pages])
+          + "; " + summary("clients, their page received", r["clients"])
+          + "; " + summary("their socket's first screen", r["clients_live"]))
     if pages:
         medians = [statistics.median(p[k] for p in pages) for k in range(len(PARTS))]
         print("  the pages' own clocks, medians from navigation start: " + ", ".join(
             f"{name} {t:.2f} s" for name, t in zip(PARTS, medians)))
-    print(f"  every seat had its first screen {r['opened']:.2f} s after the start; the "
+    print(f"  every seat had its socket's first screen {r['opened']:.2f} s after the start; "
+          "the "
           f"server used {r['cpu_open']:.2f} CPU seconds meanwhile")
     print(f"  server memory: {r['rss_before']:.0f} MB with the tables, "
           f"{r['rss_after']:.0f} MB with every seat connected: "

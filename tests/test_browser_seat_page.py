@@ -13,6 +13,7 @@ address never runs; an unknown code, an ended and a paused table say what to do.
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,9 @@ def teacher(server):
 
 
 class SeatPage:
-    """A seat page in a browser tab, with every screen its WebSocket received."""
+    """A seat page in a browser tab, with every screen it was sent: the one that came in
+    the page (a slip's address), once its socket says it is ``live``, then every screen
+    its WebSocket received."""
 
     def __init__(self, browser: Any, url: str, width: int = 1366, height: int = 768) -> None:
         self.context = browser.new_context(viewport={"width": width, "height": height},
@@ -58,11 +61,29 @@ class SeatPage:
                      if m.type == "error" else None)
         self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         self.page.on("websocket", self._socket)
+        self.in_page: dict | None = None
+        self._document_response: Any = None
+        self.page.on("response", self._document)
         self.page.goto(url)
+
+    def _document(self, response: Any) -> None:
+        if "/seat?code=" in response.url and response.request.resource_type == "document":
+            self._document_response = response
+
+    def _screen_in_page(self) -> dict | None:
+        """The screen that came in the page (its JSON data block), if one did."""
+        found = re.search(rb'id="first-screen">([^<]*)</script>',
+                          self._document_response.body())
+        return json.loads(found.group(1)).get("screen") if found else None
 
     def _socket(self, ws: Any) -> None:
         def take(payload: Any) -> None:
             data = json.loads(payload)
+            if data.get("type") == "live":              # the screen in the page is live
+                if self.in_page is None:
+                    self.in_page = self._screen_in_page()
+                assert self.in_page and data["serial"] == self.in_page["serial"], data
+                data = {**self.in_page, "seats": data["seats"]}
             if data.get("type") == "screen":
                 held_layers(self.layers, data)           # "same" and edits, as the page
                 self.screens.append(data)
@@ -525,7 +546,7 @@ def test_a_frame_the_page_cannot_read_is_dropped_and_the_page_plays_on(browser, 
         first = [True]
 
         def to_page(message):
-            if first[0] and '"type":"screen"' in message:
+            if first[0] and ('"type":"screen"' in message or '"type":"live"' in message):
                 first[0] = False
                 for frame in bad:                       # garbage before the first screen
                     ws.send(frame)
@@ -536,7 +557,7 @@ def test_a_frame_the_page_cannot_read_is_dropped_and_the_page_plays_on(browser, 
     try:
         page.goto(f"{server.url}/seat?code={t.codes['A']}")
         page.wait_for_function("() => document.body.dataset.serial !== undefined")
-        assert len([c for c in console if "dropped a frame" in c]) == len(bad), console
+        assert len([c for c in console if "dropped a frame" in c]) == len(bad), "\n\n".join(console)
         assert not [c for c in console if c.startswith("UNCAUGHT")]
         page.focus("#board")
         page.keyboard.press("ArrowDown")
@@ -547,6 +568,55 @@ def test_a_frame_the_page_cannot_read_is_dropped_and_the_page_plays_on(browser, 
                                ".endsWith('/0')")
     finally:
         context.close()
+
+
+def test_a_slips_address_paints_its_screen_before_the_socket_answers(browser, server,
+                                                                    teacher):
+    """The screen that came in the page is painted at once, while the socket is still
+    joining (here it never answers): the board, the status line and the moves, the
+    connection saying it is joining; an action (Save my record) then says to wait,
+    nothing is sent. Once
+    the socket answers, its screen is painted and the page plays."""
+    table = make_table(teacher, "janus")
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    held: list = []
+    sent: list = []
+
+    def relay(ws):
+        held.append(ws)
+        ws.on_message(lambda message: sent.append(message))
+    try:
+        page = context.new_page()
+        page.route_web_socket(f"{server.url.replace('http', 'ws')}/ws", relay)
+        page.goto(f"{server.url}/seat?code={table.codes['A']}")
+        page.wait_for_function("() => document.body.dataset.preview === 'shown'")
+        assert page.evaluate("() => document.body.dataset.serial") is None
+        assert page.inner_text("#connection") == "Joining your table…"
+        assert page.inner_text("#status-turn").strip() and page.is_visible("#board")
+        assert page.locator("#options option").count() > 0
+        box = page.locator("#board").bounding_box()
+        assert box["width"] > 300
+        lit = page.evaluate("""() => {
+            const c = document.getElementById('board');
+            const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+            return n / (c.width * c.height); }""")
+        assert lit > 0.5, "the board is drawn"
+        page.click("#save-record")
+        page.wait_for_function("() => document.getElementById('status-message')"
+                               ".textContent.includes('Joining your table')")
+        assert [json.loads(m)["type"] for m in sent] == ["hello"]
+    finally:
+        context.close()
+    seat = SeatPage(browser, f"{server.url}/seat?code={table.codes['A']}")
+    try:
+        frame = seat.painted()
+        assert seat.page.inner_text("#connection") == "" and not seat.errors
+        marks = seat.page.evaluate("() => ['janus-painted', 'janus-live'].map("
+                                   "n => performance.getEntriesByName(n).length)")
+        assert marks == [1, 1] and frame["seat"] == "A"
+    finally:
+        seat.close()
 
 
 def test_the_page_joins_on_its_socket_and_a_wrong_code_leaves_it_closed(
@@ -578,12 +648,20 @@ def test_the_page_joins_on_its_socket_and_a_wrong_code_leaves_it_closed(
                 eventually(lambda: len(sent) >= 2, timeout=20, pause=pump)
                 again = [m for m in sent if m["type"] == "hello"][-1]
                 assert "credential" in again and "code" not in again
-            else:
+            else:                 # refused in the page itself: no socket is opened
+                page.wait_for_function("() => document.getElementById('join-message')"
+                                       ".textContent.includes('No seat')")
+                assert page.input_value("#code") == code
+                pump(0.5)
+                assert not sockets and not sent
+                assert page.evaluate("() => sessionStorage.getItem("
+                                     "'janus-seat-credential')") is None
+                page.fill("#code", "YYYYYYYYYY")       # the form tries on a socket
+                page.click("#join-form button")
                 page.wait_for_function("() => document.getElementById('join-message')"
                                        ".textContent.includes('No seat')")
                 eventually(lambda: sockets[0].is_closed(), timeout=20, pause=pump)
                 assert [m["type"] for m in sent] == ["hello"] and len(sockets) == 1
-                assert page.evaluate("() => sessionStorage.getItem("
-                                     "'janus-seat-credential')") is None
+                assert sent[0]["code"] == "YYYYYYYYYY"
         finally:
             context.close()

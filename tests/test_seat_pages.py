@@ -61,7 +61,7 @@ def page_socket(server, credential):
 
 
 # ------------------------------------------------------------------ the static page
-@pytest.mark.parametrize("path", ["/seat", "/seat?code=KM4TPXRA3C", "/seat/seat.js",
+@pytest.mark.parametrize("path", ["/seat", "/seat?code=%3Cx%3E", "/seat/seat.js",
                                   "/seat/seat.css", "/seat/icon.svg"])
 def test_every_file_of_the_page_carries_the_policy(server, path):
     status, headers, body = get(server, path)
@@ -127,6 +127,148 @@ def test_the_page_is_static_and_holds_no_inline_script_or_style(server):
         for name in ("src", "href"):
             if attrs.get(name):
                 assert attrs[name].startswith("/seat/"), (tag, attrs)
+
+
+# ------------------------------------------------------------------ a slip's address
+FIRST_BLOCK = re.compile(rb'<script type="application/json" id="first-screen">([^<]*)'
+                         rb'</script>')
+
+
+def first_in_page(body: bytes) -> tuple[dict | None, bytes]:
+    """What a slip's address brought in the page (its JSON data block), and the page
+    without it."""
+    found = FIRST_BLOCK.search(body)
+    if found is None:
+        return None, body
+    return json.loads(found.group(1)), body[:found.start()] + body[found.end():]
+
+
+def test_a_slips_address_brings_its_seats_screen_in_the_page_and_joins_nothing(server,
+                                                                              teacher):
+    """``/seat?code=…`` is the page with its seat's welcome and screen in a JSON data
+    block (painted before the page's socket is open): the screen of the seat's view of
+    the true position, the same as the socket's first screen, never the seed; the page
+    is otherwise the static one, under the same policy, and kept nowhere
+    (``no-store``). It joins nothing: no credential is made, the code's joins are left
+    whole; a seat's page is shown so ten times a minute, then the plain page."""
+    t = teacher.create_table("janus-cards", players=3, bots={2: "greedy"})
+    record = teacher.record(t.id)
+    _, _, plain = get(server, "/seat")
+    status, headers, body = get(server, f"/seat?code={t.codes['A'].lower()}")
+    assert status == 200 and headers["Content-Security-Policy"] == CSP
+    assert headers["Cache-Control"] == "no-store" and "ETag" not in headers
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Content-Type"] == PAGE_FILES["seat.html"]
+    first, rest = first_in_page(body)
+    assert rest == plain, "the page is the static page and the block"
+    assert str(record.seed).encode() not in body
+    assert set(first) == {"welcome", "screen", "page"} and b"credential" not in body
+    assert first["welcome"]["seat"] == "A" and first["welcome"]["table"] == t.id
+    screen = first["screen"]
+    assert screen["type"] == "screen" and screen["seat"] == "A" and screen["table"] == t.id
+    record = teacher.record(t.id)
+    ply = screen["steps"]["length"]
+    assert ply <= len(record.moves)
+    game = games.get("janus-cards")
+    view = record.states()[ply].view(0)
+    expected = game.draw(view, selection=game.board().fresh_selection(view, 0, None))
+    S.mark_bots(expected, {2: "greedy"}, game.board().TEXT_MIN)
+    assert screen["drawing"] == json.loads(json.dumps(S.drawing_data(expected)))
+    sock = hello_with_code(server, t.codes["A"], client="page-address-0001")
+    assert sock.receive("welcome", where=None) == {
+        **first["welcome"], "type": "welcome"}
+    live = sock.receive("screen")
+    if live["steps"]["length"] == ply:
+        for part in ("drawing", "status", "moves", "log", "steps", "panels"):
+            assert live[part] == screen[part], part
+        assert [s["who"] for s in live["seats"]] == [s["who"] for s in screen["seats"]]
+    sock.close()
+    for _ in range(10):                   # a seat's page is shown so 10 times a minute
+        assert first_in_page(get(server, f"/seat?code={t.codes['B']}")[2])[0]
+    assert get(server, f"/seat?code={t.codes['B']}")[2] == plain      # the 11th
+    for _ in range(10):                   # and every join of the code is still there
+        join(server, t.codes["B"])
+
+
+def test_the_socket_goes_on_from_the_screen_in_the_page(server, teacher):
+    """hello with the code and the page's token (the screen in the page is painted):
+    ``live`` (that screen's serial and who is connected now), no second screen; a click
+    on a region of the screen in the page plays. A token used again, or another seat's,
+    is nothing: that socket is sent its screen. A page whose position moved before its
+    socket signed in is sent the new screen, as an edit of the layers it holds."""
+    t = teacher.create_table("jactus", players=2, bots={1: "greedy"})
+    first, _ = first_in_page(get(server, f"/seat?code={t.codes['A']}")[2])
+    token, screen = first["page"], first["screen"]
+    assert isinstance(token, str) and len(token) >= 20
+    sock = hello_with_code(server, t.codes["A"], client="page-live-000001", page=token)
+    live = sock.receive("live")
+    assert live == {"type": "live", "serial": screen["serial"], "seats": [
+        {"seat": "A", "who": "human", "connected": True, "you": True},
+        {"seat": "B", "who": "greedy", "connected": False, "you": False}]}
+    assert not [f for f in sock.frames if f["type"] == "screen"]
+    throw = [r["key"] for r in screen["drawing"]["regions"]].index("button throw")
+    mark = sock.mark()
+    sock.send({"type": "click", "serial": screen["serial"], "region": throw})
+    assert sock.receive("ack", after=mark)["ply"] == 0
+    moved = sock.receive("screen", after=mark, where=lambda f: f["steps"]["length"] >= 1)
+    assert moved["log"][1][0] == "1. A r*"
+    elsewhere = teacher.create_table("jactus", players=2, bots={1: "greedy"})
+    for other in (token, first_in_page(get(server, f"/seat?code={elsewhere.codes['A']}")[2])[
+            0]["page"]):
+        again = hello_with_code(server, t.codes["A"], client="page-live-000002", page=other)
+        assert again.receive("screen")["seat"] == "A"
+        assert not [f for f in again.frames if f["type"] == "live"]
+        again.close()
+    sock.close()
+    t = teacher.create_table("jactus", players=2)
+    first, _ = first_in_page(get(server, f"/seat?code={t.codes['A']}")[2])
+    player = hello_with_code(server, t.codes["A"], client="page-live-000003")
+    player.receive("screen")
+    player.send({"type": "play", "move": "r*", "id": "m1"})
+    player.receive("ack")
+    late = hello_with_code(server, t.codes["A"], client="page-live-000004",
+                           page=first["page"])
+    moved = late.receive("screen")
+    assert moved["steps"]["length"] >= 1 and moved["serial"] == first["screen"]["serial"] + 1
+    assert "same" in moved["drawing"]["layers"].values() or any(
+        isinstance(v, dict) for v in moved["drawing"]["layers"].values())
+    layers: dict = {}
+    held_layers(layers, first["screen"])
+    held_layers(layers, moved)
+    assert all(isinstance(v, list) for v in moved["drawing"]["layers"].values())
+    player.close(), late.close()
+
+
+def test_an_address_whose_code_opens_no_seat_says_why_in_the_page(tmp_path):
+    """A wrong code in the address is answered in the page (``refused``, the page shows
+    it and opens no socket), counted against the address as over HTTP; an ended
+    table's code says so; text that is no code brings the plain page (the page says
+    what to do). An address past its wrong codes gets the plain page: its seat pages
+    join on their sockets, counted by each page's own id."""
+    from janus_widgets.table.server import LIMITS
+    with table_server(tmp_path) as own:
+        teacher = classroom.connect(own.url, own.token)
+        _, _, plain = get(own, "/seat")
+        ended = teacher.create_table("jactus", players=2)
+        teacher.end(ended.id)
+        first, rest = first_in_page(get(own, f"/seat?code={ended.codes['A']}")[2])
+        assert rest == plain and first["refused"]["code"] == "ended"
+        assert "has ended" in first["refused"]["error"]
+        for bad in ("%ED%A0%80", "%3Cscript%3E", "A" * 30, "AB", "KM4TPXRA3C&code=KM4TPXRA3D",
+                    "%00%00%00%00"):
+            assert get(own, f"/seat?code={bad}")[2] == plain, bad
+        t = teacher.create_table("jactus", players=2)
+        for k in range(LIMITS["join_failures"]):
+            first, rest = first_in_page(get(own, f"/seat?code=WRONGCODE{k}")[2])
+            assert rest == plain and first == {"refused": {
+                "type": "error", "code": "unknown_code",
+                "error": f"no seat has the join code 'WRONGCODE{k}': check the slip "
+                         "(letters and digits, 10 of them)"}}
+        assert get(own, f"/seat?code={t.codes['A']}")[2] == plain      # the address waits
+        sock = hello_with_code(own, t.codes["A"], client="page-behind-the-same-address")
+        assert sock.receive("joined")["seat"] == "A"
+        sock.close()
 
 
 @pytest.mark.parametrize("path", ["/seat/../server.py", "/seat/seat.py", "/seat/%2e%2e/x",

@@ -1012,6 +1012,7 @@ class Game(Generic[VariantT]):
         self._draw_module = draw_module
         self._sample_variants = sample_variants
         self._engines: dict[VariantT, Engine] = {}
+        self._descriptions: dict[VariantT, str] = {}    # describe_variant's, kept
         self._rulesets = check_rulesets(variant_cls, rulesets or (
             Ruleset("rulebook", source="the rulebook", note="The rules as the seeds file "
                                                             "reads them."),))
@@ -1061,10 +1062,17 @@ class Game(Generic[VariantT]):
         >>> jactus.describe_variant(jactus.variant(supply="full"))
         'custom (supply: all pieces)'
         """
-        name = self.ruleset_of(variant)
-        if name == CUSTOM:
-            return f"{CUSTOM} ({'; '.join(variant.labelled_changes())})"
-        return ", ".join([f"{name} ruleset"] + variant.labelled_changes(setup=True))
+        described = self._descriptions.get(variant)     # a variant is a frozen value
+        if described is None:
+            name = self.ruleset_of(variant)
+            if name == CUSTOM:
+                described = f"{CUSTOM} ({'; '.join(variant.labelled_changes())})"
+            else:
+                described = ", ".join([f"{name} ruleset"]
+                                      + variant.labelled_changes(setup=True))
+            if len(self._descriptions) < 256:
+                self._descriptions[variant] = described
+        return described
 
     def variant(self, variant: VariantT | dict | None = None, *, ruleset: str | None = None,
                 **options: Any) -> VariantT:

@@ -53,7 +53,7 @@ from . import screen as S
 from .client import SeatMirror
 
 __all__ = ["PageView", "PageError", "PAGE_FILES", "CSP", "SECURITY_HEADERS", "page_file",
-           "PageFile", "page_file_served",
+           "PageFile", "page_file_served", "first_screen_html", "FIRST_SCREEN_ID",
            "layer_edit", "held_layers", "message_text"]
 
 #: Screens of a page whose click regions are remembered (a click names its screen).
@@ -194,6 +194,35 @@ def message_text(data: dict[str, Any]) -> str:
     return "{" + ",".join(parts) + "}"
 
 
+#: Where the seat page's first screen goes in the page (see :func:`first_screen_html`).
+FIRST_SCREEN_ID = "first-screen"
+
+
+def first_screen_html(page: bytes, first: dict[str, Any]) -> bytes:
+    """The seat page with ``first`` in it, in a JSON data block (``<script
+    type="application/json">``: data the page reads, never run, so the page's
+    Content-Security-Policy stays as it is): what a slip's address shows before the
+    page's socket is open (its seat's ``welcome`` and ``screen``, or why the code was
+    ``refused``). Every ``<``, ``>`` and ``&`` of the JSON is written as its escape, so
+    no text in it (a seat's name, a move's words) can end the block or open a tag.
+
+    >>> html = first_screen_html(b"<body><p>x</body>", {"refused": {"error": "</script><b>"}})
+    >>> print(html.decode())
+    <body><p>x<script type="application/json" id="first-screen">{"refused":{"error":"\\u003c/script\\u003e\\u003cb\\u003e"}}</script></body>
+    >>> json.loads(html.decode().split('">')[1].split("</script>")[0])
+    {'refused': {'error': '</script><b>'}}
+    """
+    text = "{" + ",".join(_JSON(key) + ":" + (message_text(value) if key == "screen"
+                                              else _JSON(value))
+                          for key, value in first.items()) + "}"
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    block = f'<script type="application/json" id="{FIRST_SCREEN_ID}">{text}</script>'
+    head, end, tail = page.rpartition(b"</body>")
+    if not end:
+        raise ValueError("the seat page has no </body>")
+    return head + block.encode("ascii") + end + tail
+
+
 def layer_edit(old: Sequence[Hashable], index: dict[Hashable, int],
                new: Sequence[Hashable]) -> list[Any]:
     """How to make layer ``new`` from ``old`` (what the page holds; ``index``: each of
@@ -285,6 +314,7 @@ class PageView:
         self._hint: tuple[S.Panel, Hashable] | None = None   # the solver's, and for what
         #: what this page holds of each layer: its shapes, and each shape's first place
         self._sent_layers: dict[str, tuple[list[Any], dict[Any, int] | None]] = {}
+        self._made_from: Hashable = None     # what the last screen was made from
         self._fresh()
 
     # ------------------------------------------------------------------ reading
@@ -333,6 +363,25 @@ class PageView:
         self._at()
         self._hint = (panel, self._position())
 
+    def _made_of(self, message: tuple[str, str]) -> Hashable:
+        """Everything a screen of this page is made from but who is connected: the
+        seat's mirror (what it was told), where the page looks, what it selected, its
+        message and its hint."""
+        m = self.mirror
+        return (m.length, repr(m._legal), repr(m._result), m.status, m.note,
+                tuple(m.seats), self._situation(), message, self._hint)
+
+    def signed_in(self) -> dict[str, Any]:
+        """What this page is sent when its socket signs in: a page whose last screen
+        went in the page itself (a slip's address) and still holds is told it is
+        ``live`` (the screen's serial, which its clicks name, and who is connected now:
+        the one part that changed); any other is sent its screen."""
+        self._at()
+        message = self._message if self._for == self._situation() else ("", "info")
+        if self._made_from is not None and self._made_from == self._made_of(message):
+            return {"type": "live", "serial": self.serial, "seats": S.seats(self.mirror)}
+        return self.screen()
+
     def screen(self) -> dict[str, Any]:
         """The page's screen now, as JSON data (with a ``serial`` its clicks name)."""
         self._at()
@@ -351,6 +400,7 @@ class PageView:
             else:
                 self._hint = None
         data["serial"] = self.serial
+        self._made_from = self._made_of(message)
         data["seat"] = seat_name(self.seat)
         data["table"] = self.mirror.table_id
         data["connected"] = True

@@ -59,8 +59,8 @@ from .local import Table
 from .client import SeatMirror
 from .collector import OldObjectsFrozen
 from .narrate import sentence
-from .seat_pages import (SECURITY_HEADERS, PageError, PageView, message_text,
-                         page_file_served)
+from .seat_pages import (PAGE_FILES, SECURITY_HEADERS, PageError, PageView,
+                         first_screen_html, message_text, page_file_served)
 from .storage import AnswerRow, MoveRow, SQLiteStorage, Storage, StorageError, TableRow
 
 __all__ = ["Hall", "make_app", "serve", "main", "LIMITS", "WireError", "PAGE_MESSAGES"]
@@ -88,7 +88,8 @@ LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 20 * 1024, "per_second": 20
           "credentials_per_seat": 4, "seat_work_per_second": 400.0, "seat_work_burst": 2000.0,
           "work_per_screen": 40, "work_per_message": 2, "hello_seconds": 10.0,
           "joins_per_code": 10, "idle_seconds": 30.0, "presence_every": 0.5,
-          "class_wrong_codes": 120, "slow_wrong_codes": 40}
+          "class_wrong_codes": 120, "slow_wrong_codes": 40, "pages_shown": 2000,
+          "page_seconds": 60.0}
 #: A lesson's or a question's id, as the lessons name them ("jactus-odds", "q1").
 ANSWER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 ANSWER_FIELDS = ("lesson", "question", "answer", "verdict", "mistake")
@@ -427,10 +428,15 @@ class Hall:
         self._presence_due: set[str] = set()    # tables whose presence news waits
         self._joins = RateWindow(int(LIMITS["joins_per_code"]), 60.0,
                                  lambda: self.clock())     # a code's joins that worked
+        self._peeks = RateWindow(int(LIMITS["joins_per_code"]), 60.0,
+                                 lambda: self.clock())     # a code's pages shown at once
         self.sockets: dict[str, set[Connection]] = {}  # credential hash → its sockets
         #: (table, seat) → what that seat knows, fed by :meth:`seat_update` like any other
         #: connection of the seat: the web seat pages' screens are made from it alone.
         self.mirrors: dict[tuple[str, int], SeatMirror] = {}
+        #: the pages a slip's address was sent with their first screen, until their
+        #: socket signs in: page token → (its view, table, seat, when it lapses)
+        self.pages_shown: dict[str, tuple[PageView, str, int, float]] = {}
         #: (table, seat) → what the seat was told of each move, and its first view.
         self.frames: dict[tuple[str, int], list[dict[str, Any]]] = {}
         self.views0: dict[tuple[str, int], Any] = {}
@@ -826,6 +832,62 @@ class Hall:
         gives the same seat: a reload, another device). ``address`` is the client's:
         after ``join_failures`` wrong codes within ``join_window`` seconds it must wait
         (HTTP 429)."""
+        served, seat = self._seat_of_code(code, address)
+        code_key = f"{served.id}/{seat}"
+        wait = self._joins.wait(code_key)
+        if wait:
+            raise WireError("rate_limit", f"this seat was joined {LIMITS['joins_per_code']} "
+                                          f"times within a minute: wait {wait} s (a page "
+                                          "keeps its seat when it is reloaded)", 429)
+        self._joins.add(code_key)
+        credential = secrets.token_urlsafe(24)
+        self.storage.add_credential(Storage.hash_credential(credential), served.id, seat)
+        self._retire_beyond_cap(served.id, seat)
+        return served, seat, credential
+
+    def peek(self, code: Any, address: str = "") -> tuple[ServedTable, int]:
+        """The seat a join code opens, without joining it (no credential is made):
+        what a slip's address (``GET /seat?code=…``) shows at once, the seat's screen
+        in the page, while the page joins on its socket. The same checks as
+        :meth:`join` (a wrong code counts, an ended table is refused); a seat's page
+        is shown so at most ``joins_per_code`` times a minute (then ``rate_limit``:
+        the page is served without it and joins as before)."""
+        served, seat = self._seat_of_code(code, address)
+        key = f"{served.id}/{seat}"
+        wait = self._peeks.wait(key)
+        if wait:
+            raise WireError("rate_limit", f"this seat's page was shown "
+                                          f"{LIMITS['joins_per_code']} times within a "
+                                          f"minute: wait {wait} s", 429)
+        self._peeks.add(key)
+        return served, seat
+
+    def show_page(self, served: ServedTable, seat: int) -> tuple[PageView, str]:
+        """A new page of seat ``seat`` whose first screen goes in the page itself (see
+        :meth:`peek`), kept for ``page_seconds`` under a new token: the page's socket
+        signs in with it (:meth:`adopt_page`) and is told its screen is live, not sent
+        it again. At most ``pages_shown`` are kept (the oldest go first)."""
+        now = self.clock()
+        for token, (_, _, _, lapses) in list(self.pages_shown.items()):
+            if lapses > now and len(self.pages_shown) < LIMITS["pages_shown"]:
+                break                                   # kept in the order they came
+            del self.pages_shown[token]
+        page = PageView(self.mirror(served, seat))
+        token = secrets.token_urlsafe(18)
+        self.pages_shown[token] = (page, served.id, seat, now + LIMITS["page_seconds"])
+        return page, token
+
+    def adopt_page(self, token: Any, served: ServedTable, seat: int) -> PageView | None:
+        """The page shown with ``token`` if it is this seat's and still kept (once)."""
+        if not isinstance(token, str):
+            return None
+        kept = self.pages_shown.pop(token, None)
+        if kept is None or kept[1:3] != (served.id, seat) or kept[3] <= self.clock():
+            return None
+        return kept[0]
+
+    def _seat_of_code(self, code: Any, address: str) -> tuple[ServedTable, int]:
+        """The table and seat of a join code, for a join or a peek from ``address``."""
         self._join_allowed(address)
         code = _slip_code(code)
         found = self.storage.find_code(self.storage.hash_code(code))
@@ -835,20 +897,11 @@ class Hall:
                                             "check the slip (letters and digits, "
                                             f"{CODE_LENGTH} of them)", 404)
         table_id, seat = found
-        if self.table(table_id).status == "ended":      # a code kept from before ending
+        served = self.table(table_id)
+        if served.status == "ended":                    # a code kept from before ending
             raise WireError("ended", f"table {table_id} has ended: its join codes join "
                                      "nothing now", 410)
-        code_key = f"{table_id}/{seat}"
-        wait = self._joins.wait(code_key)
-        if wait:
-            raise WireError("rate_limit", f"this seat was joined {LIMITS['joins_per_code']} "
-                                          f"times within a minute: wait {wait} s (a page "
-                                          "keeps its seat when it is reloaded)", 429)
-        self._joins.add(code_key)
-        credential = secrets.token_urlsafe(24)
-        self.storage.add_credential(Storage.hash_credential(credential), table_id, seat)
-        self._retire_beyond_cap(table_id, seat)
-        return self.tables[table_id], seat, credential
+        return served, seat
 
     def _retire_beyond_cap(self, table_id: str, seat: int) -> None:
         """A seat keeps at most ``credentials_per_seat`` live credentials: the oldest
@@ -1213,7 +1266,11 @@ class Hall:
         """A seat's connection signed in: it is sent its update (or screen) now; the
         others of the table only learn who is connected (:meth:`presence`)."""
         served.connections.setdefault(seat, set()).add(conn)
-        self.send_seat(conn, served, seat)
+        if conn.page is not None:
+            self.feed(served, seat, conn.page.mirror)
+            conn.send(conn.page.signed_in())
+        else:
+            self.send_seat(conn, served, seat)
         self.presence(served)
 
     def presence(self, served: ServedTable) -> None:
@@ -1966,10 +2023,12 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
                                          "is sent once, first (for another seat, open "
                                          "another connection)")
         conn.greeted = True
+        shown = None
         if "code" in data:                         # a seat page joins on its socket
-            secret = self._join_here(data)
-            if secret is None:
+            joined = self._join_here(data)
+            if joined is None:
                 return
+            secret, shown = joined
         else:
             secret = data.get("credential", data.get("token"))
         role, served, seat = hall.who(secret)
@@ -2006,19 +2065,20 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
             since = 0
         conn.sent = since
         if data.get("screen") is True:             # a web seat page: it is sent screens
-            conn.page = PageView(hall.mirror(served, seat))
+            conn.page = shown or PageView(hall.mirror(served, seat))
         self._send(hall.seat_welcome(served, seat))
         hall.attach(conn, served, seat)
 
-    def _join_here(self, data: dict) -> str | None:
+    def _join_here(self, data: dict) -> tuple[str, PageView | None] | None:
         """``hello`` with a slip's code instead of a credential: the join of
         ``POST /api/join`` (the same checks and limits, a wrong code counted against the
         page's ``client`` id, else its address) made on this socket, a round trip less
         before a page's first screen. The page is sent ``joined`` (its new credential,
         to keep) and then signs in with it; a refused code is answered with its error
         (a wrong one late while the class makes many, as over HTTP) and the socket is
-        closed."""
-        if set(data) - {"type", "code", "client", "screen", "since"}:
+        closed. A page that came with its first screen (``page``: the token it came
+        with) is that page's view again (:meth:`Hall.adopt_page`), returned too."""
+        if set(data) - {"type", "code", "client", "screen", "since", "page"}:
             self._refuse(WireError("bad_request", "hello with a code is {\"type\": "
                                                   "\"hello\", \"code\": \"…\"} (and "
                                                   "\"client\", \"screen\"): the code on "
@@ -2035,7 +2095,7 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
             return None
         self._send({"type": "joined", "table": served.id, "seat": seat_name(seat),
                     "credential": credential, "game": served.row.game})
-        return credential
+        return credential, self.hall.adopt_page(data.get("page"), served, seat)
 
     def _refuse(self, exc: WireError) -> None:
         self._send(exc.message())
@@ -2086,8 +2146,48 @@ class SeatPageHandler(tornado.web.RequestHandler):
         for name, value in SECURITY_HEADERS.items():
             self.set_header(name, value)
 
-    def get(self, name: str = "seat.html") -> None:
-        self._answer(name, send_body=True)
+    async def get(self, name: str = "seat.html") -> None:
+        first = await self._first_screen() if name == "seat.html" else None
+        if first is None:
+            self._answer(name, send_body=True)
+            return
+        # The page with its seat's screen in it: made for this request, kept nowhere.
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Type", PAGE_FILES["seat.html"])
+        self.finish(first_screen_html(page_file_served(name).body, first))
+
+    async def _first_screen(self) -> dict[str, Any] | None:
+        """What a slip's address (``/seat?code=…``) shows before the page's socket is
+        open: the seat's welcome and screen, made from its seat's view as every screen
+        is (:meth:`Hall.peek`: nothing is joined; the page joins on its socket), or why
+        the code opens no seat (a wrong code is counted, and answered late while the
+        class makes many, as over HTTP). ``None`` (the static page, which joins as it
+        always did) for no code, text that is no code, and a code or an address that
+        must wait."""
+        given = self.request.query_arguments.get("code", [])
+        if len(given) != 1:
+            return None
+        try:
+            code = _slip_code(given[0].decode("ascii"))
+        except (UnicodeDecodeError, WireError):
+            return None
+        if not re.fullmatch(r"[A-Za-z0-9]{4,20}", code):
+            return None
+        hall = self.hall
+        try:
+            served, seat = hall.peek(code, page_client(None, self.request.remote_ip or ""))
+        except WireError as exc:
+            if exc.code == "unknown_code":
+                try:
+                    await answer_late(hall)
+                except WireError:
+                    return None
+            if exc.code in ("unknown_code", "ended"):
+                return {"refused": exc.message()}
+            return None
+        page, token = hall.show_page(served, seat)
+        return {"welcome": hall.seat_welcome(served, seat), "screen": page.screen(),
+                "page": token}
 
     def head(self, name: str = "seat.html") -> None:
         self._answer(name, send_body=False)

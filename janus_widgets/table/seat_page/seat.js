@@ -12,6 +12,8 @@ let credential = sessionStorage.getItem(STORE);
 let retry = 300;            // ms before reconnecting; doubles up to 4 s
 let autoplay = null;        // the autoplay timer
 let closing = false;        // the page gave up its seat (a refused credential)
+let live = false;           // a screen came on the socket (the first may come in the page)
+let shownPage = null;       // the token of the screen painted from the page itself
 
 // ------------------------------------------------------------------ joining
 // A code as a student may type it: any case, spaces or dashes between its letters.
@@ -112,6 +114,8 @@ function connect(joining) {
     performance.mark("janus-socket-open");
     const hello = joining ? {type: "hello", code: joining.code, client: joining.client}
                           : {type: "hello", credential};
+    // The screen that came in the page is painted: the server goes on from it.
+    if (joining && shownPage && !live) hello.page = shownPage;
     ws.send(JSON.stringify({...hello, screen: true}));
   });
   ws.addEventListener("message", (event) => {
@@ -130,6 +134,7 @@ function connect(joining) {
         ws.close();
         showJoin(refusal(msg));
       } else {
+        if (msg.type === "screen" || msg.type === "live") live = true;
         receive(msg);
       }
     } catch (err) {
@@ -150,11 +155,12 @@ function connect(joining) {
 }
 
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) {
+  if (socket && socket.readyState === WebSocket.OPEN && live) {
     socket.send(JSON.stringify(message));
     return true;
   }
-  say("Not connected: the page reconnects by itself; try again in a moment.", "error");
+  say(live ? "Not connected: the page reconnects by itself; try again in a moment."
+           : "Joining your table: try again in a moment.", "error");
   return false;
 }
 
@@ -197,11 +203,21 @@ function receive(msg) {
         layers[name] = made;
       }
     }
+    checkScreen(msg);
     if (!screen) performance.mark("janus-first-screen");
     paint(msg);
     if (performance.getEntriesByName("janus-painted").length === 0) {
       performance.mark("janus-painted");     // the first screen is on the page
     }
+    if (live && performance.getEntriesByName("janus-live").length === 0) {
+      performance.mark("janus-live");        // the first screen of the socket: playable
+    }
+  } else if (msg.type === "live") {          // the screen in the page is live now
+    if (!screen || screen.serial !== msg.serial) throw new Error("live: not this screen");
+    screen.seats = msg.seats;
+    paintSeats(msg.seats);
+    document.body.dataset.serial = String(screen.serial);
+    performance.mark("janus-live");
   } else if (msg.type === "presence") {      // who is connected: the seats list only
     if (screen) {
       screen.seats = msg.seats;
@@ -362,10 +378,25 @@ function contains(region, x, y) {
   return inside;
 }
 
+// A screen has every part the page paints, of the kind it reads; else it is dropped
+// before anything on the page changes (the screen shown stays whole).
+function checkScreen(data) {
+  const d = data.drawing, steps = data.steps, status = data.status;
+  const whole = d && typeof d.width === "number" && typeof d.height === "number" &&
+    d.layers && Object.values(d.layers).every(Array.isArray) && Array.isArray(d.regions) &&
+    steps && Number.isInteger(steps.index) && Number.isInteger(steps.length) &&
+    status && typeof status.turn === "string" && typeof status.mark === "string" &&
+    data.moves && Array.isArray(data.moves.options) && Array.isArray(data.log) &&
+    Array.isArray(data.seats) && Array.isArray(data.panels);
+  if (!whole) throw new Error("a screen without every part the page paints");
+}
+
 function paint(data) {
   const before = screen;
   screen = data;
-  document.body.dataset.serial = String(data.serial);   // which screen is shown (tests)
+  // Which screen is shown (tests): its serial once it came on the socket.
+  if (live) document.body.dataset.serial = String(data.serial);
+  else document.body.dataset.preview = "shown";
   document.title = `${data.title} · seat ${data.seat}`;
   $("heading").textContent = `${data.title} — ${data.heading}`;
   canvas.setAttribute("aria-label", data.drawing.title || data.title);
@@ -652,7 +683,41 @@ function saveBlob(blob, name) {
 }
 
 // ------------------------------------------------------------------ start
+// A slip's address brings its seat's welcome and screen in the page (a JSON data block,
+// see janus_widgets.table.seat_pages.first_screen_html), or why the code opens no seat:
+// the screen is painted at once, while the page joins on its socket; it is playable
+// from the socket's first screen on.
+function firstScreen() {
+  const block = $("first-screen");
+  if (!block) return null;
+  try {
+    const first = JSON.parse(block.textContent);
+    if (first && typeof first === "object") return first;
+  } catch (err) {
+    console.error("dropped the screen in the page", err);
+  }
+  return null;
+}
+
+function preview(first) {
+  try {
+    showSeat();
+    $("hint").hidden = first.welcome.solver !== true;
+    receive(first.screen);
+    setConnection("Joining your table…");
+    if (typeof first.page === "string") shownPage = first.page;
+  } catch (err) {
+    console.error("dropped the screen in the page", err);
+  }
+}
+
 const code = codeFromAddress();
-if (code) join(code);
-else if (credential) connect();
+const first = code ? firstScreen() : null;
+if (first && first.refused) {
+  tried = code;
+  showJoin(refusal(first.refused));
+} else if (code) {
+  join(code);
+  if (first && first.screen && first.welcome) preview(first);
+} else if (credential) connect();
 else showJoin("");
