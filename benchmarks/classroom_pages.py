@@ -59,6 +59,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -94,6 +95,25 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_by_kind(server: int, workers: list[int]) -> dict[str, float]:
+    """CPU seconds used so far by the server, the load workers, Chromium's processes
+    and everything else of the machine's processes (this one, Playwright's driver)."""
+    used = {"server": 0.0, "load workers": 0.0, "Chromium": 0.0, "the rest": 0.0}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            comm = (entry / "comm").read_text().strip()
+            seconds = cpu_seconds(int(entry.name))
+        except (OSError, IndexError, ValueError):
+            continue                                 # a process that just ended
+        pid = int(entry.name)
+        kind = ("server" if pid == server else "load workers" if pid in workers
+                else "Chromium" if "chrom" in comm or "headless" in comm else "the rest")
+        used[kind] += seconds
+    return used
+
+
 def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -125,22 +145,29 @@ class Client:
     async def open(self, start: float) -> None:
         """Open the slip's address as the seat page does: the page (its seat's first
         screen in it), then hello with the code on the socket, to its first screen."""
-        await tornado.httpclient.AsyncHTTPClient().fetch(
+        page = await tornado.httpclient.AsyncHTTPClient().fetch(
             f"{self.url}/seat?code={self.code}", request_timeout=120, connect_timeout=120)
         self.first = time.monotonic() - start
+        found = re.search(rb'id="first-screen">([^<]*)</script>', page.body)
+        first = json.loads(found.group(1)) if found else {}
+        if "screen" in first:
+            self.screen = held_layers(self.layers, first["screen"])
         ws_url = self.url.replace("http://", "ws://") + "/ws"
         self.ws = await tornado.websocket.websocket_connect(
             tornado.httpclient.HTTPRequest(ws_url, request_timeout=120, connect_timeout=120))
-        await self.ws.write_message(json.dumps({"type": "hello", "code": self.code,
-                                                "client": os.urandom(8).hex(),
-                                                "screen": True}))
+        hello = {"type": "hello", "code": self.code, "client": os.urandom(8).hex(),
+                 "screen": True}
+        if "page" in first:
+            hello["page"] = first["page"]            # the screen in the page is painted
+        await self.ws.write_message(json.dumps(hello))
         while True:
             text = await self.ws.read_message()
             if text is None:
                 raise RuntimeError("the server closed a seat's socket")
             msg = json.loads(text)
-            if msg.get("type") == "screen":
-                self.screen = held_layers(self.layers, msg)
+            if msg.get("type") in ("screen", "live"):
+                if msg["type"] == "screen":
+                    self.screen = held_layers(self.layers, msg)
                 self.live = time.monotonic() - start
                 return
 
@@ -440,6 +467,7 @@ async def run_size(args: argparse.Namespace, seats: int, browser, blank: str,
                                         "raw", "-o", os.environ["JANUS_PROFILE_JOIN"]])
             await asyncio.sleep(1.0)
         cpu0 = cpu_seconds(proc.pid)
+        kinds0 = cpu_by_kind(proc.pid, [w.pid for w in workers.procs])
         start_epoch = time.time() + 0.5
         start = time.monotonic() + 0.5
         workers.tell({"start": start})
@@ -447,6 +475,8 @@ async def run_size(args: argparse.Namespace, seats: int, browser, blank: str,
             open_pages(tabs, url, browser_codes, start, start_epoch), workers.answers())
         opened = time.monotonic() - start
         cpu_open = cpu_seconds(proc.pid) - cpu0
+        kinds = {kind: seconds - kinds0[kind] for kind, seconds in
+                 cpu_by_kind(proc.pid, [w.pid for w in workers.procs]).items()}
         client_times = [t for a in answers for t in json.loads(a)["first"]]
         client_live = [t for a in answers for t in json.loads(a)["live"]]
         if profile is not None:
@@ -472,7 +502,7 @@ async def run_size(args: argparse.Namespace, seats: int, browser, blank: str,
                 "baseline": baseline,
                 "pages_n": pages, "rss_before": before, "rss_after": after,
                 "latency": latencies, "played": played, "playing": playing,
-                "opened": opened, "cpu_open": cpu_open, "cpu_play": cpu_play,
+                "opened": opened, "cpu_open": cpu_open, "cpu_kinds": kinds, "cpu_play": cpu_play,
                 "load_start": load_start, "load_end": load()}
     finally:
         if workers is not None:
@@ -526,6 +556,9 @@ def report(r: dict) -> None:
     print(f"  every seat had its socket's first screen {r['opened']:.2f} s after the start; "
           "the "
           f"server used {r['cpu_open']:.2f} CPU seconds meanwhile")
+    print("  CPU seconds from the start until every seat had it, by whom (the machine has "
+          f"{os.cpu_count()} cores): " + ", ".join(f"{kind} {seconds:.2f}" for kind, seconds
+                                                  in r["cpu_kinds"].items()))
     print(f"  server memory: {r['rss_before']:.0f} MB with the tables, "
           f"{r['rss_after']:.0f} MB with every seat connected: "
           f"{per_seat * 1024:.0f} kB per seat")
