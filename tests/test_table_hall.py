@@ -842,3 +842,42 @@ def test_the_servers_sockets_send_small_messages_at_once(tmp_path, monkeypatch):
         assert options and options[0] != 0, options
     finally:
         hall.storage.close()
+
+
+def test_a_fault_making_the_first_screen_gives_the_plain_page_and_a_log(tmp_path, monkeypatch,
+                                                                          caplog):
+    """Should making a slip's first screen fail (a fault of ours), the student is sent
+    the plain seat page, which joins on its socket as it always did; the fault is in
+    the server's log, never on the page."""
+    import tornado.httpclient
+    import tornado.httpserver
+    import tornado.netutil
+
+    from janus_widgets.table.seat_pages import PageView, page_file
+
+    def broken(self):
+        raise RuntimeError("a fault in making a screen")
+
+    monkeypatch.setattr(PageView, "screen", broken)
+    hall = make_hall(tmp_path / "c.sqlite")
+    _, codes = hall.create_table({"game": "jactus", "players": 2})
+
+    async def main() -> tuple[int, bytes]:
+        listening = tornado.netutil.bind_sockets(0, "127.0.0.1")
+        http = tornado.httpserver.HTTPServer(server_module.make_app(hall))
+        http.add_sockets(listening)
+        port = listening[0].getsockname()[1]
+        reply = await tornado.httpclient.AsyncHTTPClient().fetch(
+            f"http://127.0.0.1:{port}/seat?code={codes['A']}", raise_error=False)
+        http.stop()
+        return reply.code, reply.body
+
+    answers: list = []
+    runner = threading.Thread(target=lambda: answers.append(asyncio.run(main())))
+    try:
+        runner.start()
+        runner.join(timeout=60)
+        assert answers and answers[0] == (200, page_file("seat.html")[0])
+        assert "a fault in making a screen" in caplog.text
+    finally:
+        hall.storage.close()

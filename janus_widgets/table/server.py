@@ -2185,9 +2185,14 @@ class SeatPageHandler(tornado.web.RequestHandler):
             if exc.code in ("unknown_code", "ended"):
                 return {"refused": exc.message()}
             return None
-        page, token = hall.show_page(served, seat)
-        return {"welcome": hall.seat_welcome(served, seat), "screen": page.screen(),
-                "page": token}
+        try:
+            page, token = hall.show_page(served, seat)
+            return {"welcome": hall.seat_welcome(served, seat), "screen": page.screen(),
+                    "page": token}
+        except Exception:       # a fault of ours: the plain page, which joins on its socket
+            log.exception("the first screen of table %s, seat %s, for a slip's address",
+                          served.id, seat_name(seat))
+            return None
 
     def head(self, name: str = "seat.html") -> None:
         self._answer(name, send_body=False)
