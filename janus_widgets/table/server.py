@@ -43,6 +43,7 @@ from typing import Any
 
 import tornado.httpserver
 import tornado.ioloop
+import tornado.log
 import tornado.web
 import tornado.websocket
 import urllib.parse
@@ -812,10 +813,11 @@ class Hall:
                                           "then try the code again (check it on the slip)",
                             429)
 
-    def _join_failed(self, address: str) -> None:
+    def _join_failed(self, address: str | None) -> None:
         """Count a wrong code from ``address`` (a join that worked counts nothing), and
-        in the class's count of wrong codes."""
-        self._failed_joins.add(address)
+        in the class's count of wrong codes (only there for ``None``)."""
+        if address is not None:
+            self._failed_joins.add(address)
         self._class_failures.add("class")
 
     def wrong_code_delay(self) -> float:
@@ -845,14 +847,17 @@ class Hall:
         self._retire_beyond_cap(served.id, seat)
         return served, seat, credential
 
-    def peek(self, code: Any, address: str = "") -> tuple[ServedTable, int]:
+    def peek(self, code: Any) -> tuple[ServedTable, int]:
         """The seat a join code opens, without joining it (no credential is made):
         what a slip's address (``GET /seat?code=…``) shows at once, the seat's screen
-        in the page, while the page joins on its socket. The same checks as
-        :meth:`join` (a wrong code counts, an ended table is refused); a seat's page
-        is shown so at most ``joins_per_code`` times a minute (then ``rate_limit``:
-        the page is served without it and joins as before)."""
-        served, seat = self._seat_of_code(code, address)
+        in the page, while the page joins on its socket. The checks of :meth:`join`
+        but the per-page count: a wrong code counts in the class's count (answered late
+        while the class makes many), not against an address (a school behind one
+        address would lose its first screens to one student's wrong codes; a guesser
+        gains nothing, making up page ids on sockets); an ended table is refused. A
+        seat's page is shown so at most ``joins_per_code`` times a minute (then
+        ``rate_limit``: the page is served without it and joins as before)."""
+        served, seat = self._seat_of_code(code, None)
         key = f"{served.id}/{seat}"
         wait = self._peeks.wait(key)
         if wait:
@@ -886,9 +891,11 @@ class Hall:
             return None
         return kept[0]
 
-    def _seat_of_code(self, code: Any, address: str) -> tuple[ServedTable, int]:
-        """The table and seat of a join code, for a join or a peek from ``address``."""
-        self._join_allowed(address)
+    def _seat_of_code(self, code: Any, address: str | None) -> tuple[ServedTable, int]:
+        """The table and seat of a join code, for a join from ``address`` (or a peek:
+        ``None``)."""
+        if address is not None:
+            self._join_allowed(address)
         code = _slip_code(code)
         found = self.storage.find_code(self.storage.hash_code(code))
         if found is None:
@@ -2112,6 +2119,30 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
         self.hall.detach(self.conn)
 
 
+def address_for_log(uri: str) -> str:
+    """An address as the server's log writes it: a join code's value left out (the
+    server keeps only the codes' hashes; its log should not hold what its database
+    does not).
+
+    >>> address_for_log("/seat?code=KM4TPXRA3C&theme=dark"), address_for_log("/seat")
+    ('/seat?code=…&theme=dark', '/seat')
+    """
+    return re.sub(r"(?<=[?&]code=)[^&#]*", "…", uri)
+
+
+def log_request(handler: tornado.web.RequestHandler) -> None:
+    """tornado's line for each request (``tornado.access``), with the address as
+    :func:`address_for_log` writes it."""
+    status = handler.get_status()
+    log_access = tornado.log.access_log
+    write = (log_access.info if status < 400 else
+             log_access.warning if status < 500 else log_access.error)
+    request = handler.request
+    write("%d %s %s (%s) %.2fms", status, request.method,
+          address_for_log(request.uri or ""), request.remote_ip,
+          1000.0 * request.request_time())
+
+
 def make_app(hall: Hall) -> tornado.web.Application:
     """The tornado application of a hall (HTTP lobby and WebSocket)."""
     args = {"hall": hall}
@@ -2132,7 +2163,7 @@ def make_app(hall: Hall) -> tornado.web.Application:
         (r"/seat", SeatPageHandler, args),
         (r"/seat/(seat\.js|seat\.css|icon\.svg)", SeatPageHandler, args),
     ], websocket_max_message_size=LIMITS["frame_bytes"], websocket_ping_interval=20,
-        default_handler_class=_NotFound, default_handler_args=args)
+        default_handler_class=_NotFound, default_handler_args=args, log_function=log_request)
 
 
 class SeatPageHandler(tornado.web.RequestHandler):
@@ -2160,10 +2191,10 @@ class SeatPageHandler(tornado.web.RequestHandler):
         """What a slip's address (``/seat?code=…``) shows before the page's socket is
         open: the seat's welcome and screen, made from its seat's view as every screen
         is (:meth:`Hall.peek`: nothing is joined; the page joins on its socket), or why
-        the code opens no seat (a wrong code is counted, and answered late while the
-        class makes many, as over HTTP). ``None`` (the static page, which joins as it
-        always did) for no code, text that is no code, and a code or an address that
-        must wait."""
+        the code opens no seat (a wrong code is counted in the class's count, and
+        answered late while the class makes many). ``None`` (the static page, which
+        joins as it always did) for no code, text that is no code, and a seat whose
+        page was shown too often or a wrong code past the class's late answers."""
         given = self.request.query_arguments.get("code", [])
         if len(given) != 1:
             return None
@@ -2175,7 +2206,7 @@ class SeatPageHandler(tornado.web.RequestHandler):
             return None
         hall = self.hall
         try:
-            served, seat = hall.peek(code, page_client(None, self.request.remote_ip or ""))
+            served, seat = hall.peek(code)
         except WireError as exc:
             if exc.code == "unknown_code":
                 try:
