@@ -643,6 +643,9 @@ def test_the_page_joins_on_its_socket_and_a_wrong_code_leaves_it_closed(
                 assert sent[0]["code"] == code and "credential" not in sent[0]
                 assert page.url.endswith("/seat")                  # the code has left
                 assert not [url for url in asked if "/api/" in url], asked
+                for own in ("/seat/seat.js", "/seat/seat.css"):   # preloaded, asked once
+                    assert [url for url in asked if url.endswith(own)] == [
+                        server.url + own], asked
                 page.reload()
                 page.wait_for_function("() => document.body.dataset.serial !== undefined")
                 eventually(lambda: len(sent) >= 2, timeout=20, pause=pump)

@@ -160,6 +160,8 @@ def test_a_slips_address_brings_its_seats_screen_in_the_page_and_joins_nothing(s
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Referrer-Policy"] == "no-referrer"
     assert headers["Content-Type"] == PAGE_FILES["seat.html"]
+    assert headers["Link"] == ("</seat/seat.css>; rel=preload; as=style, "
+                               "</seat/seat.js>; rel=modulepreload")
     first, rest = first_in_page(body)
     assert rest == plain, "the page is the static page and the block"
     assert str(record.seed).encode() not in body
