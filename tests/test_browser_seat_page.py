@@ -592,6 +592,9 @@ def test_a_slips_address_paints_its_screen_before_the_socket_answers(browser, se
         page.wait_for_function("() => document.body.dataset.preview === 'shown'")
         assert page.evaluate("() => document.body.dataset.serial") is None
         assert page.inner_text("#connection") == "Joining your table…"
+        colour = "e => getComputedStyle(e).color"
+        assert page.eval_on_selector("#connection", colour) != "rgb(176, 0, 32)", \
+            "joining is no problem: not in the red of Reconnecting…"
         assert page.inner_text("#status-turn").strip() and page.is_visible("#board")
         assert page.locator("#options option").count() > 0
         box = page.locator("#board").bounding_box()

@@ -164,8 +164,11 @@ function send(message) {
   return false;
 }
 
-function setConnection(text) {
+// What the page's link to the server is now: a problem (red), or "joining" while the
+// screen that came in the page waits for its socket (no problem: grey).
+function setConnection(text, kind = "problem") {
   $("connection").textContent = text;
+  $("connection").className = kind;
 }
 
 function receive(msg) {
@@ -704,7 +707,7 @@ function preview(first) {
     showSeat();
     $("hint").hidden = first.welcome.solver !== true;
     receive(first.screen);
-    setConnection("Joining your table…");
+    setConnection("Joining your table…", "joining");
     if (typeof first.page === "string") shownPage = first.page;
   } catch (err) {
     console.error("dropped the screen in the page", err);
