@@ -8,7 +8,8 @@ environment (no ``--system-site-packages``: the product must install; pip reuses
 download cache and ``PIP_FIND_LINKS``), and there, from a folder that is not the
 clone's, run the README's example, ``notebooks --out``, one lesson's student edition top
 to bottom with nbclient, ``worksheet --pdf``, and ``classroom`` with one seat joining and
-playing a move. Each step's seconds go to ``test-artifacts/installed-timings.json``.
+playing a move and a slip's seat page served with its first screen. Each step's seconds
+go to ``test-artifacts/installed-timings.json``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -263,6 +265,8 @@ def _answers(url: str) -> bool:
 
 def test_classroom_starts_and_a_seat_joins_and_plays(installed):
     from browser_support import free_port
+
+    from janus_widgets import classroom
     port = free_port()
     folder = installed.work / "class"
     folder.mkdir()
@@ -296,6 +300,16 @@ def test_classroom_starts_and_a_seat_joins_and_plays(installed):
             "print(move, teacher.record(t.id).moves[0])"), url, str(token_file), timeout=120)
         move, recorded = done.stdout.split()[-2:]
         assert move == recorded
+        # The seat page from the installed package: a slip's address brings its first
+        # screen in the page, and the page's own files are there.
+        teacher = classroom.connect(url, token_file.read_text().strip())
+        code = teacher.create_table("janus", players=2, bots={1: "greedy"}).codes["A"]
+        with urllib.request.urlopen(f"{url}/seat?code={code}", timeout=30) as reply:
+            page = reply.read()
+        assert b'id="first-screen"' in page and b'src="/seat/seat.js"' in page
+        for own in ("seat.js", "seat.css", "icon.svg"):
+            with urllib.request.urlopen(f"{url}/seat/{own}", timeout=30) as reply:
+                assert reply.status == 200 and reply.read(), own
         pages = folder / "classroom-pages"      # made from the packaged notebooks
         lesson = json.loads((pages / "lessons" / f"{LESSON}.ipynb").read_text())
         tags = {t for c in lesson["cells"] for t in c["metadata"].get("tags", [])}
