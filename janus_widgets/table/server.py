@@ -835,13 +835,8 @@ class Hall:
         after ``join_failures`` wrong codes within ``join_window`` seconds it must wait
         (HTTP 429)."""
         served, seat = self._seat_of_code(code, address)
-        code_key = f"{served.id}/{seat}"
-        wait = self._joins.wait(code_key)
-        if wait:
-            raise WireError("rate_limit", f"this seat was joined {LIMITS['joins_per_code']} "
-                                          f"times within a minute: wait {wait} s (a page "
-                                          "keeps its seat when it is reloaded)", 429)
-        self._joins.add(code_key)
+        self._once_more(self._joins, served, seat, "this seat was joined",
+                        " (a page keeps its seat when it is reloaded)")
         credential = secrets.token_urlsafe(24)
         self.storage.add_credential(Storage.hash_credential(credential), served.id, seat)
         self._retire_beyond_cap(served.id, seat)
@@ -858,14 +853,20 @@ class Hall:
         seat's page is shown so at most ``joins_per_code`` times a minute (then
         ``rate_limit``: the page is served without it and joins as before)."""
         served, seat = self._seat_of_code(code, None)
-        key = f"{served.id}/{seat}"
-        wait = self._peeks.wait(key)
-        if wait:
-            raise WireError("rate_limit", f"this seat's page was shown "
-                                          f"{LIMITS['joins_per_code']} times within a "
-                                          f"minute: wait {wait} s", 429)
-        self._peeks.add(key)
+        self._once_more(self._peeks, served, seat, "this seat's page was shown")
         return served, seat
+
+    @staticmethod
+    def _once_more(window: RateWindow, served: ServedTable, seat: int, done: str,
+                   more: str = "") -> None:
+        """Count one more of a seat's joins (or pages shown) in ``window``, or refuse it
+        (``rate_limit``) when it had ``joins_per_code`` within a minute."""
+        key = f"{served.id}/{seat}"
+        wait = window.wait(key)
+        if wait:
+            raise WireError("rate_limit", f"{done} {LIMITS['joins_per_code']} times within "
+                                          f"a minute: wait {wait} s{more}", 429)
+        window.add(key)
 
     def show_page(self, served: ServedTable, seat: int) -> tuple[PageView, str]:
         """A new page of seat ``seat`` whose first screen goes in the page itself (see
@@ -2183,11 +2184,12 @@ class SeatPageHandler(tornado.web.RequestHandler):
             self.set_header(name, value)
 
     async def get(self, name: str = "seat.html") -> None:
-        first = await self._first_screen() if name == "seat.html" else None
+        first = None
         if name == "seat.html":
             # The page's style and script are asked for as its first bytes arrive, not
             # after the browser has read the page (with a Janus screen, 100 kB).
             self.set_header("Link", PAGE_PRELOAD)
+            first = await self._first_screen()
         if first is None:
             self._answer(name, send_body=True)
             return
