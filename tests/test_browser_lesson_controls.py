@@ -111,6 +111,20 @@ def test_roman_dice_on_a_page_joined_to_no_class_pools_its_own_throws(page, page
     to_the_exit_question(page, exercise_sets()["roman-dice"], decimal=2, fraction=4)
 
 
+def every_page_shows(text: str, students: dict, teacher) -> None:
+    """Wait until every student's page and the teacher's show ``text``; if one does
+    not, say what each page's panel shows instead."""
+    import playwright.sync_api
+    for tab in [*students.values(), teacher]:
+        try:
+            tab.wait_for_selector(f"text={text}", timeout=30_000)
+        except playwright.sync_api.TimeoutError:
+            shown = {who: page.locator(".janus-experiment, .janus-teacher-experiment")
+                     .first.inner_text()[:600] for who, page
+                     in [*students.items(), ("teacher", teacher)]}
+            raise AssertionError(f"not every page shows {text!r}: {shown}") from None
+
+
 def test_roman_dice_three_students_and_the_dashboard_see_the_class_pool(browser, pages):
     base, work = pages
     (work / "server").mkdir()
@@ -149,18 +163,14 @@ def test_roman_dice_three_students_and_the_dashboard_see_the_class_pool(browser,
             add("bo", "6 1")
             add("cy", "2")                                   # refused on cy's page
             students["cy"].wait_for_selector("text=a talus cannot show 2", timeout=30_000)
-            for tab in [*students.values(), teacher]:
-                tab.wait_for_selector("text=The class: 10 throws from 2 students",
-                                      timeout=30_000)
+            every_page_shows("The class: 10 throws from 2 students", students, teacher)
             board = teacher.locator(".janus-teacher-experiment")
             assert "3b/bo" in board.inner_text() and "3b/ada" in board.inner_text()
             assert board.locator("img").count() == 1            # the share, narrowing
             # the teacher clears bo's entry; every page follows
             board.locator("select").select_option("3b/bo")
             board.locator("button", has_text="Clear this student's throws").click()
-            for tab in [*students.values(), teacher]:
-                tab.wait_for_selector("text=The class: 4 throws from 1 student",
-                                      timeout=30_000)
+            every_page_shows("The class: 4 throws from 1 student", students, teacher)
             for tab in [*students.values(), teacher]:
                 assert widget_errors(tab) == []
         finally:

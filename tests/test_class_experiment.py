@@ -114,7 +114,7 @@ def test_three_students_pool_live_each_counts_once_and_the_teacher_clears_one(tm
             assert [t["student"] for t in board.data["tallies"]] == ["3b/ada", "3b/bo"]
             assert "3b/bo" in board.tallies.value
             # the same tally sent again is still counted once
-            pages["ada"]._sent = False
+            pages["ada"]._held = {}                  # as if the server had lost it
             pages["ada"].refresh()
             assert get(server.url, "/api/experiments/talus", server.token)["throws"] == 10
             # the server checks too: a face the talus lacks is refused, naming it
@@ -135,6 +135,9 @@ def test_three_students_pool_live_each_counts_once_and_the_teacher_clears_one(tm
             while time.monotonic() < deadline and "4 throws" not in pages["cy"].view.table.value:
                 time.sleep(0.1)
             assert pages["cy"].pooled["pooled"] == {"1": 1, "3": 1, "4": 1, "6": 1}
+            while time.monotonic() < deadline and sum(pages["bo"].mine.values()):
+                time.sleep(0.1)
+            assert "teacher cleared your throws" in pages["bo"].message.value
             # the dashboard page shows the panel when opened with the server and token
             panel = experiment_page(query={"server": server.url, "token": server.token})
             assert isinstance(panel, TeacherExperiment) and panel.data["throws"] == 4
@@ -149,3 +152,108 @@ def test_the_models_are_the_lessons():
     assert ROMAN_DICE_MODELS["equal chances (our model)"] == Fraction(1, 2)
     assert json.dumps({k: str(v) for k, v in ROMAN_DICE_MODELS.items()})
     assert urllib.request  # the module's imports are the test's own
+
+
+class _Held:
+    """The server's side of one experiment for one student, in memory: what a POST
+    keeps, what a GET answers (``mine`` and the pool), and a switch to fail."""
+
+    def __init__(self) -> None:
+        self.mine: dict | None = None
+        self.posts: list[dict] = []
+        self.failing = False
+        self.in_post = None          # an Event the POST waits on, when set
+
+    def __call__(self, link, method, path, data=None, secret=""):
+        if self.failing:
+            raise ClassroomError("the class's server is away")
+        if method == "POST":
+            self.posts.append(dict(data["tally"]))
+            if self.in_post is not None:
+                self.in_post.wait(5)
+            self.mine = dict(data["tally"])
+        mine = self.mine or {f: 0 for f in "1346"}
+        return {"pooled": dict(mine), "throws": sum(mine.values()),
+                "students": int(bool(self.mine)), "mine": self.mine}
+
+
+@pytest.fixture
+def held(monkeypatch):
+    from janus_widgets.analysis import experiment
+    server = _Held()
+    monkeypatch.setattr(experiment, "_request", server)
+    return server
+
+
+def _linked_page() -> ClassExperiment:
+    return ClassExperiment("talus", ROMAN_DICE_MODELS, link=object(), poll=0)
+
+
+def test_an_entry_typed_while_the_poll_sends_is_sent_too(held):
+    """The poll's thread sends the tally while the student adds more: the new throws
+    reach the server (they were once lost when the answer came back after the entry)."""
+    import threading
+    import time
+    page = _linked_page()
+    try:
+        page.enter("1 3")
+        held.in_post = threading.Event()
+        poll = threading.Thread(target=lambda: (page._held.clear(), page.refresh()))
+        poll.start()                                  # a resend in flight (held cleared)
+        while not held.posts or len(held.posts) < 2:
+            time.sleep(0.01)
+        typing = threading.Thread(target=page.enter, args=("6 6",))
+        typing.start()
+        time.sleep(0.2)                               # the entry waits for the send
+        held.in_post.set()
+        poll.join(5)
+        typing.join(5)
+        page.refresh()
+        assert held.mine == {"1": 1, "3": 1, "4": 0, "6": 2} == page.mine
+    finally:
+        page.close()
+
+
+def test_a_reloaded_page_keeps_the_throws_sent_before_and_follows_the_teacher(held):
+    held.mine = {"1": 2, "3": 1, "4": 0, "6": 0}      # sent from this student's last page
+    page = _linked_page()
+    try:
+        assert page.mine == held.mine and "3 throws sent before are counted" in \
+            page.message.value
+        page.enter("4")
+        assert held.mine == {"1": 2, "3": 1, "4": 1, "6": 0}, "added to, not replaced"
+        held.mine = None                              # the teacher clears the tally
+        page.refresh()
+        assert page.mine == {"1": 0, "3": 0, "4": 0, "6": 0}
+        assert "teacher cleared your throws" in page.message.value
+        assert page.undo.disabled and "0 in all" in page.own.value
+        page.enter("6")
+        assert held.mine == {"1": 0, "3": 0, "4": 0, "6": 1}, "the cleared ones stay out"
+    finally:
+        page.close()
+
+
+def test_the_servers_absence_is_said_and_unsaid_and_the_throws_wait(held):
+    page = _linked_page()
+    try:
+        held.failing = True
+        page.enter("1 1")
+        assert "could not be reached" in page.message.value
+        held.failing = False
+        page.refresh()                                # the next poll
+        assert held.mine == {"1": 2, "3": 0, "4": 0, "6": 0}
+        assert "could not be reached" not in page.message.value
+        assert "reached again" in page.message.value
+    finally:
+        page.close()
+
+
+def test_an_entry_over_the_tallys_limit_is_refused_on_the_page(held):
+    page = _linked_page()
+    try:
+        page.enter(" ".join(["3"] * MAX_THROWS))
+        page.enter("1")
+        assert f"at most {MAX_THROWS} throws" in page.message.value
+        assert sum(page.mine.values()) == MAX_THROWS == sum(held.mine.values())
+    finally:
+        page.close()

@@ -51,7 +51,9 @@ def test_what_survives_a_full_collection_is_left_out_of_the_next(pacing):
     young = Node()
     gc.collect(1)                                  # a young collection freezes nothing
     assert any(o is young for o in gc.get_objects())
-    assert gc.get_freeze_count() == frozen
+    # none is added (a frozen object freed by its count meanwhile, as another test's
+    # thread lets go of one, takes one off: the count may only fall)
+    assert gc.get_freeze_count() <= frozen
 
 
 def test_a_cycle_made_garbage_while_frozen_is_freed_at_the_thaw(pacing):

@@ -148,7 +148,10 @@ class ClassExperiment(w.VBox):
         self.add_class("janus-experiment")
         self._stop = threading.Event()
         self._lock = threading.RLock()
-        self._sent = True
+        #: the tally the class's server holds for this student, as last heard (None:
+        #: not asked yet); the page sends its own whenever the two differ
+        self._held: dict[str, int] | None = None
+        self._unreachable = False
         if self._pending:
             self._say_where()
             self._show_own()
@@ -198,28 +201,32 @@ class ClassExperiment(w.VBox):
         except ValueError as exc:
             self._say(f"Not added: {exc}", error=True)
             return
-        self.entries.append(tally)
-        for face, count in tally.items():
-            self.mine[face] += count
-        self.entry.value = ""
-        self.undo.disabled = False
-        self._say(f"Added {sum(tally.values())} throws.")
-        self._changed()
+        with self._lock:                  # not while the poll's thread sends the tally
+            try:
+                check_tally(self.experiment, {f: self.mine[f] + tally.get(f, 0)
+                                              for f in self.mine})
+            except ValueError as exc:     # more than one student's tally may hold
+                self._say(f"Not added: {exc}", error=True)
+                return
+            self.entries.append(tally)
+            for face, count in tally.items():
+                self.mine[face] += count
+            self.entry.value = ""
+            self.undo.disabled = False
+            self._say(f"Added {sum(tally.values())} throws.")
+            self._refresh()
 
     def take_back(self) -> None:
         """Remove the last entry (a student's own mistake)."""
         self._link_now()
-        if not self.entries:
-            return
-        for face, count in self.entries.pop().items():
-            self.mine[face] -= count
-        self.undo.disabled = not self.entries
-        self._say("Your last entry is taken back.")
-        self._changed()
-
-    def _changed(self) -> None:
-        self._sent = False
-        self.refresh()
+        with self._lock:
+            if not self.entries:
+                return
+            for face, count in self.entries.pop().items():
+                self.mine[face] -= count
+            self.undo.disabled = not self.entries
+            self._say("Your last entry is taken back.")
+            self._refresh()
 
     def refresh(self) -> None:
         """Send this student's tally if it changed, read the pooled counts, show them."""
@@ -237,22 +244,49 @@ class ClassExperiment(w.VBox):
         self.view.show(self.pooled["pooled"], f"Your throws: {throws}")
 
     def _refresh(self) -> None:
-        self._show_own()
         if self.link and not self._pending:
             path = f"/api/experiments/{self.experiment}"
             try:
-                if not self._sent:
-                    answer = _request(self.link, "POST", path, {"tally": check_tally(
-                        self.experiment, self.mine)})
-                    self._sent = True
+                if self._held is None:                 # first: what the server holds
+                    self._heard(_request(self.link, "GET", path), first=True)
+                if self.mine != self._held:
+                    sending = check_tally(self.experiment, self.mine)
+                    answer = _request(self.link, "POST", path, {"tally": sending})
+                    self._held = dict(sending)
                 else:
                     answer = _request(self.link, "GET", path)
+                    self._heard(answer)
                 self.pooled = answer
+                if self._unreachable:
+                    self._unreachable = False
+                    self._say("The class's counts are reached again; your throws are "
+                              "counted.")
             except Exception as exc:  # noqa: BLE001 - the page goes on; sent next time
                 log.debug("the experiment's counts could not be exchanged", exc_info=True)
+                self._unreachable = True
                 self._say(f"The class's counts could not be reached ({exc}); your "
                           "throws are sent with the next update.", error=True)
             self.view.show(self.pooled["pooled"], _class_heading(self.pooled))
+        self._show_own()
+
+    def _heard(self, answer: dict[str, Any], first: bool = False) -> None:
+        """Take the tally the server holds for this student: at the first contact it is
+        the throws sent before (the page was reloaded, or opened on another computer),
+        added to any typed here meanwhile; later, a tally that changed on the server is
+        the teacher's clearing it, and the page shows what counts now."""
+        held = answer.get("mine") or {face: 0 for face in FACES[self.experiment]}
+        held = {face: int(held.get(face, 0)) for face in FACES[self.experiment]}
+        if first:
+            self._held = held
+            self.mine = {face: held[face] + self.mine[face] for face in held}
+            if sum(held.values()):
+                self._say(f"Your {sum(held.values())} throws sent before are counted.")
+        elif held != self.mine:                        # nothing unsent: the server's word
+            self._held, self.mine, self.entries = held, dict(held), []
+            self.undo.disabled = True
+            self._say("Your teacher changed your throws: the counts show what is "
+                      "counted now." if sum(held.values()) else
+                      "Your teacher cleared your throws.")
 
     def _poll(self, every: float) -> None:
         while not self._stop.wait(every):
@@ -293,6 +327,7 @@ class TeacherExperiment(w.VBox):
         self.add_class("janus-teacher-experiment")
         self._stop = threading.Event()
         self._lock = threading.RLock()
+        self._unreachable = False
         self.refresh()
         if poll > 0:
             threading.Thread(target=self._poll, args=(poll,), daemon=True,
@@ -307,8 +342,13 @@ class TeacherExperiment(w.VBox):
         try:
             data = _request(self._link, "GET", f"/api/experiments/{self.experiment}")
         except Exception as exc:  # noqa: BLE001 - said on the page
-            self.message.value = f"<span style='color:#b42318'>{html.escape(str(exc))}</span>"
+            self._unreachable = True
+            self.message.value = (f"<span style='color:#b42318'>The class's counts could "
+                                  f"not be read: {html.escape(str(exc))}</span>")
             return
+        if self._unreachable:                      # the message said so; now it is not
+            self._unreachable = False
+            self.message.value = "The class's counts are read again."
         self.data = data
         self.view.show(data["pooled"], _class_heading(data))
         faces = data["faces"]
