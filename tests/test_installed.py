@@ -307,7 +307,7 @@ def test_classroom_starts_and_a_seat_joins_and_plays(installed):
         with urllib.request.urlopen(f"{url}/seat?code={code}", timeout=30) as reply:
             page = reply.read()
         assert b'id="first-screen"' in page and b'src="/seat/seat.js"' in page
-        for own in ("seat.js", "seat.css", "icon.svg"):
+        for own in ("seat.js", "seat.css", "icon.png"):
             with urllib.request.urlopen(f"{url}/seat/{own}", timeout=30) as reply:
                 assert reply.status == 200 and reply.read(), own
         pages = folder / "classroom-pages"      # made from the packaged notebooks

@@ -64,7 +64,7 @@ PAGE_DIR = Path(__file__).resolve().parent / "seat_page"
 PAGE_FILES = {"seat.html": "text/html; charset=utf-8",
               "seat.js": "text/javascript; charset=utf-8",
               "seat.css": "text/css; charset=utf-8",
-              "icon.svg": "image/svg+xml"}
+              "icon.png": "image/png"}
 #: Every page the table server sends carries this policy: nothing but our own files,
 #: no inline script or style, no framing, no plugin, no form sent elsewhere.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: "
@@ -109,7 +109,7 @@ class PageFile:
         is answered 304, no body): ``If-None-Match`` names its ETag (or ``*``), else,
         when it sends none, ``If-Modified-Since`` is not before the file's time.
 
-        >>> f = page_file_served("icon.svg")
+        >>> f = page_file_served("icon.png")
         >>> f.fresh_for(f.etag, None), f.fresh_for('"other", ' + f.etag, None)
         (True, True)
         >>> f.fresh_for('"other"', f.modified), f.fresh_for(None, f.modified)

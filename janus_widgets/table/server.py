@@ -2162,7 +2162,7 @@ def make_app(hall: Hall) -> tornado.web.Application:
         (r"/api/experiments/([A-Za-z0-9_.-]{1,64})", ExperimentHandler, args),
         (r"/ws", SocketHandler, args),
         (r"/seat", SeatPageHandler, args),
-        (r"/seat/(seat\.js|seat\.css|icon\.svg)", SeatPageHandler, args),
+        (r"/seat/(seat\.js|seat\.css|icon\.png)", SeatPageHandler, args),
     ], websocket_max_message_size=LIMITS["frame_bytes"], websocket_ping_interval=20,
         default_handler_class=_NotFound, default_handler_args=args, log_function=log_request)
 
@@ -2246,6 +2246,10 @@ class SeatPageHandler(tornado.web.RequestHandler):
         version, and its address has no version in it); one that holds it is answered
         304, no body, with the same security headers."""
         served = page_file_served(name)
+        if name == "icon.png":
+            # The tab's icon is asked for again when the code leaves the address bar;
+            # kept a day, it is not (an old icon for a day is no harm).
+            self.set_header("Cache-Control", "max-age=86400")
         self.set_header("ETag", served.etag)
         self.set_header("Last-Modified", served.modified)
         if served.fresh_for(self.request.headers.get("If-None-Match"),

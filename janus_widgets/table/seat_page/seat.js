@@ -257,7 +257,7 @@ function receive(msg) {
 
 // ------------------------------------------------------------------ painting
 const canvas = $("board");
-const ctx = canvas.getContext("2d");
+const ctx = canvas.getContext("2d", {alpha: false});   // opaque: each paint fills it
 let scale = 1;              // CSS pixels per drawing unit
 
 // Big: the smallest text on the board is at least this many CSS pixels.
