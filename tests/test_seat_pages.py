@@ -8,6 +8,7 @@ Chromium is ``test_browser_seat_page.py``.
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -19,6 +20,7 @@ import pytest
 
 from janus_widgets import classroom, games
 from janus_widgets.table import Table
+from janus_widgets.drawing.shapes import LAYERS
 from janus_widgets.table import screen as S
 from janus_widgets.table.seat_pages import CSP, PAGE_FILES, held_layers
 from server_support import Socket, table_server
@@ -137,13 +139,34 @@ FIRST_BLOCK = re.compile(rb'<script type="application/json" id="first-screen">([
                          rb'</script>')
 
 
+PREVIEW = re.compile(rb'<div id="first-board">.*?</div>', re.S)
+
+
 def first_in_page(body: bytes) -> tuple[dict | None, bytes]:
     """What a slip's address brought in the page (its JSON data block), and the page
-    without it."""
+    without it and without the board drawn in it (:func:`preview_in_page`)."""
+    body = PREVIEW.sub(b"", body, count=1)
     found = FIRST_BLOCK.search(body)
     if found is None:
         return None, body
     return json.loads(found.group(1)), body[:found.start()] + body[found.end():]
+
+
+def preview_in_page(body: bytes) -> str | None:
+    """The board and status line the server drew first in the page's body."""
+    found = PREVIEW.search(body)
+    return found.group(0).decode("utf-8") if found else None
+
+
+def preview_texts(preview: str) -> list[str]:
+    """Every text of the preview: its lines and its SVG's texts, unescaped."""
+    return [html.unescape(text) for text in re.findall(r">([^<>]+)<", preview)]
+
+
+def screen_texts(screen: dict) -> list[str]:
+    """The texts of a screen's drawing, layer by layer as a picture has them."""
+    return [shape[3] for layer in LAYERS for shape in screen["drawing"]["layers"][layer]
+            if shape[0] == "text"]
 
 
 def test_a_slips_address_brings_its_seats_screen_in_the_page_and_joins_nothing(server,
@@ -166,8 +189,21 @@ def test_a_slips_address_brings_its_seats_screen_in_the_page_and_joins_nothing(s
     assert headers["Link"] == ("</seat/seat.css>; rel=preload; as=style, "
                                "</seat/seat.js>; rel=modulepreload")
     first, rest = first_in_page(body)
-    assert rest == plain, "the page is the static page and the block"
+    assert rest == plain, "the page is the static page, the block and the board drawn"
     assert str(record.seed).encode() not in body
+    # the board first in the body (painted before the style and script come): the
+    # screen's own drawing as SVG, its heading and status line, and nothing else
+    preview = preview_in_page(body)
+    assert body.index(b"<body><div id=\"first-board\">") < body.index(b"seat.css")
+    assert "<script" not in preview and "style=" not in preview
+    shown = first["screen"]
+    assert preview_texts(preview) == [
+        f"{shown['title']} — {shown['heading']}",
+        f"{shown['status']['where']} · {shown['status']['turn']}"
+        + (f" · scores {shown['status']['scores']}" if shown["status"]["scores"] else ""),
+        *([shown["status"]["last"]] if shown["status"]["last"] else []),
+        "Joining your table…", *screen_texts(shown)]
+    assert f'viewBox="0 0 {shown["drawing"]["width"]} {shown["drawing"]["height"]}"' in preview
     assert set(first) == {"welcome", "screen", "page"} and b"credential" not in body
     assert first["welcome"]["seat"] == "A" and first["welcome"]["table"] == t.id
     screen = first["screen"]

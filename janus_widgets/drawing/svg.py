@@ -63,9 +63,9 @@ def shape_svg(shape: Shape) -> str:
         base = {"top": "hanging", "middle": "central", "bottom": "text-after-edge",
                 "alphabetic": "alphabetic"}[shape.baseline]
         weight = ' font-weight="bold"' if shape.bold else ""
-        return (f'<text x="{shape.x:.1f}" y="{shape.y:.1f}" font-family="{shape.font}" '
-                f'font-size="{shape.size:g}"{weight} fill="{escape(shape.fill)}" '
-                f'text-anchor="{anchor}" dominant-baseline="{base}">'
+        return (f'<text x="{shape.x:.1f}" y="{shape.y:.1f}" '
+                f'font-family="{escape(shape.font)}" font-size="{shape.size:g}"{weight} '
+                f'fill="{escape(shape.fill)}" text-anchor="{anchor}" dominant-baseline="{base}">'
                 f'{escape(shape.text)}</text>')
     raise TypeError(f"not a shape: {shape!r}")
 

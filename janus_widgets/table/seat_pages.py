@@ -54,7 +54,7 @@ from .client import SeatMirror
 
 __all__ = ["PageView", "PageError", "PAGE_FILES", "CSP", "SECURITY_HEADERS", "page_file",
            "PageFile", "page_file_served", "first_screen_html", "FIRST_SCREEN_ID",
-           "layer_edit", "held_layers", "message_text"]
+           "layer_edit", "held_layers", "message_text", "screen_preview", "PREVIEW_ID"]
 
 #: Screens of a page whose click regions are remembered (a click names its screen).
 KEPT_SCREENS = 8
@@ -198,12 +198,54 @@ def message_text(data: dict[str, Any]) -> str:
 FIRST_SCREEN_ID = "first-screen"
 
 
-def first_screen_html(page: bytes, first: dict[str, Any]) -> bytes:
+#: Where the seat's board drawn by the server goes (see :func:`screen_preview`).
+PREVIEW_ID = "first-board"
+#: The preview board's height in CSS pixels before the page's style has come (a
+#: 1366×768 screen shows it whole under the lines above it; a phone as wide as it is).
+PREVIEW_HEIGHT = 540
+
+
+def screen_preview(made: S.Screen) -> str:
+    """What a slip's address shows from its HTML alone, before the page's style and
+    script have come: the seat's heading, its status line and *Joining your table…*
+    (first: on a phone they stay above the fold), then its board as SVG (the drawing of
+    the screen the page then paints: made from the seat's view, as every screen is). Text is escaped and the SVG has presentation
+    attributes only: no script and no style, so the page's policy holds. The script
+    takes it away when it paints the screen on its canvas.
+
+    >>> from janus_widgets.drawing import Drawing
+    >>> d = Drawing(20, 10, title="a <die>"); d.text(5, 5, "3 & 4")
+    >>> made = S.Screen(game="g", title="Game", heading="seat A", drawing=d,
+    ...     status=S.Status(where="move 0/0", turn="A to play"), moves=S.Moves([], "", False),
+    ...     log=[], log_at=None, steps={}, lines=[], seats=[], result={})
+    >>> html = screen_preview(made)
+    >>> "3 &amp; 4</text>" in html and 'aria-label="a &lt;die&gt;"' in html
+    True
+    >>> "<script" in html or "style=" in html
+    False
+    """
+    from html import escape
+
+    from ..drawing.svg import svg_body
+    d, status = made.drawing, made.status
+    turn = f"{status.where} · {status.turn}" + (f" · scores {status.scores}"
+                                                if status.scores else "")
+    lines = "".join(f"<p>{escape(line)}</p>" for line in
+                    (turn, status.last, "Joining your table…") if line)
+    return (f'<div id="{PREVIEW_ID}"><p><b>{escape(made.title)} — '
+            f'{escape(made.heading)}</b></p>{lines}'
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {d.width} {d.height}" '
+            f'width="100%" height="{PREVIEW_HEIGHT}" preserveAspectRatio="xMinYMin meet" '
+            f'role="img" aria-label="{escape(d.title or made.title)}">'
+            + "".join(svg_body(d)) + "</svg></div>")
+
+
+def first_screen_html(page: bytes, first: dict[str, Any], preview: str = "") -> bytes:
     """The seat page with ``first`` in it, in a JSON data block (``<script
     type="application/json">``: data the page reads, never run, so the page's
     Content-Security-Policy stays as it is): what a slip's address shows before the
     page's socket is open (its seat's ``welcome`` and ``screen``, or why the code was
-    ``refused``). Every ``<``, ``>`` and ``&`` of the JSON is written as its escape, so
+    ``refused``), and ``preview`` (:func:`screen_preview`) first in its body. Every ``<``, ``>`` and ``&`` of the JSON is written as its escape, so
     no text in it (a seat's name, a move's words) can end the block or open a tag.
 
     >>> html = first_screen_html(b"<body><p>x</body>", {"refused": {"error": "</script><b>"}})
@@ -220,6 +262,9 @@ def first_screen_html(page: bytes, first: dict[str, Any]) -> bytes:
     head, end, tail = page.rpartition(b"</body>")
     if not end:
         raise ValueError("the seat page has no </body>")
+    if preview:                       # first in the body: painted before anything else
+        before, body, after = head.partition(b"<body>")
+        head = before + body + preview.encode("utf-8") + after
     return head + block.encode("ascii") + end + tail
 
 
@@ -315,6 +360,7 @@ class PageView:
         #: what this page holds of each layer: its shapes, and each shape's first place
         self._sent_layers: dict[str, tuple[list[Any], dict[Any, int] | None]] = {}
         self._made_from: Hashable = None     # what the last screen was made from
+        self.made: S.Screen | None = None     # the last screen made (see screen_preview)
         self._fresh()
 
     # ------------------------------------------------------------------ reading
@@ -387,6 +433,7 @@ class PageView:
         self._at()
         message = self._message if self._for == self._situation() else ("", "info")
         made = S.make(self.mirror, self._viewer(), message=message)
+        self.made = made
         self.serial += 1
         self._keys = [r.key for r in made.drawing.regions]
         self._keys_of[self.serial] = self._keys

@@ -61,7 +61,7 @@ from .client import SeatMirror
 from .collector import OldObjectsFrozen
 from .narrate import sentence
 from .seat_pages import (PAGE_FILES, SECURITY_HEADERS, PageError, PageView,
-                         first_screen_html, message_text, page_file_served)
+                         first_screen_html, message_text, page_file_served, screen_preview)
 from .storage import AnswerRow, MoveRow, SQLiteStorage, Storage, StorageError, TableRow
 
 __all__ = ["Hall", "make_app", "serve", "main", "LIMITS", "WireError", "PAGE_MESSAGES"]
@@ -2196,7 +2196,8 @@ class SeatPageHandler(tornado.web.RequestHandler):
         # The page with its seat's screen in it: made for this request, kept nowhere.
         self.set_header("Cache-Control", "no-store")
         self.set_header("Content-Type", PAGE_FILES["seat.html"])
-        self.finish(first_screen_html(page_file_served(name).body, first))
+        preview = first.pop("preview", "")
+        self.finish(first_screen_html(page_file_served(name).body, first, preview))
 
     async def _first_screen(self) -> dict[str, Any] | None:
         """What a slip's address (``/seat?code=…``) shows before the page's socket is
@@ -2229,8 +2230,10 @@ class SeatPageHandler(tornado.web.RequestHandler):
             return None
         try:
             page, token = hall.show_page(served, seat)
-            return {"welcome": hall.seat_welcome(served, seat), "screen": page.screen(),
-                    "page": token}
+            first = {"welcome": hall.seat_welcome(served, seat), "screen": page.screen(),
+                     "page": token}
+            first["preview"] = screen_preview(page.made)       # in the HTML, not the JSON
+            return first
         except Exception:       # a fault of ours: the plain page, which joins on its socket
             log.exception("the first screen of table %s, seat %s, for a slip's address",
                           served.id, seat_name(seat))
