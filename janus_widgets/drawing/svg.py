@@ -12,7 +12,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from html import escape
 
 from .shapes import LAYERS, Arc, Circle, Drawing, Line, Point, Polygon, Rect, Shape, Text
@@ -70,14 +70,17 @@ def shape_svg(shape: Shape) -> str:
     raise TypeError(f"not a shape: {shape!r}")
 
 
-def svg_body(drawing: Drawing) -> list[str]:
+def svg_body(drawing: Drawing,
+             element: Callable[[Shape], str] = shape_svg) -> list[str]:
     """The drawing's SVG elements without the ``<svg>`` around them: the background,
-    then each layer as a ``<g>`` (for pictures and for the frames of an animation)."""
+    then each layer as a ``<g>`` (for pictures and for the frames of an animation);
+    ``element`` writes each shape (:func:`shape_svg`, or one that keeps what it wrote:
+    shapes are frozen values)."""
     out = [f'<rect width="{drawing.width}" height="{drawing.height}" '
            f'fill="{escape(drawing.background)}"/>']
     for name in LAYERS:
         out.append(f'<g class="{name}">')
-        out.extend(shape_svg(s) for s in drawing.layers[name])
+        out.extend(element(s) for s in drawing.layers[name])
         out.append("</g>")
     return out
 

@@ -205,6 +205,14 @@ PREVIEW_ID = "first-board"
 PREVIEW_HEIGHT = 540
 
 
+@lru_cache(maxsize=1 << 16)
+def _shape_svg(shape: Any) -> str:
+    """A shape's SVG element, written once (the same shapes make every screen of a
+    board and the boards of many tables)."""
+    from ..drawing.svg import shape_svg
+    return shape_svg(shape)
+
+
 def screen_preview(made: S.Screen) -> str:
     """What a slip's address shows from its HTML alone, before the page's style and
     script have come: the seat's heading, its status line and *Joining your table…*
@@ -237,7 +245,7 @@ def screen_preview(made: S.Screen) -> str:
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {d.width} {d.height}" '
             f'width="100%" height="{PREVIEW_HEIGHT}" preserveAspectRatio="xMinYMin meet" '
             f'role="img" aria-label="{escape(d.title or made.title)}">'
-            + "".join(svg_body(d)) + "</svg></div>")
+            + "".join(svg_body(d, _shape_svg)) + "</svg></div>")
 
 
 def first_screen_html(page: bytes, first: dict[str, Any], preview: str = "") -> bytes:
