@@ -368,7 +368,6 @@ class PageView:
         #: what this page holds of each layer: its shapes, and each shape's first place
         self._sent_layers: dict[str, tuple[list[Any], dict[Any, int] | None]] = {}
         self._made_from: Hashable = None     # what the last screen was made from
-        self.made: S.Screen | None = None     # the last screen made (see screen_preview)
         self._fresh()
 
     # ------------------------------------------------------------------ reading
@@ -438,10 +437,18 @@ class PageView:
 
     def screen(self) -> dict[str, Any]:
         """The page's screen now, as JSON data (with a ``serial`` its clicks name)."""
+        return self._screen()[0]
+
+    def first_screen(self) -> tuple[dict[str, Any], str]:
+        """The page's screen now, as :meth:`screen`, and its board drawn as HTML
+        (:func:`screen_preview`): what a slip's address brings in the page."""
+        data, made = self._screen()
+        return data, screen_preview(made)
+
+    def _screen(self) -> tuple[dict[str, Any], S.Screen]:
         self._at()
         message = self._message if self._for == self._situation() else ("", "info")
         made = S.make(self.mirror, self._viewer(), message=message)
-        self.made = made
         self.serial += 1
         self._keys = [r.key for r in made.drawing.regions]
         self._keys_of[self.serial] = self._keys
@@ -459,7 +466,7 @@ class PageView:
         data["seat"] = seat_name(self.seat)
         data["table"] = self.mirror.table_id
         data["connected"] = True
-        return data
+        return data, made
 
     def _layer(self, name: str, shapes: list[Any]) -> Any:
         """A layer as this page is sent it: ``"same"`` when it holds it already, an

@@ -61,7 +61,7 @@ from .client import SeatMirror
 from .collector import OldObjectsFrozen
 from .narrate import sentence
 from .seat_pages import (PAGE_FILES, SECURITY_HEADERS, PageError, PageView,
-                         first_screen_html, message_text, page_file_served, screen_preview)
+                         first_screen_html, message_text, page_file_served)
 from .storage import AnswerRow, MoveRow, SQLiteStorage, Storage, StorageError, TableRow
 
 __all__ = ["Hall", "make_app", "serve", "main", "LIMITS", "WireError", "PAGE_MESSAGES"]
@@ -2230,10 +2230,9 @@ class SeatPageHandler(tornado.web.RequestHandler):
             return None
         try:
             page, token = hall.show_page(served, seat)
-            first = {"welcome": hall.seat_welcome(served, seat), "screen": page.screen(),
-                     "page": token}
-            first["preview"] = screen_preview(page.made)       # in the HTML, not the JSON
-            return first
+            screen, preview = page.first_screen()
+            return {"welcome": hall.seat_welcome(served, seat), "screen": screen,
+                    "page": token, "preview": preview}       # the preview: in the HTML
         except Exception:       # a fault of ours: the plain page, which joins on its socket
             log.exception("the first screen of table %s, seat %s, for a slip's address",
                           served.id, seat_name(seat))
