@@ -247,13 +247,15 @@ class ClassExperiment(w.VBox):
         if self.link and not self._pending:
             path = f"/api/experiments/{self.experiment}"
             try:
+                answer = None
                 if self._held is None:                 # first: what the server holds
-                    self._heard(_request(self.link, "GET", path), first=True)
+                    answer = _request(self.link, "GET", path)
+                    self._heard(answer, first=True)
                 if self.mine != self._held:
                     sending = check_tally(self.experiment, self.mine)
                     answer = _request(self.link, "POST", path, {"tally": sending})
                     self._held = dict(sending)
-                else:
+                elif answer is None:
                     answer = _request(self.link, "GET", path)
                     self._heard(answer)
                 self.pooled = answer
