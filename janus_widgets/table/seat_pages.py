@@ -45,10 +45,12 @@ import json
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from html import escape
 from pathlib import Path
 from typing import Any
 
 from ..core.protocol import seat_name
+from ..drawing.svg import shape_svg, svg_body
 from . import screen as S
 from .client import SeatMirror
 
@@ -209,7 +211,6 @@ PREVIEW_HEIGHT = 540
 def _shape_svg(shape: Any) -> str:
     """A shape's SVG element, written once (the same shapes make every screen of a
     board and the boards of many tables)."""
-    from ..drawing.svg import shape_svg
     return shape_svg(shape)
 
 
@@ -217,9 +218,10 @@ def screen_preview(made: S.Screen) -> str:
     """What a slip's address shows from its HTML alone, before the page's style and
     script have come: the seat's heading, its status line and *Joining your table…*
     (first: on a phone they stay above the fold), then its board as SVG (the drawing of
-    the screen the page then paints: made from the seat's view, as every screen is). Text is escaped and the SVG has presentation
-    attributes only: no script and no style, so the page's policy holds. The script
-    takes it away when it paints the screen on its canvas.
+    the screen the page then paints: made from the seat's view, as every screen is).
+    Text is escaped and the SVG has presentation attributes only: no script and no
+    style, so the page's policy holds. The script takes it away when it paints the
+    screen on its canvas.
 
     >>> from janus_widgets.drawing import Drawing
     >>> d = Drawing(20, 10, title="a <die>"); d.text(5, 5, "3 & 4")
@@ -232,9 +234,6 @@ def screen_preview(made: S.Screen) -> str:
     >>> "<script" in html or "style=" in html
     False
     """
-    from html import escape
-
-    from ..drawing.svg import svg_body
     d, status = made.drawing, made.status
     turn = f"{status.where} · {status.turn}" + (f" · scores {status.scores}"
                                                 if status.scores else "")
@@ -253,8 +252,9 @@ def first_screen_html(page: bytes, first: dict[str, Any], preview: str = "") -> 
     type="application/json">``: data the page reads, never run, so the page's
     Content-Security-Policy stays as it is): what a slip's address shows before the
     page's socket is open (its seat's ``welcome`` and ``screen``, or why the code was
-    ``refused``), and ``preview`` (:func:`screen_preview`) first in its body. Every ``<``, ``>`` and ``&`` of the JSON is written as its escape, so
-    no text in it (a seat's name, a move's words) can end the block or open a tag.
+    ``refused``), and ``preview`` (:func:`screen_preview`) first in its body. Every
+    ``<``, ``>`` and ``&`` of the JSON is written as its escape, so no text in it (a
+    seat's name, a move's words) can end the block or open a tag.
 
     >>> html = first_screen_html(b"<body><p>x</body>", {"refused": {"error": "</script><b>"}})
     >>> print(html.decode())
