@@ -17,13 +17,13 @@ import urllib.request
 from html.parser import HTMLParser
 
 import pytest
+from server_support import Socket, table_server
 
 from janus_widgets import classroom, games
-from janus_widgets.table import Table
 from janus_widgets.drawing.shapes import LAYERS
+from janus_widgets.table import Table
 from janus_widgets.table import screen as S
 from janus_widgets.table.seat_pages import CSP, PAGE_FILES, held_layers
-from server_support import Socket, table_server
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +139,7 @@ FIRST_BLOCK = re.compile(rb'<script type="application/json" id="first-screen">([
                          rb'</script>')
 
 
-PREVIEW = re.compile(rb'<div id="first-board">.*?</div>', re.S)
+PREVIEW = re.compile(rb'<div id="first-board">.*?</div>', re.DOTALL)
 
 
 def first_in_page(body: bytes) -> tuple[dict | None, bytes]:
@@ -589,7 +589,7 @@ def test_a_page_of_another_site_cannot_open_a_socket(server):
             return exc.code
         ws.close()
         return 101
-    from browser_support import in_thread         # the browser's driver may hold a loop
+    from browser_support import in_thread  # the browser's driver may hold a loop
     assert in_thread(attempt("http://evil.example:8000")) == 403
     assert in_thread(attempt(server.url)) == 101          # the seat page's own origin
 
@@ -695,6 +695,7 @@ def test_a_class_guessing_codes_is_answered_late_on_sockets_too(tmp_path):
     """Past the class's count of wrong codes a minute (from many page ids), a wrong code
     is answered late, on a socket as over HTTP: guessing from many pages is slowed."""
     import time
+
     from janus_widgets.table.server import LIMITS
     with table_server(tmp_path) as own:
         for k in range(LIMITS["class_wrong_codes"] + 5):
