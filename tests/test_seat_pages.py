@@ -169,6 +169,21 @@ def screen_texts(screen: dict) -> list[str]:
             if shape[0] == "text"]
 
 
+def test_the_socket_address_asked_without_a_socket_carries_the_policy(server):
+    status, headers, _ = get(server, "/ws")
+    assert status == 400 and headers["Content-Security-Policy"] == CSP
+    assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_a_paused_tables_drawn_board_says_it_is_paused(server, teacher):
+    t = teacher.create_table("jactus", players=2, bots={1: "greedy"})
+    teacher.pause(t.id)
+    body = get(server, f"/seat?code={t.codes['A']}")[2]
+    first, _ = first_in_page(body)
+    note = first["screen"]["status"]["note"]
+    assert "paused" in note and f"<p>{html.escape(note)}</p>" in preview_in_page(body)
+
+
 def test_a_slips_address_brings_its_seats_screen_in_the_page_and_joins_nothing(server,
                                                                               teacher):
     """``/seat?code=…`` is the page with its seat's welcome and screen in a JSON data
@@ -202,6 +217,7 @@ def test_a_slips_address_brings_its_seats_screen_in_the_page_and_joins_nothing(s
         f"{shown['status']['where']} · {shown['status']['turn']}"
         + (f" · scores {shown['status']['scores']}" if shown["status"]["scores"] else ""),
         *([shown["status"]["last"]] if shown["status"]["last"] else []),
+        *([shown["status"]["note"]] if shown["status"]["note"] else []),
         "Joining your table…", *screen_texts(shown)]
     assert f'viewBox="0 0 {shown["drawing"]["width"]} {shown["drawing"]["height"]}"' in preview
     assert set(first) == {"welcome", "screen", "page"} and b"credential" not in body

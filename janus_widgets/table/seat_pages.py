@@ -216,7 +216,8 @@ def _shape_svg(shape: Any) -> str:
 
 def screen_preview(made: S.Screen) -> str:
     """What a slip's address shows from its HTML alone, before the page's style and
-    script have come: the seat's heading, its status line and *Joining your table…*
+    script have come: the seat's heading, its status line (with its note: a paused
+    table says so) and *Joining your table…*
     (first: on a phone they stay above the fold), then its board as SVG (the drawing of
     the screen the page then paints: made from the seat's view, as every screen is).
     Text is escaped and the SVG has presentation attributes only: no script and no
@@ -238,7 +239,7 @@ def screen_preview(made: S.Screen) -> str:
     turn = f"{status.where} · {status.turn}" + (f" · scores {status.scores}"
                                                 if status.scores else "")
     lines = "".join(f"<p>{escape(line)}</p>" for line in
-                    (turn, status.last, "Joining your table…") if line)
+                    (turn, status.last, status.note, "Joining your table…") if line)
     return (f'<div id="{PREVIEW_ID}"><p><b>{escape(made.title)} — '
             f'{escape(made.heading)}</b></p>{lines}'
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {d.width} {d.height}" '

@@ -1776,6 +1776,12 @@ class SocketHandler(tornado.websocket.WebSocketHandler):
         self.hall = hall
         self.conn = Connection(send=self._send, close=lambda: self.close(4001, "ended"))
 
+    def set_default_headers(self) -> None:
+        # What this address answers without a socket (400: a GET that asks for no
+        # upgrade) carries the policy every other answer of the server does.
+        for name, value in SECURITY_HEADERS.items():
+            self.set_header(name, value)
+
     def check_origin(self, origin: str) -> bool:
         """Python clients send no ``Origin``; a browser's page must be ours: the seat
         page this server serves (the same host and port) or the class's pages (Voila),
