@@ -231,7 +231,8 @@ def lesson_questions() -> dict[str, set[str]]:
 def _add_server_commands(sub: argparse._SubParsersAction) -> None:
     serve = sub.add_parser("serve", help="run the table server: one game at many screens, "
                                          "each seat told only its own (docs/"
-                                         "classroom-server.md)")
+                                         "classroom-server.md: 'notebooks --out DIR' "
+                                         "writes docs/ too)")
     room = sub.add_parser("classroom", help="the table server and the class's pages (seat "
                                             "pages, the dashboard, the lessons' student "
                                             "editions) in Voila, at once")

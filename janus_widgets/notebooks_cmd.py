@@ -1,8 +1,8 @@
 """``janus-widgets notebooks --out DIR``: the package's notebooks in a folder of the user's.
 
 Writes the tour, the game notebooks and every lesson (the student or the teacher
-edition), with the lessons' ``voila.json``, the rules in our words (``seeds/``) and an
-index ``README.md``, ready to open in JupyterLab. The folder keeps a manifest
+edition), with the lessons' ``voila.json``, the rules in our words (``seeds/``), the
+guides (``docs/``) and an index ``README.md``, ready to open in JupyterLab. The folder keeps a manifest
 (:data:`MANIFEST`: the version and edition written, and each file's SHA-256), so that
 
 * running it again (say, after ``pip install -U janus_widgets``) updates the files it
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .resources import __version__, notebooks_folder, seeds_folder
+from .resources import __version__, docs_folder, notebooks_folder, seeds_folder
 
 __all__ = ["write_notebooks", "Written", "MANIFEST", "EDITIONS", "CLASS_PAGES",
            "NotebooksError"]
@@ -99,11 +99,15 @@ def _stage(staging: Path, edition: str) -> dict[str, bytes]:
     (staging / "seeds").mkdir()
     for path in sorted(seeds_folder().glob("*.md")):
         shutil.copyfile(path, staging / "seeds" / path.name)
+    (staging / "docs").mkdir()               # the guides the notebooks name (docs/…)
+    for path in sorted(docs_folder().glob("*.md")):
+        shutil.copyfile(path, staging / "docs" / path.name)
     index = (staging / "README.md").read_text(encoding="utf-8").splitlines()
     rows = [f"# janus_widgets {__version__}: notebooks and lessons ({edition} edition)", "",
             "Open this folder in JupyterLab (`jupyter lab`) and start with "
             "[tour.ipynb](tour.ipynb). The rules of each game, in our words and numbered, "
-            "are in [seeds/](seeds/).", "", "| notebook |", "|---|"]
+            "are in [seeds/](seeds/); the guides (the classroom server, the lessons, "
+            "the metrics, …) in [docs/](docs/).", "", "| notebook |", "|---|"]
     rows += [f"| [{p.stem}]({p.name}) |" for p in others]
     rows += ["", "#" + index[0], *index[1:], "",
              f"Written by `janus-widgets notebooks` ({MANIFEST} lists the files; running "

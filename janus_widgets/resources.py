@@ -25,7 +25,7 @@ from importlib import metadata
 from pathlib import Path
 
 __all__ = ["DISTRIBUTION", "PACKAGED", "CLONE", "notebooks_folder", "seeds_folder",
-           "seed_path", "version", "__version__", "NOTEBOOKS", "SEEDS"]
+           "docs_folder", "seed_path", "version", "__version__", "NOTEBOOKS", "SEEDS"]
 
 #: The name the package is installed under (``pip install janus_widgets``).
 DISTRIBUTION = "janus_widgets"
@@ -70,6 +70,11 @@ def notebooks_folder() -> Path:
     """The folder of the tour, the game notebooks, the lessons and the class's pages
     (with their ``voila.json``). A clear ``FileNotFoundError`` if there is none."""
     return _folder("notebooks", "notebooks folder")
+
+
+def docs_folder() -> Path:
+    """The folder of the guides (``classroom-server.md``, ``lessons.md``, …)."""
+    return _folder("docs", "guides (docs)")
 
 
 def seeds_folder() -> Path:

@@ -155,6 +155,8 @@ def test_both_wheels_hold_the_same_files_and_the_notebooks(installed):
               (ROOT / "notebooks").glob("*.ipynb")}
     wanted |= {"janus_widgets/_data/notebooks/voila.json"}
     wanted |= {f"janus_widgets/_data/seeds/{p.name}" for p in (ROOT / "seeds").glob("*.md")}
+    wanted |= {f"janus_widgets/_data/docs/{p.name}" for p in (ROOT / "docs").iterdir()
+               if p.suffix in (".md", ".png")}
     assert wanted <= set(from_sdist), f"missing from the wheel: {sorted(wanted - set(from_sdist))}"
     packaged = {n for n in from_sdist if n.startswith("janus_widgets/_data/")}
     assert packaged == wanted, f"unexpected packaged files: {sorted(packaged - wanted)}"
@@ -168,10 +170,11 @@ def test_the_installed_package_is_the_wheel_and_says_its_version(installed):
         "import json, janus_widgets as jw, janus_widgets.resources as r\n"
         "print(json.dumps({'file': jw.__file__, 'version': jw.__version__,\n"
         "                  'notebooks': str(r.notebooks_folder()),\n"
-        "                  'seeds': str(r.seeds_folder())}))"))
+        "                  'seeds': str(r.seeds_folder()),\n"
+        "                  'docs': str(r.docs_folder())}))"))
     got = json.loads(done.stdout)
     site = installed.venv / "lib"
-    for key in ("file", "notebooks", "seeds"):
+    for key in ("file", "notebooks", "seeds", "docs"):
         assert site in Path(got[key]).parents, f"{key} is not the installed one: {got[key]}"
     assert got["version"] == _pyproject_version()
     cli = installed.run("version", "janus-widgets", "--version")
@@ -199,6 +202,13 @@ def test_notebooks_out_writes_every_notebook_then_keeps_what_the_user_changed(in
         "seat.ipynb", "teacher.ipynb"}
     assert expected <= {p.name for p in out.glob("*.ipynb")}
     assert (out / "voila.json").is_file() and (out / "seeds" / "jactus.md").is_file()
+    # every guide a notebook names (docs/…) is there beside it; no notebook names a
+    # notebooks/ folder (the notebooks are this folder)
+    for notebook in out.glob("*.ipynb"):
+        text = notebook.read_text(encoding="utf-8")
+        for guide in re.findall(r"docs/([a-z-]+\.md)", text):
+            assert (out / "docs" / guide).is_file(), (notebook.name, guide)
+        assert "notebooks/" not in text, notebook.name
     assert "tour.ipynb" in done.stdout and "student edition" in done.stdout
     manifest = json.loads((out / ".janus-notebooks.json").read_text())
     assert manifest["janus_widgets"] == _pyproject_version()
