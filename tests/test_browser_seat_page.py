@@ -281,6 +281,9 @@ def test_a_seat_page_plays_steps_saves_and_fits_1366x768(browser, server, teache
         ARTIFACTS.mkdir(exist_ok=True)
         page.click("#big")
         page.screenshot(path=str(ARTIFACTS / f"seat-page-{name}-1366x768.png"))
+        # the screen reader's sentences end once each ("threw 2 4. A to move")
+        told = seat.page.text_content("#live-last")
+        assert told.endswith(".") and ".." not in told, told
         assert not seat.errors and not seat.dialogs
     finally:
         seat.close()

@@ -440,8 +440,9 @@ function paintStatus(status) {
   message.textContent = status.message;
   message.className = status.message ? status.kind : "";
   $("status-note").textContent = status.note;
+  // One sentence after another, each ending once ("threw 2 4. A to move", not "4..").
   $("live-last").textContent = [status.message || status.last, status.turn, status.note]
-    .filter(Boolean).join(". ");
+    .filter(Boolean).map((text) => text.replace(/[.\s]+$/, "")).join(". ") + ".";
   $("live-position").textContent = status.position;
 }
 
