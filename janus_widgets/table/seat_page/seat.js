@@ -471,6 +471,7 @@ function paintMoves(moves, samePosition) {
     item.value = String(i);
     item.dataset.notation = option.notation;
     item.textContent = `${option.notation} — ${option.description}`;
+    item.title = item.textContent;          // the whole of a long move, under the pointer
     list.append(item);
   });
   const again = samePosition ? moves.options.findIndex((o) => o.notation === chosen) : -1;
