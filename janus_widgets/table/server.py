@@ -1530,15 +1530,22 @@ def page_client(given: Any, address: str) -> str:
     return "address:" + (address or "")
 
 
-class _Handler(tornado.web.RequestHandler):
+class _UnderPolicy:
+    """A handler whose every answer, errors too, carries :data:`SECURITY_HEADERS`."""
+
+    def set_default_headers(self) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            self.set_header(name, value)  # type: ignore[attr-defined]
+
+
+class _Handler(_UnderPolicy, tornado.web.RequestHandler):
     hall: Hall
 
     def initialize(self, hall: Hall) -> None:
         self.hall = hall
 
     def set_default_headers(self) -> None:
-        for name, value in SECURITY_HEADERS.items():
-            self.set_header(name, value)
+        super().set_default_headers()
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
 
@@ -1769,18 +1776,12 @@ class CodesHandler(_Handler):
         self.reply({"id": served.id, "codes": self.hall.new_codes(served, withdraw)})
 
 
-class SocketHandler(tornado.websocket.WebSocketHandler):
+class SocketHandler(_UnderPolicy, tornado.websocket.WebSocketHandler):
     """One WebSocket: sign in with ``hello``, then a seat's or the teacher's messages."""
 
     def initialize(self, hall: Hall) -> None:
         self.hall = hall
         self.conn = Connection(send=self._send, close=lambda: self.close(4001, "ended"))
-
-    def set_default_headers(self) -> None:
-        # What this address answers without a socket (400: a GET that asks for no
-        # upgrade) carries the policy every other answer of the server does.
-        for name, value in SECURITY_HEADERS.items():
-            self.set_header(name, value)
 
     def check_origin(self, origin: str) -> bool:
         """Python clients send no ``Origin``; a browser's page must be ours: the seat
@@ -2178,16 +2179,12 @@ PAGE_PRELOAD = ("</seat/seat.css>; rel=preload; as=style, "
                 "</seat/seat.js>; rel=modulepreload")
 
 
-class SeatPageHandler(tornado.web.RequestHandler):
+class SeatPageHandler(_UnderPolicy, tornado.web.RequestHandler):
     """The static seat page (``/seat``) and its own files, under
     :data:`.seat_pages.SECURITY_HEADERS`; nothing of the address is written into them."""
 
     def initialize(self, hall: Hall) -> None:
         self.hall = hall
-
-    def set_default_headers(self) -> None:
-        for name, value in SECURITY_HEADERS.items():
-            self.set_header(name, value)
 
     async def get(self, name: str = "seat.html") -> None:
         first = None
@@ -2202,15 +2199,15 @@ class SeatPageHandler(tornado.web.RequestHandler):
         # The page with its seat's screen in it: made for this request, kept nowhere.
         self.set_header("Cache-Control", "no-store")
         self.set_header("Content-Type", PAGE_FILES["seat.html"])
-        preview = first.pop("preview", "")
-        self.finish(first_screen_html(page_file_served(name).body, first, preview))
+        self.finish(first_screen_html(page_file_served(name).body, *first))
 
-    async def _first_screen(self) -> dict[str, Any] | None:
+    async def _first_screen(self) -> tuple[dict[str, Any], str] | None:
         """What a slip's address (``/seat?code=…``) shows before the page's socket is
         open: the seat's welcome and screen, made from its seat's view as every screen
         is (:meth:`Hall.peek`: nothing is joined; the page joins on its socket), or why
         the code opens no seat (a wrong code is counted in the class's count, and
-        answered late while the class makes many). ``None`` (the static page, which
+        answered late while the class makes many); with the board drawn for the HTML
+        (:meth:`PageView.first_screen`; none for a refusal). ``None`` (the static page, which
         joins as it always did) for no code, text that is no code, and a seat whose
         page was shown too often or a wrong code past the class's late answers."""
         given = self.request.query_arguments.get("code", [])
@@ -2232,13 +2229,13 @@ class SeatPageHandler(tornado.web.RequestHandler):
                 except WireError:
                     return None
             if exc.code in ("unknown_code", "ended"):
-                return {"refused": exc.message()}
+                return {"refused": exc.message()}, ""
             return None
         try:
             page, token = hall.show_page(served, seat)
             screen, preview = page.first_screen()
             return {"welcome": hall.seat_welcome(served, seat), "screen": screen,
-                    "page": token, "preview": preview}       # the preview: in the HTML
+                    "page": token}, preview
         except Exception:       # a fault of ours: the plain page, which joins on its socket
             log.exception("the first screen of table %s, seat %s, for a slip's address",
                           served.id, seat_name(seat))
