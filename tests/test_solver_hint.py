@@ -61,7 +61,9 @@ def thrown(teacher, t, sock) -> tuple[object, dict]:
     mark = sock.mark()
     sock.send({"type": "play", "move": "r*", "id": "throw"})
     sock.receive("ack", after=mark)
-    wait_until(lambda: teacher.record(t.id).final_state().current_player == 1)
+    # (30 s: in the suite's first minutes the other worker builds and installs the
+    # wheel; 10 s was once too short there)
+    wait_until(lambda: teacher.record(t.id).final_state().current_player == 1, timeout=30)
     state = teacher.record(t.id).final_state()
     screen = sock.receive("screen", after=mark,
                           where=lambda f: f["steps"]["length"] == len(state.record().moves))
