@@ -114,8 +114,17 @@ def test_three_students_pool_live_each_counts_once_and_the_teacher_clears_one(tm
             assert [t["student"] for t in board.data["tallies"]] == ["3b/ada", "3b/bo"]
             assert "3b/bo" in board.tallies.value
             # the same tally sent again is still counted once
-            pages["ada"]._held = {}                  # as if the server had lost it
-            pages["ada"].refresh()
+            ada = {"1": 1, "3": 1, "4": 1, "6": 1}
+            for _ in range(2):
+                _request(server.url, "POST", "/api/experiments/talus",
+                         secret=links["ada"]._credential, data={"tally": ada, "was": ada})
+            assert get(server.url, "/api/experiments/talus", server.token)["throws"] == 10
+            # a send over a tally the page did not read is refused: read, then send
+            with pytest.raises(ClassroomError, match="changed on the server") as refused:
+                _request(server.url, "POST", "/api/experiments/talus",
+                         secret=links["ada"]._credential,
+                         data={"tally": {"6": 9}, "was": {"1": 1}})
+            assert (refused.value.status, refused.value.code) == (409, "changed")
             assert get(server.url, "/api/experiments/talus", server.token)["throws"] == 10
             # the server checks too: a face the talus lacks is refused, naming it
             with pytest.raises(ClassroomError, match="cannot show 2"):
@@ -156,7 +165,8 @@ def test_the_models_are_the_lessons():
 
 class _Held:
     """The server's side of one experiment for one student, in memory: what a POST
-    keeps, what a GET answers (``mine`` and the pool), and a switch to fail."""
+    keeps (only over the tally it says it replaces, as the server does), what a GET
+    answers (``mine`` and the pool), and a switch to fail."""
 
     def __init__(self) -> None:
         self.mine: dict | None = None
@@ -168,6 +178,9 @@ class _Held:
         if self.failing:
             raise ClassroomError("the class's server is away")
         if method == "POST":
+            zero = {f: 0 for f in "1346"}
+            if "was" in data and (data["was"] or zero) != (self.mine or zero):
+                raise ClassroomError("your tally changed on the server", "changed", 409)
             self.posts.append(dict(data["tally"]))
             if self.in_post is not None:
                 self.in_post.wait(5)
@@ -196,11 +209,13 @@ def test_an_entry_typed_while_the_poll_sends_is_sent_too(held):
     import time
     page = _linked_page()
     try:
-        page.enter("1 3")
+        held.failing = True
+        page.enter("1 3")                             # not sent: the server is away
+        held.failing = False
         held.in_post = threading.Event()
-        poll = threading.Thread(target=lambda: (page._held.clear(), page.refresh()))
-        poll.start()                                  # a resend in flight (held cleared)
-        while not held.posts or len(held.posts) < 2:
+        poll = threading.Thread(target=page.refresh)
+        poll.start()                                  # the poll's send in flight
+        while not held.posts:
             time.sleep(0.01)
         typing = threading.Thread(target=page.enter, args=("6 6",))
         typing.start()
@@ -229,6 +244,30 @@ def test_a_reloaded_page_keeps_the_throws_sent_before_and_follows_the_teacher(he
         assert page.undo.disabled and "0 in all" in page.own.value
         page.enter("6")
         assert held.mine == {"1": 0, "3": 0, "4": 0, "6": 1}, "the cleared ones stay out"
+    finally:
+        page.close()
+
+
+def test_throws_typed_while_the_teacher_clears_count_and_the_cleared_stay_out(held):
+    """The teacher clears a student's tally while the page holds throws it could not
+    send yet: the page's send names the tally it replaces, the server refuses it, and
+    the page adds only its new throws to what the teacher left (the cleared throws once
+    came back with the late send)."""
+    page = _linked_page()
+    try:
+        page.enter("1 3")
+        assert held.mine == {"1": 1, "3": 1, "4": 0, "6": 0}
+        held.failing = True
+        page.enter("6 6")                             # not sent: the server is away
+        held.failing = False
+        held.mine = None                              # meanwhile the teacher clears it
+        page.refresh()
+        assert held.mine == {"1": 0, "3": 0, "4": 0, "6": 2} == page.mine
+        assert "Your teacher cleared your throws. Your 2 new throws are added." in \
+            page.message.value
+        page.take_back()                              # the new entry is still its own
+        assert held.mine == {"1": 0, "3": 0, "4": 0, "6": 0} == page.mine
+        assert page.undo.disabled
     finally:
         page.close()
 

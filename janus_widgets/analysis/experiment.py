@@ -32,6 +32,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..table.client import ClassroomError
 from .throws import DICE, FACES, check_tally, parse_throws
 
 __all__ = ["ClassExperiment", "TeacherExperiment", "NARROW", "experiment_page", "ROMAN_DICE_MODELS"]
@@ -247,22 +248,33 @@ class ClassExperiment(w.VBox):
         if self.link and not self._pending:
             path = f"/api/experiments/{self.experiment}"
             try:
-                answer = None
+                answer, news = None, ""
                 if self._held is None:                 # first: what the server holds
                     answer = _request(self.link, "GET", path)
                     self._heard(answer, first=True)
-                if self.mine != self._held:
+                for _ in range(2):            # again once, after the teacher's word
+                    if self.mine == self._held:
+                        break
                     sending = check_tally(self.experiment, self.mine)
-                    answer = _request(self.link, "POST", path, {"tally": sending})
-                    self._held = dict(sending)
-                elif answer is None:
+                    try:          # replacing what the page last read, and only that
+                        answer = _request(self.link, "POST", path,
+                                          {"tally": sending, "was": self._held})
+                        self._held = dict(sending)
+                    except ClassroomError as exc:
+                        if exc.status != 409:
+                            raise
+                        answer = _request(self.link, "GET", path)   # cleared meanwhile
+                        news = self._rebased(answer)
+                if answer is None:
                     answer = _request(self.link, "GET", path)
                     self._heard(answer)
                 self.pooled = answer
                 if self._unreachable:
                     self._unreachable = False
-                    self._say("The class's counts are reached again; your throws are "
-                              "counted.")
+                    news = ("The class's counts are reached again; your throws are "
+                            "counted. " + news).strip()
+                if news:
+                    self._say(news)
             except Exception as exc:  # noqa: BLE001 - the page goes on; sent next time
                 log.debug("the experiment's counts could not be exchanged", exc_info=True)
                 self._unreachable = True
@@ -289,6 +301,25 @@ class ClassExperiment(w.VBox):
             self._say("Your teacher changed your throws: the counts show what is "
                       "counted now." if sum(held.values()) else
                       "Your teacher cleared your throws.")
+
+    def _rebased(self, answer: dict[str, Any]) -> str:
+        """This student's tally changed on the server while the page had throws to send
+        (the teacher cleared it; or the student's page on another computer sent more):
+        what the server holds now counts, and the throws typed here since the page last
+        read it are added to it (and sent). What to tell the student."""
+        held = answer.get("mine") or {face: 0 for face in FACES[self.experiment]}
+        held = {face: int(held.get(face, 0)) for face in FACES[self.experiment]}
+        before = self._held or {face: 0 for face in held}
+        new = {face: max(0, self.mine[face] - before[face]) for face in held}
+        self._held = held
+        self.mine = {face: held[face] + new[face] for face in held}
+        self.entries = [new] if sum(new.values()) else []
+        self.undo.disabled = not self.entries
+        added = sum(new.values())
+        return (("Your teacher cleared your throws." if not sum(held.values()) else
+                 "Your throws were changed on the server (by your teacher, or from your "
+                 "page on another computer): the counts show what is counted now.")
+                + (f" Your {added} new throws are added." if added else ""))
 
     def _poll(self, every: float) -> None:
         while not self._stop.wait(every):

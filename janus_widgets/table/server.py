@@ -1423,19 +1423,43 @@ class Hall:
         """Keep ``student``'s tally of a class experiment (``{"tally": {face: count}}``:
         the student's throws so far, replacing their last tally, so each student's
         throws count once); the teachers are sent the experiment's new summary. A face
-        the die cannot show, or a count that is no whole number, is refused (400)."""
-        from .throws import check_tally
+        the die cannot show, or a count that is no whole number, is refused (400).
+        With ``"was"`` (the tally the page last knew the server held; ``null``: none) it
+        replaces only that: a tally the teacher cleared meanwhile is refused (409,
+        ``changed``), so a page's late send cannot bring cleared throws back.
+
+        >>> from janus_widgets.table.storage import SQLiteStorage
+        >>> hall = Hall(SQLiteStorage(":memory:"), "token-of-the-doctest")
+        >>> _ = hall.set_throws("3b/ada", "talus", {"tally": {"1": 2}, "was": None})
+        >>> _ = hall.clear_throws("talus", "3b/ada")
+        >>> hall.set_throws("3b/ada", "talus", {"tally": {"1": 3}, "was": {"1": 2}})
+        Traceback (most recent call last):
+        ...
+        janus_widgets.table.server.WireError: your tally changed on the server (your teacher cleared or changed it) since your page last read it: read it again, then send
+        """
+        from .throws import FACES, check_tally
         wait = self._throws_sent.wait(student)
         if wait:
             raise WireError("rate_limit", f"too many tallies: at most "
                                           f"{LIMITS['answers_per_minute']} a minute from "
                                           f"one student; wait {wait} s", 429)
-        if not isinstance(data, dict) or set(data) != {"tally"}:
-            raise WireError("bad_request", "a tally is sent as {\"tally\": {face: count}}")
+        if not isinstance(data, dict) or "tally" not in data or set(data) - {"tally", "was"}:
+            raise WireError("bad_request", "a tally is sent as {\"tally\": {face: count}}"
+                                           ", with \"was\": the tally last read (or null)")
         try:
             tally = check_tally(experiment, data["tally"])
+            was = (None if data.get("was") is None
+                   else check_tally(experiment, data["was"]))
         except ValueError as exc:
             raise WireError("bad_request", str(exc)) from None
+        if "was" in data:
+            held = next((json.loads(t) for who, t, _ in self.storage.throws(experiment)
+                         if who == student), None)
+            zero = dict.fromkeys(FACES[experiment], 0)
+            if {**zero, **(held or {})} != {**zero, **(was or {})}:
+                raise WireError("changed", "your tally changed on the server (your teacher "
+                                           "cleared or changed it) since your page last "
+                                           "read it: read it again, then send", 409)
         self.storage.set_throws(experiment, student, json.dumps(tally), time.time())
         self._throws_sent.add(student)
         summary = self.experiment(experiment)
