@@ -77,11 +77,9 @@ class _Pooled(w.VBox):
         faces = FACES[self.experiment]
         throws = sum(pooled.values())
         hits = sum(pooled[f] for f in NARROW[self.experiment])
-        cells = "".join(f"<td>{pooled[f]}</td>" for f in faces)
-        text = (f"<b>{html.escape(heading)}</b><table class='janus-experiment-counts'>"
-                "<tr><th>face</th>" + "".join(f"<th>{f}</th>" for f in faces)
-                + "<th>throws</th></tr>"
-                f"<tr><td>count</td>{cells}<td>{throws}</td></tr></table>")
+        text = (f"<b>{html.escape(heading)}</b>"
+                + _table("janus-experiment-counts", ["face", *faces, "throws"],
+                         [["count", *(pooled[f] for f in faces), throws]]))
         if throws:
             est = proportion_estimate(hits, throws)
             verdicts = "; ".join(
@@ -385,12 +383,9 @@ class TeacherExperiment(w.VBox):
         self.data = data
         self.view.show(data["pooled"], _class_heading(data))
         faces = data["faces"]
-        rows = "".join(f"<tr><td>{html.escape(t['student'])}</td>"
-                       + "".join(f"<td>{t['tally'][f]}</td>" for f in faces) + "</tr>"
-                       for t in data["tallies"])
-        self.tallies.value = ("<table class='janus-experiment-tallies'><tr><th>student</th>"
-                              + "".join(f"<th>{f}</th>" for f in faces) + "</tr>" + rows
-                              + "</table>")
+        self.tallies.value = _table("janus-experiment-tallies", ["student", *faces],
+                                    [[t["student"], *(t["tally"][f] for f in faces)]
+                                     for t in data["tallies"]])
         names = [t["student"] for t in data["tallies"]]
         if list(self.students.options) != names:
             keep = self.students.value
@@ -421,6 +416,22 @@ class TeacherExperiment(w.VBox):
     def close(self) -> None:
         self._stop.set()
         super().close()
+
+
+_CELL = "style='border:1px solid #b8b0a0;padding:2px 10px;text-align:right'"
+
+
+def _table(kind: str, head: list[Any], rows: list[list[Any]]) -> str:
+    """A small table with ruled cells (text escaped), numbers to the right.
+
+    >>> _table("t", ["face", "1"], [["count", 3]]).count("<td ")
+    2
+    """
+    def row(cells: list[Any], tag: str) -> str:
+        return "<tr>" + "".join(f"<{tag} {_CELL}>{html.escape(str(c))}</{tag}>"
+                                for c in cells) + "</tr>"
+    return (f"<table class='{kind}' style='border-collapse:collapse;margin:4px 0'>"
+            + row(head, "th") + "".join(row(r, "td") for r in rows) + "</table>")
 
 
 def _class_heading(summary: dict[str, Any]) -> str:
