@@ -272,6 +272,27 @@ def test_throws_typed_while_the_teacher_clears_count_and_the_cleared_stay_out(he
         page.close()
 
 
+def test_one_students_two_pages_add_up_and_neither_loses_a_throw(held):
+    """A student's pages on two computers: each sends over the tally it last read, so a
+    send that crossed the other page's is refused, read again and added to."""
+    first = _linked_page()
+    try:
+        first.enter("1")
+        second = _linked_page()                       # opened later: adopts the 1
+        try:
+            second.enter("3")
+            first.enter("6")                          # over {1}: the server holds {1, 3}
+            assert held.mine == {"1": 1, "3": 1, "4": 0, "6": 1} == first.mine
+            assert "changed on the server" in first.message.value
+            assert "Your new throw is added." in first.message.value
+            second.refresh()                          # the other page's next poll
+            assert second.mine == held.mine
+        finally:
+            second.close()
+    finally:
+        first.close()
+
+
 def test_the_servers_absence_is_said_and_unsaid_and_the_throws_wait(held):
     page = _linked_page()
     try:

@@ -296,9 +296,9 @@ class ClassExperiment(w.VBox):
         elif held != self.mine:                        # nothing unsent: the server's word
             self._held, self.mine, self.entries = held, dict(held), []
             self.undo.disabled = True
-            self._say("Your teacher changed your throws: the counts show what is "
-                      "counted now." if sum(held.values()) else
-                      "Your teacher cleared your throws.")
+            self._say("Your throws were changed on the server (by your teacher, or from "
+                      "your page on another computer): the counts show what is counted "
+                      "now." if sum(held.values()) else "Your teacher cleared your throws.")
 
     def _rebased(self, answer: dict[str, Any]) -> str:
         """This student's tally changed on the server while the page had throws to send
@@ -317,7 +317,8 @@ class ClassExperiment(w.VBox):
         return (("Your teacher cleared your throws." if not sum(held.values()) else
                  "Your throws were changed on the server (by your teacher, or from your "
                  "page on another computer): the counts show what is counted now.")
-                + (f" Your {added} new throws are added." if added else ""))
+                + ("" if not added else " Your new throw is added." if added == 1
+                   else f" Your {added} new throws are added."))
 
     def _poll(self, every: float) -> None:
         while not self._stop.wait(every):
