@@ -20,7 +20,9 @@ import pytest
 from server_support import Socket, table_server
 
 from janus_widgets import classroom, games
-from janus_widgets.drawing.shapes import LAYERS
+from janus_widgets.drawing.shapes import (LAYERS, Arc, Circle, Drawing, Line, Polygon, Rect,
+                                          Text)
+from janus_widgets.drawing.svg import svg_body
 from janus_widgets.table import Table
 from janus_widgets.table import screen as S
 from janus_widgets.table.seat_pages import CSP, PAGE_FILES, held_layers
@@ -173,6 +175,33 @@ def test_the_socket_address_asked_without_a_socket_carries_the_policy(server):
     status, headers, _ = get(server, "/ws")
     assert status == 400 and headers["Content-Security-Policy"] == CSP
     assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+def drawing_of(data: dict) -> Drawing:
+    """The drawing a screen's JSON describes (each shape from its ``[kind, …fields]``)."""
+    kinds = {"rect": Rect, "circle": Circle, "arc": Arc, "line": Line, "polygon": Polygon,
+             "text": Text}
+
+    def value(x):
+        return tuple(value(v) for v in x) if isinstance(x, list) else x
+    d = Drawing(data["width"], data["height"], background=data["background"])
+    for layer, shapes in data["layers"].items():
+        d.layers[layer] = [kinds[s[0]](*map(value, s[1:])) for s in shapes]
+    return d
+
+
+@pytest.mark.parametrize("game", ["janus", "jactus", "jinns", "janus-cards"])
+def test_the_board_drawn_in_the_page_is_the_picture_of_its_screen(server, teacher, game):
+    """The SVG first in the page is, element for element, the picture
+    (:func:`~janus_widgets.drawing.svg.svg_body`) of the drawing its JSON screen holds."""
+    t = teacher.create_table(game, players=3 if game == "janus-cards" else 2,
+                             bots={1: "greedy"})
+    body = get(server, f"/seat?code={t.codes['A']}")[2]
+    first, _ = first_in_page(body)
+    preview = preview_in_page(body)
+    inside = preview[preview.index(">", preview.index("<svg")) + 1:preview.index("</svg>")]
+    assert inside == "".join(svg_body(drawing_of(first["screen"]["drawing"])))
+    assert inside.count("<text") == len(screen_texts(first["screen"])) > 0
 
 
 def test_a_paused_tables_drawn_board_says_it_is_paused(server, teacher):

@@ -50,7 +50,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.protocol import seat_name
-from ..drawing.svg import shape_svg, svg_body
+from ..drawing import Drawing
+from ..drawing.shapes import LAYERS
+from ..drawing.svg import svg_body
 from . import screen as S
 from .client import SeatMirror
 
@@ -207,14 +209,7 @@ PREVIEW_ID = "first-board"
 PREVIEW_HEIGHT = 540
 
 
-@lru_cache(maxsize=1 << 16)
-def _shape_svg(shape: Any) -> str:
-    """A shape's SVG element, written once (the same shapes make every screen of a
-    board and the boards of many tables)."""
-    return shape_svg(shape)
-
-
-def screen_preview(made: S.Screen) -> str:
+def screen_preview(made: S.Screen, layers: dict[str, Any] | None = None) -> str:
     """What a slip's address shows from its HTML alone, before the page's style and
     script have come: the seat's heading, its status line (with its note: a paused
     table says so) and *Joining your table…*
@@ -222,7 +217,8 @@ def screen_preview(made: S.Screen) -> str:
     the screen the page then paints: made from the seat's view, as every screen is).
     Text is escaped and the SVG has presentation attributes only: no script and no
     style, so the page's policy holds. The script takes it away when it paints the
-    screen on its canvas.
+    screen on its canvas. ``layers``: the screen's layers as made for its JSON
+    (:class:`~.screen.ShapeList`, whose shapes' SVG is made once), else the drawing's.
 
     >>> from janus_widgets.drawing import Drawing
     >>> d = Drawing(20, 10, title="a <die>"); d.text(5, 5, "3 & 4")
@@ -245,7 +241,20 @@ def screen_preview(made: S.Screen) -> str:
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {d.width} {d.height}" '
             f'width="100%" height="{PREVIEW_HEIGHT}" preserveAspectRatio="xMinYMin meet" '
             f'role="img" aria-label="{escape(d.title or made.title)}">'
-            + "".join(svg_body(d, _shape_svg)) + "</svg></div>")
+            + "".join(_picture(d, layers)) + "</svg></div>")
+
+
+def _picture(d: Any, layers: dict[str, Any] | None) -> list[str]:
+    """The drawing's SVG elements (:func:`~janus_widgets.drawing.svg.svg_body`), from
+    ``layers`` when each is a whole :class:`~.screen.ShapeList` of its shapes."""
+    if layers is None or not all(isinstance(layers.get(name), S.ShapeList)
+                                 and layers[name]._entries is not None for name in LAYERS):
+        return svg_body(d)
+    head = svg_body(Drawing(d.width, d.height, background=d.background))
+    out = head[:1]
+    for name in LAYERS:
+        out += [f'<g class="{name}">', layers[name].svg, "</g>"]
+    return out
 
 
 def first_screen_html(page: bytes, first: dict[str, Any], preview: str = "") -> bytes:
@@ -444,7 +453,7 @@ class PageView:
         """The page's screen now, as :meth:`screen`, and its board drawn as HTML
         (:func:`screen_preview`): what a slip's address brings in the page."""
         data, made = self._screen()
-        return data, screen_preview(made)
+        return data, screen_preview(made, data["drawing"]["layers"])
 
     def _screen(self) -> tuple[dict[str, Any], S.Screen]:
         self._at()
