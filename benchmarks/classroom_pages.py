@@ -281,7 +281,10 @@ class Workers:
                 continue
             proc = subprocess.Popen([sys.executable, __file__, "--worker"],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    text=True, preexec_fn=lambda: os.nice(nice))
+                                    text=True, preexec_fn=lambda: os.nice(nice),
+                                    start_new_session=bool(nice))
+            if nice and autogroups():          # a group of its own, at its niceness
+                Path(f"/proc/{proc.pid}/autogroup").write_text(str(nice))
             if cpus:
                 os.sched_setaffinity(proc.pid, cpus)
             proc.stdin.write(json.dumps({"url": url, "codes": share, "play": play}) + "\n")
@@ -708,13 +711,13 @@ async def main_async(args: argparse.Namespace) -> None:
                                             headless=True, args=CHROMIUM_ARGS)
                     for _ in range(args.browsers)]
         if args.nice and autogroups():
-            # this process, Playwright's driver and the load workers are one group;
-            # Chromium's browser another; the server (a session of its own) a third
-            Path("/proc/self/autogroup").write_text(str(args.nice))
+            # Chromium's browser leads a session, so a scheduling group, of its own;
+            # the load workers each too (see Workers); the server and this process
+            # with Playwright's driver (the students' hands, not their devices) at 0
             groups = nice_browser_groups(args.nice)
-            print(f"scheduling groups (autogroups) at niceness {args.nice}: this one "
-                  f"(the driver and the load workers) and Chromium's "
-                  f"({', '.join(groups) or 'none found'}); the server's at 0")
+            print(f"scheduling groups (autogroups): Chromium's at niceness {args.nice} "
+                  f"({', '.join(groups) or 'none found'}), the load workers' too; the "
+                  "server's and the driver's at 0")
         print(f"{args.pages} tabs in {args.browsers} Chromium browser"
               + ("s (each its own processes: its browser, GPU and network)"
                  if args.browsers > 1 else " (one browser process for every tab)"))

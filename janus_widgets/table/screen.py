@@ -226,15 +226,16 @@ class ShapeList(list):  # type: ignore[type-arg]
     _entries: list[Any] | None = None
 
     @property
-    def svg(self) -> str:
+    def svg(self) -> str | None:
         """The layer's shapes as SVG elements, one after another (what
-        :func:`~janus_widgets.drawing.svg.svg_body` writes of them), each made once.
+        :func:`~janus_widgets.drawing.svg.svg_body` writes of them), each made once;
+        ``None`` for an edit (runs of a layer a page holds: no picture of its own).
 
         >>> ShapeList.of([Rect(0, 0, 1, 1, fill="#fff")]).svg
         '<rect x="0.0" y="0.0" width="1.0" height="1.0" fill="#fff"/>'
         """
         if self._entries is None:
-            raise ValueError("an edit of a layer (runs of a held one) has no picture")
+            return None
         return "".join(map(_svg_of, self._entries))
 
     @classmethod

@@ -247,13 +247,13 @@ def screen_preview(made: S.Screen, layers: dict[str, Any] | None = None) -> str:
 def _picture(d: Any, layers: dict[str, Any] | None) -> list[str]:
     """The drawing's SVG elements (:func:`~janus_widgets.drawing.svg.svg_body`), from
     ``layers`` when each is a whole :class:`~.screen.ShapeList` of its shapes."""
-    if layers is None or not all(isinstance(layers.get(name), S.ShapeList)
-                                 and layers[name]._entries is not None for name in LAYERS):
+    made = [layer.svg if isinstance(layer := (layers or {}).get(name), S.ShapeList)
+            else None for name in LAYERS]
+    if None in made:
         return svg_body(d)
-    head = svg_body(Drawing(d.width, d.height, background=d.background))
-    out = head[:1]
-    for name in LAYERS:
-        out += [f'<g class="{name}">', layers[name].svg, "</g>"]
+    out = svg_body(Drawing(d.width, d.height, background=d.background))[:1]
+    for name, svg in zip(LAYERS, made):
+        out += [f'<g class="{name}">', svg, "</g>"]
     return out
 
 

@@ -1435,7 +1435,7 @@ class Hall:
         >>> hall.set_throws("3b/ada", "talus", {"tally": {"1": 3}, "was": {"1": 2}})
         Traceback (most recent call last):
         ...
-        janus_widgets.table.server.WireError: your tally changed on the server (your teacher cleared or changed it) since your page last read it: read it again, then send
+        janus_widgets.table.server.WireError: your tally changed on the server (your teacher cleared it, or your page on another computer sent more) since your page last read it: read it again, then send
         """
         from .throws import FACES, check_tally
         wait = self._throws_sent.wait(student)
@@ -1458,8 +1458,9 @@ class Hall:
             zero = dict.fromkeys(FACES[experiment], 0)
             if {**zero, **(held or {})} != {**zero, **(was or {})}:
                 raise WireError("changed", "your tally changed on the server (your teacher "
-                                           "cleared or changed it) since your page last "
-                                           "read it: read it again, then send", 409)
+                                           "cleared it, or your page on another computer "
+                                           "sent more) since your page last read it: read "
+                                           "it again, then send", 409)
         self.storage.set_throws(experiment, student, json.dumps(tally), time.time())
         self._throws_sent.add(student)
         summary = self.experiment(experiment)
