@@ -419,18 +419,20 @@ class TeacherExperiment(w.VBox):
         super().close()
 
 
-_CELL = "style='border:1px solid #b8b0a0;padding:2px 10px;text-align:right'"
+_CELL = "style='border:1px solid #b8b0a0;padding:2px 10px;text-align:{}'"
 
 
 def _table(kind: str, head: list[Any], rows: list[list[Any]]) -> str:
-    """A small table with ruled cells (text escaped), numbers to the right.
+    """A small table with ruled cells (text escaped): names to the left in the first
+    column, numbers to the right.
 
     >>> _table("t", ["face", "1"], [["count", 3]]).count("<td ")
     2
     """
     def row(cells: list[Any], tag: str) -> str:
-        return "<tr>" + "".join(f"<{tag} {_CELL}>{html.escape(str(c))}</{tag}>"
-                                for c in cells) + "</tr>"
+        return "<tr>" + "".join(
+            f"<{tag} {_CELL.format('left' if k == 0 else 'right')}>"
+            f"{html.escape(str(c))}</{tag}>" for k, c in enumerate(cells)) + "</tr>"
     return (f"<table class='{kind}' style='border-collapse:collapse;margin:4px 0'>"
             + row(head, "th") + "".join(row(r, "td") for r in rows) + "</table>")
 
