@@ -193,6 +193,23 @@ def test_answers_are_limited_per_student(hall):
     hall.add_answer("3b/ada", answer())
 
 
+def test_tallies_refused_as_stale_count_in_the_students_limit(hall):
+    """A send over a tally that changed is refused (409) and counted: a page that keeps
+    sending stale tallies is held up like one that keeps sending, and its cleared throws
+    stay out."""
+    hall.clock = Clock()
+    hall.set_throws("3b/ada", "talus", {"tally": {"1": 2}, "was": None})
+    hall.clear_throws("talus", "3b/ada")
+    for _ in range(LIMITS["answers_per_minute"] - 1):
+        with pytest.raises(WireError, match="changed on the server") as stale:
+            hall.set_throws("3b/ada", "talus", {"tally": {"1": 3}, "was": {"1": 2}})
+        assert stale.value.status == 409
+    with pytest.raises(WireError, match="too many tallies") as limited:
+        hall.set_throws("3b/ada", "talus", {"tally": {"1": 3}, "was": None})
+    assert limited.value.status == 429
+    assert hall.experiment("talus")["throws"] == 0
+
+
 class Teacher(Connection):
     """A teacher's connection: what it is sent (``news``)."""
 

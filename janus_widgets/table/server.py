@@ -1452,6 +1452,7 @@ class Hall:
                    else check_tally(experiment, data["was"]))
         except ValueError as exc:
             raise WireError("bad_request", str(exc)) from None
+        self._throws_sent.add(student)       # a refused send counts too: read, then send
         if "was" in data:
             held = next((json.loads(t) for who, t, _ in self.storage.throws(experiment)
                          if who == student), None)
@@ -1462,7 +1463,6 @@ class Hall:
                                            "sent more) since your page last read it: read "
                                            "it again, then send", 409)
         self.storage.set_throws(experiment, student, json.dumps(tally), time.time())
-        self._throws_sent.add(student)
         summary = self.experiment(experiment)
         for conn in list(self.teachers):
             conn.send({"type": "experiment", "experiment": summary})
