@@ -204,6 +204,9 @@ def test_tallies_refused_as_stale_count_in_the_students_limit(hall):
         with pytest.raises(WireError, match="changed on the server") as stale:
             hall.set_throws("3b/ada", "talus", {"tally": {"1": 3}, "was": {"1": 2}})
         assert stale.value.status == 409
+    with pytest.raises(WireError, match='"was" .*cannot show 2') as bad:
+        hall.set_throws("3b/bo", "talus", {"tally": {"1": 1}, "was": {"2": 1}})
+    assert bad.value.status == 400
     with pytest.raises(WireError, match="too many tallies") as limited:
         hall.set_throws("3b/ada", "talus", {"tally": {"1": 3}, "was": None})
     assert limited.value.status == 429

@@ -1448,10 +1448,13 @@ class Hall:
                                            ", with \"was\": the tally last read (or null)")
         try:
             tally = check_tally(experiment, data["tally"])
-            was = (None if data.get("was") is None
-                   else check_tally(experiment, data["was"]))
         except ValueError as exc:
             raise WireError("bad_request", str(exc)) from None
+        try:
+            was = None if data.get("was") is None else check_tally(experiment, data["was"])
+        except ValueError as exc:
+            raise WireError("bad_request", f'"was" (the tally last read, or null): {exc}') \
+                from None
         self._throws_sent.add(student)       # a refused send counts too: read, then send
         if "was" in data:
             held = next((json.loads(t) for who, t, _ in self.storage.throws(experiment)
