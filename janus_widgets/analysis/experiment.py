@@ -286,8 +286,7 @@ class ClassExperiment(w.VBox):
         the throws sent before (the page was reloaded, or opened on another computer),
         added to any typed here meanwhile; later, a tally that changed on the server is
         the teacher's clearing it, and the page shows what counts now."""
-        held = answer.get("mine") or {face: 0 for face in FACES[self.experiment]}
-        held = {face: int(held.get(face, 0)) for face in FACES[self.experiment]}
+        held = self._mine_in(answer)
         if first:
             self._held = held
             self.mine = {face: held[face] + self.mine[face] for face in held}
@@ -296,17 +295,14 @@ class ClassExperiment(w.VBox):
         elif held != self.mine:                        # nothing unsent: the server's word
             self._held, self.mine, self.entries = held, dict(held), []
             self.undo.disabled = True
-            self._say("Your throws were changed on the server (by your teacher, or from "
-                      "your page on another computer): the counts show what is counted "
-                      "now." if sum(held.values()) else "Your teacher cleared your throws.")
+            self._say(_changed_words(held))
 
     def _rebased(self, answer: dict[str, Any]) -> str:
         """This student's tally changed on the server while the page had throws to send
         (the teacher cleared it; or the student's page on another computer sent more):
         what the server holds now counts, and the throws typed here since the page last
         read it are added to it (and sent). What to tell the student."""
-        held = answer.get("mine") or {face: 0 for face in FACES[self.experiment]}
-        held = {face: int(held.get(face, 0)) for face in FACES[self.experiment]}
+        held = self._mine_in(answer)
         before = self._held or {face: 0 for face in held}
         new = {face: max(0, self.mine[face] - before[face]) for face in held}
         self._held = held
@@ -314,11 +310,14 @@ class ClassExperiment(w.VBox):
         self.entries = [new] if sum(new.values()) else []
         self.undo.disabled = not self.entries
         added = sum(new.values())
-        return (("Your teacher cleared your throws." if not sum(held.values()) else
-                 "Your throws were changed on the server (by your teacher, or from your "
-                 "page on another computer): the counts show what is counted now.")
-                + ("" if not added else " Your new throw is added." if added == 1
-                   else f" Your {added} new throws are added."))
+        return _changed_words(held) + ("" if not added else " Your new throw is added."
+                                       if added == 1 else
+                                       f" Your {added} new throws are added.")
+
+    def _mine_in(self, answer: dict[str, Any]) -> dict[str, int]:
+        """This student's tally in the server's answer, every face (none: all 0)."""
+        held = answer.get("mine") or {}
+        return {face: int(held.get(face, 0)) for face in FACES[self.experiment]}
 
     def _poll(self, every: float) -> None:
         while not self._stop.wait(every):
@@ -417,6 +416,14 @@ class TeacherExperiment(w.VBox):
     def close(self) -> None:
         self._stop.set()
         super().close()
+
+
+def _changed_words(held: dict[str, int]) -> str:
+    """What a page says when its student's tally changed on the server."""
+    if not sum(held.values()):
+        return "Your teacher cleared your throws."
+    return ("Your throws were changed on the server (by your teacher, or from your page "
+            "on another computer): the counts show what is counted now.")
 
 
 _CELL = "style='border:1px solid #b8b0a0;padding:2px 10px;text-align:{}'"

@@ -1459,8 +1459,8 @@ class Hall:
         if "was" in data:
             held = next((json.loads(t) for who, t, _ in self.storage.throws(experiment)
                          if who == student), None)
-            zero = dict.fromkeys(FACES[experiment], 0)
-            if {**zero, **(held or {})} != {**zero, **(was or {})}:
+            zero = dict.fromkeys(FACES[experiment], 0)      # both are whole tallies
+            if (held or zero) != (was or zero):
                 raise WireError("changed", "your tally changed on the server (your teacher "
                                            "cleared it, or your page on another computer "
                                            "sent more) since your page last read it: read "
