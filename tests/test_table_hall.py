@@ -878,7 +878,7 @@ def test_a_fault_making_the_first_screen_gives_the_plain_page_and_a_log(tmp_path
     def broken(self):
         raise RuntimeError("a fault in making a screen")
 
-    monkeypatch.setattr(PageView, "first_screen", broken)
+    monkeypatch.setattr(PageView, "screen", broken)
     hall = make_hall(tmp_path / "c.sqlite")
     _, codes = hall.create_table({"game": "jactus", "players": 2})
 

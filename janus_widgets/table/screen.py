@@ -36,7 +36,6 @@ from ..core.protocol import TERMINAL, seat_name
 from ..drawing import Drawing
 from ..drawing.panels import Action, Panel
 from ..drawing.shapes import Arc, Circle, Line, Polygon, Rect, Region, Text
-from ..drawing.svg import shape_svg
 
 __all__ = ["Viewer", "Screen", "Moves", "Status", "Panel", "Action", "make", "drawing",
            "fresh_selection", "chosen", "said_kind",
@@ -165,21 +164,13 @@ def _shape_data(shape: Any) -> tuple[Any, ...]:
 
 
 @lru_cache(maxsize=1 << 17)
-def _encoded(shape: Any) -> list[Any]:
+def _encoded(shape: Any) -> tuple[tuple[Any, ...], str]:
     """A shape's JSON data and its JSON text, made once: shapes are frozen values, and
     the same shapes make every screen of a board and the boards of many tables (the
     tuple and the text are shared: never change them). The text is what
-    ``json.dumps(data, separators=(",", ":"))`` makes of the data. Then its SVG
-    element, made when first asked for (:meth:`ShapeList.svg`), and the shape."""
+    ``json.dumps(data, separators=(",", ":"))`` makes of the data."""
     data = _shape_data(shape)
-    return [data, _JSON(data), None, shape]
-
-
-def _svg_of(entry: list[Any]) -> str:
-    """The SVG element of a shape's :func:`_encoded` entry, made once."""
-    if entry[2] is None:
-        entry[2] = shape_svg(entry[3])
-    return entry[2]
+    return data, _JSON(data)
 
 
 _JSON = json.JSONEncoder(separators=(",", ":")).encode
@@ -223,20 +214,6 @@ class ShapeList(list):  # type: ignore[type-arg]
     """
 
     text: str
-    _entries: list[Any] | None = None
-
-    @property
-    def svg(self) -> str | None:
-        """The layer's shapes as SVG elements, one after another (what
-        :func:`~janus_widgets.drawing.svg.svg_body` writes of them), each made once;
-        ``None`` for an edit (runs of a layer a page holds: no picture of its own).
-
-        >>> ShapeList.of([Rect(0, 0, 1, 1, fill="#fff")]).svg
-        '<rect x="0.0" y="0.0" width="1.0" height="1.0" fill="#fff"/>'
-        """
-        if self._entries is None:
-            return None
-        return "".join(map(_svg_of, self._entries))
 
     @classmethod
     def of(cls, items: Any) -> ShapeList:
@@ -263,20 +240,15 @@ class ShapeList(list):  # type: ignore[type-arg]
     def _make(cls, items: Any) -> ShapeList:
         made = cls()
         texts = []
-        entries: list[Any] | None = []
         for item in items:
             if isinstance(item, list):
                 made.append(item)
                 texts.append(_JSON(item))
-                entries = None
             else:
-                entry = _encoded(item)
-                made.append(entry[0])
-                texts.append(entry[1])
-                if entries is not None:
-                    entries.append(entry)
+                data, text = _encoded(item)
+                made.append(data)
+                texts.append(text)
         made.text = "[" + ",".join(texts) + "]"
-        made._entries = entries
         return made
 
 

@@ -45,20 +45,16 @@ import json
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from html import escape
 from pathlib import Path
 from typing import Any
 
 from ..core.protocol import seat_name
-from ..drawing import Drawing
-from ..drawing.shapes import LAYERS
-from ..drawing.svg import svg_body
 from . import screen as S
 from .client import SeatMirror
 
 __all__ = ["PageView", "PageError", "PAGE_FILES", "CSP", "SECURITY_HEADERS", "page_file",
            "PageFile", "page_file_served", "first_screen_html", "FIRST_SCREEN_ID",
-           "layer_edit", "held_layers", "message_text", "screen_preview", "PREVIEW_ID"]
+           "layer_edit", "held_layers", "message_text"]
 
 #: Screens of a page whose click regions are remembered (a click names its screen).
 KEPT_SCREENS = 8
@@ -202,69 +198,13 @@ def message_text(data: dict[str, Any]) -> str:
 FIRST_SCREEN_ID = "first-screen"
 
 
-#: Where the seat's board drawn by the server goes (see :func:`screen_preview`).
-PREVIEW_ID = "first-board"
-#: The preview board's height in CSS pixels before the page's style has come (a
-#: 1366×768 screen shows it whole under the lines above it; a phone as wide as it is).
-PREVIEW_HEIGHT = 540
-
-
-def screen_preview(made: S.Screen, layers: dict[str, Any] | None = None) -> str:
-    """What a slip's address shows from its HTML alone, before the page's style and
-    script have come: the seat's heading, its status line (with its note: a paused
-    table says so) and *Joining your table…*
-    (first: on a phone they stay above the fold), then its board as SVG (the drawing of
-    the screen the page then paints: made from the seat's view, as every screen is).
-    Text is escaped and the SVG has presentation attributes only: no script and no
-    style, so the page's policy holds. The script takes it away when it paints the
-    screen on its canvas. ``layers``: the screen's layers as made for its JSON
-    (:class:`~.screen.ShapeList`, whose shapes' SVG is made once), else the drawing's.
-
-    >>> from janus_widgets.drawing import Drawing
-    >>> d = Drawing(20, 10, title="a <die>"); d.text(5, 5, "3 & 4")
-    >>> made = S.Screen(game="g", title="Game", heading="seat A", drawing=d,
-    ...     status=S.Status(where="move 0/0", turn="A to play"), moves=S.Moves([], "", False),
-    ...     log=[], log_at=None, steps={}, lines=[], seats=[], result={})
-    >>> html = screen_preview(made)
-    >>> "3 &amp; 4</text>" in html and 'aria-label="a &lt;die&gt;"' in html
-    True
-    >>> "<script" in html or "style=" in html
-    False
-    """
-    d, status = made.drawing, made.status
-    turn = f"{status.where} · {status.turn}" + (f" · scores {status.scores}"
-                                                if status.scores else "")
-    lines = "".join(f"<p>{escape(line)}</p>" for line in
-                    (turn, status.last, status.note, "Joining your table…") if line)
-    return (f'<div id="{PREVIEW_ID}"><p><b>{escape(made.title)} — '
-            f'{escape(made.heading)}</b></p>{lines}'
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {d.width} {d.height}" '
-            f'width="100%" height="{PREVIEW_HEIGHT}" preserveAspectRatio="xMinYMin meet" '
-            f'role="img" aria-label="{escape(d.title or made.title)}">'
-            + "".join(_picture(d, layers)) + "</svg></div>")
-
-
-def _picture(d: Any, layers: dict[str, Any] | None) -> list[str]:
-    """The drawing's SVG elements (:func:`~janus_widgets.drawing.svg.svg_body`), from
-    ``layers`` when each is a whole :class:`~.screen.ShapeList` of its shapes."""
-    made = [layer.svg if isinstance(layer := (layers or {}).get(name), S.ShapeList)
-            else None for name in LAYERS]
-    if None in made:
-        return svg_body(d)
-    out = svg_body(Drawing(d.width, d.height, background=d.background))[:1]
-    for name, svg in zip(LAYERS, made):
-        out += [f'<g class="{name}">', svg, "</g>"]
-    return out
-
-
-def first_screen_html(page: bytes, first: dict[str, Any], preview: str = "") -> bytes:
+def first_screen_html(page: bytes, first: dict[str, Any]) -> bytes:
     """The seat page with ``first`` in it, in a JSON data block (``<script
     type="application/json">``: data the page reads, never run, so the page's
     Content-Security-Policy stays as it is): what a slip's address shows before the
     page's socket is open (its seat's ``welcome`` and ``screen``, or why the code was
-    ``refused``), and ``preview`` (:func:`screen_preview`) first in its body. Every
-    ``<``, ``>`` and ``&`` of the JSON is written as its escape, so no text in it (a
-    seat's name, a move's words) can end the block or open a tag.
+    ``refused``). Every ``<``, ``>`` and ``&`` of the JSON is written as its escape, so
+    no text in it (a seat's name, a move's words) can end the block or open a tag.
 
     >>> html = first_screen_html(b"<body><p>x</body>", {"refused": {"error": "</script><b>"}})
     >>> print(html.decode())
@@ -280,9 +220,6 @@ def first_screen_html(page: bytes, first: dict[str, Any], preview: str = "") -> 
     head, end, tail = page.rpartition(b"</body>")
     if not end:
         raise ValueError("the seat page has no </body>")
-    if preview:                       # first in the body: painted before anything else
-        before, body, after = head.partition(b"<body>")
-        head = before + body + preview.encode("utf-8") + after
     return head + block.encode("ascii") + end + tail
 
 
@@ -447,15 +384,6 @@ class PageView:
 
     def screen(self) -> dict[str, Any]:
         """The page's screen now, as JSON data (with a ``serial`` its clicks name)."""
-        return self._screen()[0]
-
-    def first_screen(self) -> tuple[dict[str, Any], str]:
-        """The page's screen now, as :meth:`screen`, and its board drawn as HTML
-        (:func:`screen_preview`): what a slip's address brings in the page."""
-        data, made = self._screen()
-        return data, screen_preview(made, data["drawing"]["layers"])
-
-    def _screen(self) -> tuple[dict[str, Any], S.Screen]:
         self._at()
         message = self._message if self._for == self._situation() else ("", "info")
         made = S.make(self.mirror, self._viewer(), message=message)
@@ -476,7 +404,7 @@ class PageView:
         data["seat"] = seat_name(self.seat)
         data["table"] = self.mirror.table_id
         data["connected"] = True
-        return data, made
+        return data
 
     def _layer(self, name: str, shapes: list[Any]) -> Any:
         """A layer as this page is sent it: ``"same"`` when it holds it already, an

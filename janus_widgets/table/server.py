@@ -2227,15 +2227,14 @@ class SeatPageHandler(_UnderPolicy, tornado.web.RequestHandler):
         # The page with its seat's screen in it: made for this request, kept nowhere.
         self.set_header("Cache-Control", "no-store")
         self.set_header("Content-Type", PAGE_FILES["seat.html"])
-        self.finish(first_screen_html(page_file_served(name).body, *first))
+        self.finish(first_screen_html(page_file_served(name).body, first))
 
-    async def _first_screen(self) -> tuple[dict[str, Any], str] | None:
+    async def _first_screen(self) -> dict[str, Any] | None:
         """What a slip's address (``/seat?code=…``) shows before the page's socket is
         open: the seat's welcome and screen, made from its seat's view as every screen
         is (:meth:`Hall.peek`: nothing is joined; the page joins on its socket), or why
         the code opens no seat (a wrong code is counted in the class's count, and
-        answered late while the class makes many); with the board drawn for the HTML
-        (:meth:`PageView.first_screen`; none for a refusal). ``None`` (the static page, which
+        answered late while the class makes many). ``None`` (the static page, which
         joins as it always did) for no code, text that is no code, and a seat whose
         page was shown too often or a wrong code past the class's late answers."""
         given = self.request.query_arguments.get("code", [])
@@ -2257,13 +2256,12 @@ class SeatPageHandler(_UnderPolicy, tornado.web.RequestHandler):
                 except WireError:
                     return None
             if exc.code in ("unknown_code", "ended"):
-                return {"refused": exc.message()}, ""
+                return {"refused": exc.message()}
             return None
         try:
             page, token = hall.show_page(served, seat)
-            screen, preview = page.first_screen()
-            return {"welcome": hall.seat_welcome(served, seat), "screen": screen,
-                    "page": token}, preview
+            return {"welcome": hall.seat_welcome(served, seat), "screen": page.screen(),
+                    "page": token}
         except Exception:       # a fault of ours: the plain page, which joins on its socket
             log.exception("the first screen of table %s, seat %s, for a slip's address",
                           served.id, seat_name(seat))

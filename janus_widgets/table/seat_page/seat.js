@@ -413,8 +413,6 @@ function paint(data) {
   paintSeats(data.seats);
   paintPanels(data.panels);
   if (autoplay && data.steps.at_end) stopAutoplay();
-  const drawnByServer = $("first-board");      // the board the HTML came with: painted now
-  if (drawnByServer) drawnByServer.remove();
 }
 
 function paintSteps(steps) {
