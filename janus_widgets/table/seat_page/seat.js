@@ -288,10 +288,13 @@ function fitBoard(drawing) {
   const cssW = Math.floor(drawing.width * scale);
   const cssH = Math.floor(drawing.height * scale);
   const ratio = window.devicePixelRatio || 1;
-  canvas.style.width = `${cssW}px`;
-  canvas.style.height = `${cssH}px`;
-  canvas.width = Math.round(cssW * ratio);
-  canvas.height = Math.round(cssH * ratio);
+  const pixelsW = Math.round(cssW * ratio), pixelsH = Math.round(cssH * ratio);
+  if (canvas.width !== pixelsW || canvas.height !== pixelsH) {   // else keep its pixels
+    canvas.style.width = `${cssW}px`;
+    canvas.style.height = `${cssH}px`;
+    canvas.width = pixelsW;
+    canvas.height = pixelsH;
+  }
   return scale * ratio;
 }
 
@@ -403,7 +406,6 @@ function paint(data) {
   document.title = `${data.title} · seat ${data.seat}`;
   $("heading").textContent = `${data.title} — ${data.heading}`;
   canvas.setAttribute("aria-label", data.drawing.title || data.title);
-  draw(ctx, data.drawing, fitBoard(data.drawing), []);
   paintSteps(data.steps);
   paintStatus(data.status);
   const samePosition = Boolean(before) && before.steps.index === data.steps.index &&
@@ -412,6 +414,9 @@ function paint(data) {
   paintLog(data.log, data.log_at);
   paintSeats(data.seats);
   paintPanels(data.panels);
+  // The board last: sizing it reads the page's layout, laid out then once with every
+  // text above in place (not once for the board and again for the texts).
+  draw(ctx, data.drawing, fitBoard(data.drawing), []);
   if (autoplay && data.steps.at_end) stopAutoplay();
 }
 
@@ -489,7 +494,9 @@ function paintLog(entries, at) {
     log.append(item);
   }
   const current = log.querySelector(".current");
-  if (current) showInBox(log, current);
+  // Scrolled to when the page is laid out for its next frame (reading where the item
+  // is now would lay the page out once more).
+  if (current) requestAnimationFrame(() => { if (current.isConnected) showInBox(log, current); });
 }
 
 // Scroll `box` (and nothing else) so that `item` is in it: scrollIntoView would scroll
