@@ -23,6 +23,8 @@ messages themselves are made and checked in this module only.
 from __future__ import annotations
 
 import asyncio
+import errno
+import itertools
 import json
 import logging
 import math
@@ -42,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import tornado.httpserver
+import tornado.httputil
 import tornado.ioloop
 import tornado.log
 import tornado.web
@@ -90,7 +93,7 @@ LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 20 * 1024, "per_second": 20
           "work_per_screen": 40, "work_per_message": 2, "hello_seconds": 10.0,
           "joins_per_code": 10, "idle_seconds": 30.0, "presence_every": 0.5,
           "class_wrong_codes": 120, "slow_wrong_codes": 40, "pages_shown": 2000,
-          "page_seconds": 60.0}
+          "page_seconds": 60.0, "waiting_connections": 4096}
 #: A lesson's or a question's id, as the lessons name them ("jactus-odds", "q1").
 ANSWER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 ANSWER_FIELDS = ("lesson", "question", "answer", "verdict", "mistake")
@@ -411,6 +414,8 @@ class Hall:
         self.tables: dict[str, ServedTable] = {}
         self.teachers: set[Connection] = set()
         self.pages = ""                       # where the seat pages are (for join slips)
+        #: Sockets open and not signed in yet, the oldest first (see SocketHandler.open).
+        self.unsigned: dict[Any, None] = {}
         self.public = ""                      # the address those pages use for us
         self.clock: Callable[[], float] = time.monotonic
         self._failed_joins = RateWindow(int(LIMITS["join_failures"]), LIMITS["join_window"],
@@ -1564,6 +1569,7 @@ class _UnderPolicy:
     def set_default_headers(self) -> None:
         for name, value in SECURITY_HEADERS.items():
             self.set_header(name, value)  # type: ignore[attr-defined]
+        self.clear_header("Server")  # type: ignore[attr-defined]  # no version to read
 
 
 class _Handler(_UnderPolicy, tornado.web.RequestHandler):
@@ -1834,10 +1840,21 @@ class SocketHandler(_UnderPolicy, tornado.websocket.WebSocketHandler):
         self.set_nodelay(True)
         loop = tornado.ioloop.IOLoop.current()
         loop.call_later(LIMITS["hello_seconds"], self._hello_deadline)
+        # Over ``waiting_connections`` sockets not signed in, the oldest are closed:
+        # one student opening sockets by the thousand must not use up the server's
+        # files (a page signs in within milliseconds of opening its socket).
+        waiting = self.hall.unsigned
+        waiting[self] = None
+        over = len(waiting) - LIMITS["waiting_connections"]
+        for socket in list(itertools.islice(waiting, max(0, over))):
+            waiting.pop(socket, None)
+            if not socket.conn.role and socket.ws_connection is not None:
+                socket.close(1008, "sign in with hello first")
 
     def _hello_deadline(self) -> None:
         # Not signed in by now: no hello, or one that was refused (a wrong credential
         # or code): either would hold one of the server's connections for ever.
+        self.hall.unsigned.pop(self, None)
         if not self.conn.role and self.ws_connection is not None:
             self.close(1008, "sign in with hello first")
 
@@ -1879,6 +1896,8 @@ class SocketHandler(_UnderPolicy, tornado.websocket.WebSocketHandler):
             return
         try:
             self._handle(message)
+            if conn.role:
+                self.hall.unsigned.pop(self, None)       # signed in: waits no more
         except WireError as exc:
             data = self._parsed if isinstance(getattr(self, "_parsed", None), dict) else {}
             extra = {"id": data["id"]} if isinstance(data.get("id"), str) else {}
@@ -2152,6 +2171,7 @@ class SocketHandler(_UnderPolicy, tornado.websocket.WebSocketHandler):
         self._refuse(exc)
 
     def on_close(self) -> None:
+        self.hall.unsigned.pop(self, None)
         self.hall.detach(self.conn)
 
 
@@ -2363,10 +2383,10 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
     _more_files()
     # A request whose headers or body never finish is dropped (idle sockets would hold
     # the server's connections, and every student's page with them).
-    server = tornado.httpserver.HTTPServer(make_app(hall), ssl_options=ssl_ctx,
-                                           max_body_size=LIMITS["body_bytes"] * 4,
-                                           idle_connection_timeout=LIMITS["idle_seconds"],
-                                           body_timeout=LIMITS["idle_seconds"])
+    server = _GuardedHTTPServer(make_app(hall), ssl_options=ssl_ctx,
+                                max_body_size=LIMITS["body_bytes"] * 4,
+                                idle_connection_timeout=LIMITS["idle_seconds"],
+                                body_timeout=LIMITS["idle_seconds"])
     # A class arrives at once: the default backlog (128) drops the rest of their first
     # connections, whose browsers then wait a second or more to try again.
     server.listen(port, address=host, backlog=2048)
@@ -2394,6 +2414,131 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
         await server.close_all_connections()
         hall.close()
         storage.close()
+
+
+class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
+    """Tornado's HTTP server, kept open to a class while one student opens connections
+    that say nothing (each holds one of the server's files until its 30 s are up;
+    20,000 of them used to lock every new page out and fill the log with a traceback
+    per try to accept).
+
+    * Over ``waiting_connections`` (:data:`LIMITS`) connections waiting for a
+      request's headers (new ones, and
+      kept-alive ones between requests), the oldest of them are closed as new ones
+      come: a browser asks at once, so a student's page never waits that long; a
+      socket (a WebSocket, once upgraded) is never one of them.
+    * When the system has no file left for a new connection, the waiting ones are
+      closed and accepting pauses a quarter second (not a busy loop), with one line in
+      the log a minute.
+    """
+
+    _pause = 0.25
+
+    def _guard(self) -> dict[Any, None]:
+        quiet = getattr(self, "_quiet", None)
+        if quiet is None:
+            quiet = self._quiet = {}          # stream → None, the oldest first
+            self._said_full = -math.inf
+        return quiet
+
+    def handle_stream(self, stream: Any, address: Any) -> None:
+        super().handle_stream(stream, address)
+        quiet = self._guard()
+        quiet[stream] = None
+        if len(quiet) > LIMITS["waiting_connections"]:
+            self._close_quiet(len(quiet) - LIMITS["waiting_connections"])
+
+    def _close_quiet(self, count: int) -> None:
+        quiet = self._guard()
+        for stream in list(itertools.islice(quiet, count)):
+            quiet.pop(stream, None)
+            stream.close()
+
+    def start_request(self, server_conn: Any, request_conn: Any) -> Any:
+        delegate = super().start_request(server_conn, request_conn)
+        return _Spoke(delegate, server_conn.stream, self._guard())
+
+    def on_close(self, server_conn: Any) -> None:
+        self._guard().pop(getattr(server_conn, "stream", None), None)
+        super().on_close(server_conn)
+
+    def add_sockets(self, sockets: Any) -> None:
+        for sock in sockets:
+            self._sockets[sock.fileno()] = sock
+            self._handlers[sock.fileno()] = self._accepting(sock)
+
+    def _accepting(self, sock: Any) -> Callable[[], None]:
+        """:func:`tornado.netutil.add_accept_handler`, which also survives a system
+        with no file left (it raised, the loop logged it and called it again at once)."""
+        loop = tornado.ioloop.IOLoop.current()
+        removed = [False]
+
+        def accept(fd: Any, events: int) -> None:
+            for _ in range(128):
+                if removed[0]:
+                    return
+                try:
+                    connection, address = sock.accept()
+                except BlockingIOError:
+                    return
+                except ConnectionAbortedError:
+                    continue
+                except OSError as exc:
+                    if exc.errno not in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS,
+                                         errno.ENOMEM):
+                        raise
+                    self._full(sock, accept, exc)
+                    return
+                self._handle_connection(connection, address)
+
+        def remove() -> None:
+            loop.remove_handler(sock)
+            removed[0] = True
+
+        loop.add_handler(sock, accept, tornado.ioloop.IOLoop.READ)
+        return remove
+
+    def _full(self, sock: Any, accept: Callable[[Any, int], None], exc: OSError) -> None:
+        quiet = self._guard()
+        now = time.monotonic()
+        if now - self._said_full >= 60:
+            self._said_full = now
+            log.warning("no file left for a new connection (%s): closing %d connections "
+                        "that sent nothing, and pausing new ones", exc.strerror,
+                        max(1, len(quiet) // 4))
+        self._close_quiet(max(1, len(quiet) // 4))
+        loop = tornado.ioloop.IOLoop.current()
+        loop.remove_handler(sock)
+
+        def resume() -> None:
+            if sock.fileno() in self._handlers:          # the server was not stopped
+                loop.add_handler(sock, accept, tornado.ioloop.IOLoop.READ)
+        loop.call_later(self._pause, resume)
+
+
+class _Spoke(tornado.httputil.HTTPMessageDelegate):
+    """A request's delegate that takes its connection off the waiting list when its
+    headers have come, and puts it back when the request is done (kept alive, it waits
+    for the next); a connection handed to a WebSocket is never put back."""
+
+    def __init__(self, delegate: Any, stream: Any, quiet: dict[Any, None]) -> None:
+        self.delegate, self.stream, self.quiet = delegate, stream, quiet
+
+    def headers_received(self, start_line: Any, headers: Any) -> Any:
+        self.quiet.pop(self.stream, None)
+        return self.delegate.headers_received(start_line, headers)
+
+    def data_received(self, chunk: bytes) -> Any:
+        return self.delegate.data_received(chunk)
+
+    def finish(self) -> None:
+        self.delegate.finish()
+        if not self.stream.closed():
+            self.quiet[self.stream] = None
+
+    def on_connection_close(self) -> None:
+        self.quiet.pop(self.stream, None)
+        self.delegate.on_connection_close()
 
 
 def _more_files() -> None:
