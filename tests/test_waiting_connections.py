@@ -86,9 +86,10 @@ def more_files():
 
 
 def test_past_the_limit_the_oldest_silent_connections_are_closed(tmp_path, more_files):
-    """Connections that say nothing, and sockets opened but never signed in, past
-    ``waiting_connections``: the oldest are closed as new ones come, the newest stay
-    open, and a student's page still loads at once."""
+    """Connections that say nothing, sockets opened but never signed in, and
+    connections answered once and kept alive in silence, past ``waiting_connections``:
+    the oldest are closed as new ones come, the newest stay open, and a student's page
+    still loads at once."""
     proc, url = serve(tmp_path)
     port = int(url.rsplit(":", 1)[1])
     quiet: list[socket.socket] = []
@@ -108,6 +109,13 @@ def test_past_the_limit_the_oldest_silent_connections_are_closed(tmp_path, more_
         quiet = silent(port, WAITING + 50, upgrade)
         assert answers_soon(url, 5) < 2
         assert all(closed_by_server(s, 5) for s in quiet[:40]), "old sockets were kept"
+        assert not any(closed_by_server(s, 0.2) for s in quiet[-20:])
+        for s in quiet:
+            s.close()
+        # answered once, then kept alive and silent: waiting again, for the next request
+        quiet = silent(port, WAITING + 50, b"GET /seat/icon.png HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert answers_soon(url, 5) < 2
+        assert all(closed_by_server(s, 5) for s in quiet[:40]), "kept-alive ones were kept"
         assert not any(closed_by_server(s, 0.2) for s in quiet[-20:])
     finally:
         for s in quiet:

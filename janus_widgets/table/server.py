@@ -2455,8 +2455,12 @@ class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
             stream.close()
 
     def start_request(self, server_conn: Any, request_conn: Any) -> Any:
+        # The connection waits for a request's headers from now (its first, or the
+        # next once the last was answered): it is on the list until they come.
+        quiet = self._guard()
+        quiet[server_conn.stream] = None
         delegate = super().start_request(server_conn, request_conn)
-        return _Spoke(delegate, server_conn.stream, self._guard())
+        return _Spoke(delegate, server_conn.stream, quiet)
 
     def on_close(self, server_conn: Any) -> None:
         self._guard().pop(getattr(server_conn, "stream", None), None)
@@ -2518,8 +2522,8 @@ class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
 
 class _Spoke(tornado.httputil.HTTPMessageDelegate):
     """A request's delegate that takes its connection off the waiting list when its
-    headers have come, and puts it back when the request is done (kept alive, it waits
-    for the next); a connection handed to a WebSocket is never put back."""
+    headers have come (:meth:`_GuardedHTTPServer.start_request` puts it back when the
+    connection waits for its next request; a WebSocket's never does)."""
 
     def __init__(self, delegate: Any, stream: Any, quiet: dict[Any, None]) -> None:
         self.delegate, self.stream, self.quiet = delegate, stream, quiet
@@ -2533,8 +2537,6 @@ class _Spoke(tornado.httputil.HTTPMessageDelegate):
 
     def finish(self) -> None:
         self.delegate.finish()
-        if not self.stream.closed():
-            self.quiet[self.stream] = None
 
     def on_connection_close(self) -> None:
         self.quiet.pop(self.stream, None)
