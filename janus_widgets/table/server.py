@@ -389,6 +389,43 @@ class ServedTable:
         self.stored = len(line)
 
 
+class Waiting:
+    """Connections waiting (for a request's headers, or to sign in), the oldest first,
+    at most ``waiting_connections`` (:data:`LIMITS`): adding one past that takes the
+    oldest off, for the caller to close (one student opening thousands must not use up
+    the server's files; a browser asks and signs in at once, so it is never the oldest).
+
+    >>> w = Waiting(limit=2)
+    >>> w.add("a"), w.add("b"), w.add("c"), w.add("b")
+    ([], [], ['a'], [])
+    >>> w.discard("b"); len(w), w.oldest(5)
+    (1, ['c'])
+    """
+
+    def __init__(self, limit: int | None = None) -> None:
+        self._items: dict[Any, None] = {}
+        self._limit = limit
+
+    def add(self, item: Any) -> list[Any]:
+        """List ``item`` (kept in its place if listed); what is now over the limit."""
+        self._items[item] = None
+        limit = LIMITS["waiting_connections"] if self._limit is None else self._limit
+        return self.oldest(len(self._items) - limit)
+
+    def discard(self, item: Any) -> None:
+        self._items.pop(item, None)
+
+    def oldest(self, count: int) -> list[Any]:
+        """Take the ``count`` oldest off the list."""
+        taken = list(itertools.islice(self._items, max(0, count)))
+        for item in taken:
+            del self._items[item]
+        return taken
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
 class Hall:
     """Every table of the class, the lobby, and the one outgoing filter per seat.
 
@@ -414,8 +451,8 @@ class Hall:
         self.tables: dict[str, ServedTable] = {}
         self.teachers: set[Connection] = set()
         self.pages = ""                       # where the seat pages are (for join slips)
-        #: Sockets open and not signed in yet, the oldest first (see SocketHandler.open).
-        self.unsigned: dict[Any, None] = {}
+        #: Sockets open and not signed in yet (see SocketHandler.open).
+        self.unsigned = Waiting()
         self.public = ""                      # the address those pages use for us
         self.clock: Callable[[], float] = time.monotonic
         self._failed_joins = RateWindow(int(LIMITS["join_failures"]), LIMITS["join_window"],
@@ -1843,18 +1880,14 @@ class SocketHandler(_UnderPolicy, tornado.websocket.WebSocketHandler):
         # Over ``waiting_connections`` sockets not signed in, the oldest are closed:
         # one student opening sockets by the thousand must not use up the server's
         # files (a page signs in within milliseconds of opening its socket).
-        waiting = self.hall.unsigned
-        waiting[self] = None
-        over = len(waiting) - LIMITS["waiting_connections"]
-        for socket in list(itertools.islice(waiting, max(0, over))):
-            waiting.pop(socket, None)
-            if not socket.conn.role and socket.ws_connection is not None:
+        for socket in self.hall.unsigned.add(self):
+            if socket.ws_connection is not None:
                 socket.close(1008, "sign in with hello first")
 
     def _hello_deadline(self) -> None:
         # Not signed in by now: no hello, or one that was refused (a wrong credential
         # or code): either would hold one of the server's connections for ever.
-        self.hall.unsigned.pop(self, None)
+        self.hall.unsigned.discard(self)
         if not self.conn.role and self.ws_connection is not None:
             self.close(1008, "sign in with hello first")
 
@@ -1896,8 +1929,6 @@ class SocketHandler(_UnderPolicy, tornado.websocket.WebSocketHandler):
             return
         try:
             self._handle(message)
-            if conn.role:
-                self.hall.unsigned.pop(self, None)       # signed in: waits no more
         except WireError as exc:
             data = self._parsed if isinstance(getattr(self, "_parsed", None), dict) else {}
             extra = {"id": data["id"]} if isinstance(data.get("id"), str) else {}
@@ -2106,6 +2137,7 @@ class SocketHandler(_UnderPolicy, tornado.websocket.WebSocketHandler):
             mine.add(conn)
             conn.credential = digest
         conn.role = role
+        hall.unsigned.discard(self)                   # signed in: waits no more
         if role == "student":
             self._send({"type": "welcome", "role": "student"})
             return
@@ -2171,7 +2203,7 @@ class SocketHandler(_UnderPolicy, tornado.websocket.WebSocketHandler):
         self._refuse(exc)
 
     def on_close(self) -> None:
-        self.hall.unsigned.pop(self, None)
+        self.hall.unsigned.discard(self)
         self.hall.detach(self.conn)
 
 
@@ -2434,36 +2466,28 @@ class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
 
     _pause = 0.25
 
-    def _guard(self) -> dict[Any, None]:
-        quiet = getattr(self, "_quiet", None)
-        if quiet is None:
-            quiet = self._quiet = {}          # stream → None, the oldest first
-            self._said_full = -math.inf
-        return quiet
+    def initialize(self, *args: Any, **kwargs: Any) -> None:
+        super().initialize(*args, **kwargs)
+        self._quiet = Waiting()                      # streams waiting for headers
+        self._said_full = -math.inf
+
+    def _waits(self, stream: Any) -> None:
+        for old in self._quiet.add(stream):
+            old.close()
 
     def handle_stream(self, stream: Any, address: Any) -> None:
         super().handle_stream(stream, address)
-        quiet = self._guard()
-        quiet[stream] = None
-        if len(quiet) > LIMITS["waiting_connections"]:
-            self._close_quiet(len(quiet) - LIMITS["waiting_connections"])
-
-    def _close_quiet(self, count: int) -> None:
-        quiet = self._guard()
-        for stream in list(itertools.islice(quiet, count)):
-            quiet.pop(stream, None)
-            stream.close()
+        self._waits(stream)       # at once (its request starts a moment later): counted
 
     def start_request(self, server_conn: Any, request_conn: Any) -> Any:
         # The connection waits for a request's headers from now (its first, or the
         # next once the last was answered): it is on the list until they come.
-        quiet = self._guard()
-        quiet[server_conn.stream] = None
+        self._waits(server_conn.stream)
         delegate = super().start_request(server_conn, request_conn)
-        return _Spoke(delegate, server_conn.stream, quiet)
+        return _Spoke(delegate, server_conn.stream, self._quiet)
 
     def on_close(self, server_conn: Any) -> None:
-        self._guard().pop(getattr(server_conn, "stream", None), None)
+        self._quiet.discard(getattr(server_conn, "stream", None))
         super().on_close(server_conn)
 
     def add_sockets(self, sockets: Any) -> None:
@@ -2503,14 +2527,15 @@ class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
         return remove
 
     def _full(self, sock: Any, accept: Callable[[Any, int], None], exc: OSError) -> None:
-        quiet = self._guard()
+        closing = self._quiet.oldest(max(1, len(self._quiet) // 4))
         now = time.monotonic()
         if now - self._said_full >= 60:
             self._said_full = now
             log.warning("no file left for a new connection (%s): closing %d connections "
                         "that sent nothing, and pausing new ones", exc.strerror,
-                        max(1, len(quiet) // 4))
-        self._close_quiet(max(1, len(quiet) // 4))
+                        len(closing))
+        for stream in closing:
+            stream.close()
         loop = tornado.ioloop.IOLoop.current()
         loop.remove_handler(sock)
 
@@ -2525,11 +2550,11 @@ class _Spoke(tornado.httputil.HTTPMessageDelegate):
     headers have come (:meth:`_GuardedHTTPServer.start_request` puts it back when the
     connection waits for its next request; a WebSocket's never does)."""
 
-    def __init__(self, delegate: Any, stream: Any, quiet: dict[Any, None]) -> None:
+    def __init__(self, delegate: Any, stream: Any, quiet: Waiting) -> None:
         self.delegate, self.stream, self.quiet = delegate, stream, quiet
 
     def headers_received(self, start_line: Any, headers: Any) -> Any:
-        self.quiet.pop(self.stream, None)
+        self.quiet.discard(self.stream)
         return self.delegate.headers_received(start_line, headers)
 
     def data_received(self, chunk: bytes) -> Any:
@@ -2539,7 +2564,6 @@ class _Spoke(tornado.httputil.HTTPMessageDelegate):
         self.delegate.finish()
 
     def on_connection_close(self) -> None:
-        self.quiet.pop(self.stream, None)
         self.delegate.on_connection_close()
 
 
