@@ -324,6 +324,66 @@ KERNEL_READY_JS = """
 """
 
 
+#: Opens a notebook in a JupyterLab page already loaded, and waits for its kernel.
+OPEN_IN_APP_JS = """
+async (path) => {
+  const app = window.jupyterapp;
+  await app.restored;
+  const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
+  app.shell.activateById(panel.id);
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  return panel.id;
+}
+"""
+
+#: Shuts the current notebook's kernel down and closes it without asking (the notebooks
+#: are scratch copies).
+CLOSE_IN_APP_JS = """
+async () => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  if (!panel || !panel.sessionContext) return;
+  await panel.sessionContext.shutdown();
+  panel.context.model.dirty = false;
+  panel.dispose();
+}
+"""
+
+
+def lab_app_page(browser: Any, base: str) -> Any:
+    """One JupyterLab page (1600×1500, the file browser closed) for several notebooks in
+    turn: loading JupyterLab itself takes about 3.5 s (see :func:`open_in_lab_app`)."""
+    context = browser.new_context(viewport={"width": 1600, "height": 1500})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    page.goto(f"{base}/lab?token={TOKEN}&reset", wait_until="domcontentloaded")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell",
+                           timeout=120_000)
+    page.evaluate("async () => { await window.jupyterapp.restored; "
+                  "window.jupyterapp.shell.collapseLeft(); }")
+    return page
+
+
+def open_in_lab_app(page: Any, name: str) -> None:
+    """Open notebook ``name`` in a page of :func:`lab_app_page`, as the only one open, and
+    wait for its kernel to be connected and idle; its errors are the page's from now."""
+    page.errors.clear()
+    page.evaluate(OPEN_IN_APP_JS, name)
+    page.wait_for_selector(".jp-Notebook", timeout=120_000)
+    assert page.locator(".jp-NotebookPanel").count() == 1, "another notebook is open"
+    wait_kernel_idle(page)
+    page.wait_for_function(KERNEL_READY_JS, timeout=120_000)
+
+
+def close_in_lab_app(page: Any) -> None:
+    """Shut the open notebook's kernel down and close it (see :func:`open_in_lab_app`)."""
+    page.evaluate(CLOSE_IN_APP_JS)
+    page.wait_for_function("() => !document.querySelector('.jp-NotebookPanel')")
+
+
 def open_lab_notebook(page: Any, base: str, name: str, *, file_browser: bool = False) -> None:
     """Open a notebook in JupyterLab; the file browser beside it is closed unless asked
     for (a classroom laptop has it open)."""

@@ -10,6 +10,9 @@ from __future__ import annotations
 import pytest
 from browser_support import (
     click_canvas,
+    close_in_lab_app,
+    lab_app_page,
+    open_in_lab_app,
     error_outputs,
     eventually,
     kernel,
@@ -39,18 +42,29 @@ pytestmark = pytest.mark.browser
 NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
 
 
+@pytest.fixture(scope="module")
+def lab_app(lab, browser):
+    """One JupyterLab page that every notebook below opens in, in turn."""
+    page = lab_app_page(browser, lab[0])
+    yield page
+    page.context.close()
+
+
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_notebook_runs_in_jupyterlab(lab, page, name):
-    base, _ = lab
-    open_lab_notebook(page, base, name)
-    run_all_cells(page)
-    assert error_outputs(page) == []
-    canvases = page.locator(".janus-canvas").count()
-    for index in range(canvases):
-        wait_painted(page, index)
-        shot = picture(page, index)
-        assert shot["painted"] == shot["w"] * shot["h"], "the whole canvas is painted"
-    assert not [e for e in page.errors if "setAttr" in e], page.errors
+def test_notebook_runs_in_jupyterlab(lab_app, name):
+    page = lab_app
+    open_in_lab_app(page, name)
+    try:
+        run_all_cells(page)
+        assert error_outputs(page) == []
+        canvases = page.locator(".janus-canvas").count()
+        for index in range(canvases):
+            wait_painted(page, index)
+            shot = picture(page, index)
+            assert shot["painted"] == shot["w"] * shot["h"], "the whole canvas is painted"
+        assert not [e for e in page.errors if "setAttr" in e], page.errors
+    finally:
+        close_in_lab_app(page)
 
 
 # --- Jactus ----------------------------------------------------------------------
