@@ -27,8 +27,18 @@ from janus_widgets.table.server import LIMITS
 WAITING = 300
 
 
-def test_the_default_limit_leaves_room_for_a_class():
-    assert LIMITS["waiting_connections"] == 4096
+def test_the_guide_names_the_limit_the_server_holds():
+    """The tests below run a server with a smaller limit: the guide's figure is the
+    server's own."""
+    import re
+    from pathlib import Path
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "classroom-server.md"
+             ).read_text(encoding="utf-8")
+    said = re.findall(r"past ([\d,]+) connections that have sent no request[\s\S]{0,40}?"
+                      r"past\s+([\d,]+) sockets not signed in", guide)
+    assert said, "the guide no longer says how many waiting connections are kept"
+    for number in said[0]:
+        assert int(number.replace(",", "")) == LIMITS["waiting_connections"] > WAITING
 
 
 def serve(folder, files: int | None = None,
