@@ -350,15 +350,29 @@ async () => {
 """
 
 
-def lab_app_page(browser: Any, base: str) -> Any:
-    """One JupyterLab page (1600×1500, the file browser closed) for several notebooks in
-    turn: loading JupyterLab itself takes about 3.5 s (see :func:`open_in_lab_app`)."""
+def new_page(browser: Any) -> Any:
+    """A page of its own context (1600×1500, 60 s timeouts); ``page.errors`` collects
+    its uncaught script errors."""
     context = browser.new_context(viewport={"width": 1600, "height": 1500})
     page = context.new_page()
     page.set_default_timeout(60_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.errors = errors
+    return page
+
+
+def notebook_ready(page: Any) -> None:
+    """Wait until JupyterLab shows a notebook whose kernel is connected and idle."""
+    page.wait_for_selector(".jp-Notebook", timeout=120_000)
+    wait_kernel_idle(page)
+    page.wait_for_function(KERNEL_READY_JS, timeout=120_000)
+
+
+def lab_app_page(browser: Any, base: str) -> Any:
+    """One JupyterLab page (1600×1500, the file browser closed) for several notebooks in
+    turn: loading JupyterLab itself takes about 3.5 s (see :func:`open_in_lab_app`)."""
+    page = new_page(browser)
     page.goto(f"{base}/lab?token={TOKEN}&reset", wait_until="domcontentloaded")
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell",
                            timeout=120_000)
@@ -372,10 +386,8 @@ def open_in_lab_app(page: Any, name: str) -> None:
     wait for its kernel to be connected and idle; its errors are the page's from now."""
     page.errors.clear()
     page.evaluate(OPEN_IN_APP_JS, name)
-    page.wait_for_selector(".jp-Notebook", timeout=120_000)
+    notebook_ready(page)
     assert page.locator(".jp-NotebookPanel").count() == 1, "another notebook is open"
-    wait_kernel_idle(page)
-    page.wait_for_function(KERNEL_READY_JS, timeout=120_000)
 
 
 def close_in_lab_app(page: Any) -> None:
@@ -388,9 +400,7 @@ def open_lab_notebook(page: Any, base: str, name: str, *, file_browser: bool = F
     """Open a notebook in JupyterLab; the file browser beside it is closed unless asked
     for (a classroom laptop has it open)."""
     page.goto(f"{base}/lab/tree/{name}?token={TOKEN}&reset", wait_until="domcontentloaded")
-    page.wait_for_selector(".jp-Notebook", timeout=120_000)
-    wait_kernel_idle(page)
-    page.wait_for_function(KERNEL_READY_JS, timeout=120_000)
+    notebook_ready(page)
     if file_browser:
         page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
         page.wait_for_selector(".jp-FileBrowser", state="visible")

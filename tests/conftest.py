@@ -57,14 +57,10 @@ def lab(tmp_path_factory):
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1600, "height": 1500})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors  # type: ignore[attr-defined]
+    from browser_support import new_page
+    page = new_page(browser)
     yield page
-    context.close()
+    page.context.close()
 
 
 # --- how the tests are shared between pytest-xdist's workers --------------------------
