@@ -392,6 +392,13 @@ def test_a_click_names_a_region_of_the_screen_it_was_made_on(server, teacher):
         assert refused["status"]["kind"] == "refused"
         assert f"0 to {len(keys) - 1}" in refused["status"]["message"]
         stale = refused
+    for bad in ([], {}, {"a": 1}, "1", None, True, 1.5):    # the serial too
+        mark = sock.mark()
+        sock.send({"type": "click", "serial": bad, "region": throw})
+        refused = sock.receive("screen", after=mark)
+        assert refused["status"]["kind"] == "refused"
+        assert "serial, a whole number" in refused["status"]["message"]
+        stale = refused
     mark = sock.mark()
     sock.send({"type": "click", "serial": stale["serial"], "region": throw})
     assert sock.receive("ack", after=mark)["ply"] == 0

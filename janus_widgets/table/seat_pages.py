@@ -468,6 +468,9 @@ class PageView:
         """A click on region ``region`` of screen ``serial``: the move it makes (its
         notation, for the server to play), or ``None`` (a selection changed; the page's
         message says what happened)."""
+        if isinstance(serial, bool) or not isinstance(serial, int):
+            raise PageError("bad_request", "a click names the screen it was made on by "
+                                           f"its serial, a whole number, not {serial!r:.40}")
         # A click made on an earlier screen whose board had the same regions (only the
         # seats' news or the status changed since) means the same: it is taken.
         if serial != self.serial and self._keys_of.get(serial) != self._keys:
