@@ -154,3 +154,63 @@ class Socket:
 
     def close(self) -> None:
         self._loop.call_soon_threadsafe(self._ws.close)
+
+
+class DeafSocket:
+    """A WebSocket client written by hand, as a student's script might be: it signs in
+    and sends text frames, and never answers the server's close frame (a browser's
+    socket answers at once; tornado then waits up to 5 s for the answer)."""
+
+    def __init__(self, url: str) -> None:
+        import base64
+        import socket
+        host, port = url.removeprefix("http://").split(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                          "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.sock.recv(4096)
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+
+    def send(self, message: dict[str, Any]) -> None:
+        payload = json.dumps(message).encode()
+        mask = os.urandom(4)
+        size = len(payload)
+        head = bytes([0x81]) + (bytes([0x80 | size]) if size < 126 else
+                                bytes([0x80 | 126]) + size.to_bytes(2, "big"))
+        self.sock.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def frame(self, timeout: float = 10) -> tuple[int, bytes]:
+        """The next frame from the server: (opcode, payload)."""
+        self.sock.settimeout(timeout)
+        def need(n: int) -> bytes:
+            while len(self.buffer) < n:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    raise ConnectionError("the server closed the connection")
+                self.buffer += chunk
+            data, self.buffer = self.buffer[:n], self.buffer[n:]
+            return data
+        first, second = need(2)
+        size = second & 0x7F
+        if size == 126:
+            size = int.from_bytes(need(2), "big")
+        elif size == 127:
+            size = int.from_bytes(need(8), "big")
+        return first & 0x0F, need(size)
+
+    def until(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+        """Frames until a JSON message of type ``kind``; it is returned."""
+        while True:
+            opcode, payload = self.frame(timeout)
+            if opcode == 1:
+                message = json.loads(payload)
+                if message.get("type") == kind:
+                    return message
+
+    def close(self) -> None:
+        self.sock.close()

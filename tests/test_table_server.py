@@ -23,7 +23,7 @@ from janus_widgets.core.errors import IllegalMoveError
 from janus_widgets.core.record import Record
 from janus_widgets.table.client import ClassroomError
 from janus_widgets.table.server import LIMITS
-from server_support import ServerProcess, Socket, table_server
+from server_support import DeafSocket, ServerProcess, Socket, table_server
 
 
 @pytest.fixture(scope="module")
@@ -191,6 +191,30 @@ def test_end_closes_the_seats_connections_saying_why(server, teacher):
     assert "ask your teacher for a new slip" in sock.receive("error")["error"]
     again = signed_in(server, creds["A"])
     assert again.receive("error")["code"] == "bad_credential"
+
+
+@pytest.mark.parametrize("how", ["withdrawn", "retired"])
+def test_a_page_closed_by_the_server_cannot_play_before_it_answers_the_close(
+        server, teacher, how):
+    """A withdrawn credential (new codes, withdraw) or a retired one (the seat joined
+    on more pages than it keeps): its socket is told and closed, and a script that
+    never answers the close frame (tornado waits 5 s for it) plays nothing meanwhile."""
+    t = teacher.create_table("jactus", players=2)
+    deaf = DeafSocket(server.url)
+    deaf.send({"type": "hello", "credential": credentials(server, t)["A"]})
+    deaf.until("update")
+    if how == "withdrawn":
+        teacher.new_codes(t.id, withdraw=True)
+    else:
+        for _ in range(LIMITS["credentials_per_seat"]):
+            http(server, "POST", "/api/join", body={"code": t.codes["A"]})
+    assert deaf.until("error")["code"] == how
+    assert deaf.frame()[0] == 8                             # the server's close frame
+    for k in range(3):
+        deaf.send({"type": "play", "move": "r*", "id": f"late-{k}"})
+        time.sleep(0.2)
+    assert list(teacher.record(t.id).moves) == []
+    deaf.close()
 
 
 def test_a_wrong_teacher_token_is_refused(server):

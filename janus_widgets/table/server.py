@@ -1918,6 +1918,11 @@ class SocketHandler(_UnderPolicy, tornado.websocket.WebSocketHandler):
 
     def on_message(self, message: str | bytes) -> None:
         conn = self.conn
+        if self.ws_connection is None or self.ws_connection.is_closing():
+            # Closed by the server (a withdrawn or retired credential, an ended table):
+            # tornado still reads until the other side's close frame or 5 s have
+            # passed, and a page that never answers the close must not act meanwhile.
+            return
         if not self._allowed():
             now = time.monotonic()
             if now - conn.warned > 1.0:
