@@ -257,6 +257,29 @@ def test_a_cached_solution_equals_a_fresh_one(tmp_path, solution):
 
 
 
+def test_threads_asking_at_once_wait_for_one_solve(monkeypatch, solution):
+    """A class's hint requests arrive together on the table server's worker threads:
+    one solve (seconds and a few hundred MB the first time), the others wait for it."""
+    import threading
+    import time
+    solved = []
+
+    def slow_solve(variant):
+        solved.append(variant)
+        time.sleep(0.3)
+        return solution
+    monkeypatch.setattr(solve, "_MEMO", {})
+    monkeypatch.setattr(solve, "solve_jactus", slow_solve)
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(solve.cached_solution()))
+               for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert len(solved) == 1 and len(got) == 8 and all(g is solution for g in got)
+
+
 def test_a_damaged_cache_file_is_solved_again_never_trusted(tmp_path, monkeypatch, solution):
     solved = []
     monkeypatch.setattr(solve.JactusSolution, "_solve",

@@ -59,6 +59,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 import time
 import zipfile
 from collections.abc import Callable, Sequence
@@ -931,6 +932,10 @@ def solve_jactus(variant: Any = None, *, cache: bool = True,
 
 
 _MEMO: dict[str, JactusSolution] = {}
+#: One lock per variant being solved: threads asking for it at once (a class's hint
+#: requests on the table server's workers) wait for one solve, not run one each.
+_SOLVING: dict[str, threading.Lock] = {}
+_SOLVING_LOCK = threading.Lock()
 
 
 def _memo_key(variant: Any) -> str:
@@ -941,8 +946,14 @@ def cached_solution(variant: Any = None) -> JactusSolution:
     """:func:`solve_jactus` remembered in this process (for bots and the widget)."""
     variant = _check_variant(variant)
     key = _memo_key(variant)
-    if key not in _MEMO:
-        _MEMO[key] = solve_jactus(variant)
+    found = _MEMO.get(key)
+    if found is not None:
+        return found
+    with _SOLVING_LOCK:
+        lock = _SOLVING.setdefault(key, threading.Lock())
+    with lock:
+        if key not in _MEMO:
+            _MEMO[key] = solve_jactus(variant)
     return _MEMO[key]
 
 
