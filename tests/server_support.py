@@ -161,11 +161,15 @@ class DeafSocket:
     and sends text frames, and never answers the server's close frame (a browser's
     socket answers at once; tornado then waits up to 5 s for the answer)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, receive_buffer: int | None = None) -> None:
         import base64
         import socket
         host, port = url.removeprefix("http://").split(":")
-        self.sock = socket.create_connection((host, int(port)), timeout=10)
+        self.sock = socket.socket()
+        if receive_buffer:                 # a reader that holds little (set before connecting)
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.sock.settimeout(10)
+        self.sock.connect((host, int(port)))
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall(f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"

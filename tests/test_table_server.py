@@ -217,6 +217,30 @@ def test_a_page_closed_by_the_server_cannot_play_before_it_answers_the_close(
     deaf.close()
 
 
+def test_a_page_that_reads_nothing_it_is_sent_is_closed(server, teacher):
+    """A script asks for pictures of a Janus board (about 100 kB each) as fast as its
+    seat's work allows and never reads them: the server does not keep them without
+    end (it kept 1 MB a second, for as long as the socket stayed); past
+    ``unsent_bytes`` the socket is closed, and the seat's other page plays on."""
+    t = teacher.create_table("janus", players=2, bots={1: "greedy"})
+    credential = credentials(server, t)["A"]
+    deaf = DeafSocket(server.url, receive_buffer=4096)
+    deaf.send({"type": "hello", "credential": credential, "screen": True})
+    honest = signed_in(server, credential)
+    honest.receive("update")
+    wait_until(lambda: teacher.table(t.id)["seats"][0]["connected"] == 2)
+    deadline = time.monotonic() + 30
+    while teacher.table(t.id)["seats"][0]["connected"] == 2:
+        assert time.monotonic() < deadline, "the page that reads nothing kept its socket"
+        deaf.send({"type": "picture"})
+        time.sleep(0.05)
+    assert "did not read" in server.log.read_text()
+    mark = honest.mark()
+    honest.send({"type": "ping"})
+    honest.receive("pong", after=mark)
+    deaf.close(), honest.close()
+
+
 def test_a_wrong_teacher_token_is_refused(server):
     with pytest.raises(ClassroomError, match="opens no seat and is not the teacher"):
         classroom.connect(server.url, "not-the-token-at-all")

@@ -93,7 +93,8 @@ LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 20 * 1024, "per_second": 20
           "work_per_screen": 40, "work_per_message": 2, "hello_seconds": 10.0,
           "joins_per_code": 10, "idle_seconds": 30.0, "presence_every": 0.5,
           "class_wrong_codes": 120, "slow_wrong_codes": 40, "pages_shown": 2000,
-          "page_seconds": 60.0, "waiting_connections": 4096}
+          "page_seconds": 60.0, "waiting_connections": 4096,
+          "unsent_bytes": 4 * 1024 * 1024}
 #: A lesson's or a question's id, as the lessons name them ("jactus-odds", "q1").
 ANSWER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 ANSWER_FIELDS = ("lesson", "question", "answer", "verdict", "mistake")
@@ -1853,6 +1854,7 @@ class SocketHandler(_UnderPolicy, tornado.websocket.WebSocketHandler):
     def initialize(self, hall: Hall) -> None:
         self.hall = hall
         self.conn = Connection(send=self._send, close=lambda: self.close(4001, "ended"))
+        self.unsent = 0          # bytes written to this socket and not yet sent on
 
     def check_origin(self, origin: str) -> bool:
         """Python clients send no ``Origin``; a browser's page must be ours: the seat
@@ -1895,13 +1897,27 @@ class SocketHandler(_UnderPolicy, tornado.websocket.WebSocketHandler):
         if self.ws_connection is None or self.ws_connection.is_closing():
             self.hall.detach(self.conn)
             return
+        text = message_text(data)
         try:
-            sent = self.write_message(message_text(data))
+            sent = self.write_message(text)
         except tornado.websocket.WebSocketClosedError:
             self.hall.detach(self.conn)
             return
-        # A socket closed meanwhile: its write fails quietly (read, never logged).
-        sent.add_done_callback(lambda done: done.exception())
+        size = len(text)
+        self.unsent += size
+
+        def done(future: asyncio.Future) -> None:
+            self.unsent -= size
+            future.exception()   # a socket closed meanwhile fails quietly (never logged)
+        sent.add_done_callback(done)
+        # A page that reads nothing of what it is sent (a script asking for pictures
+        # and never reading them) would have tornado keep every byte: past the limit it
+        # is closed, and what it was sent goes when tornado gives up waiting for its
+        # answer (5 s). The teacher's own connection is trusted with its bursts.
+        if self.unsent > LIMITS["unsent_bytes"] and self.conn.role != "teacher":
+            log.warning("closed a socket of %s that had %d bytes it did not read",
+                        self.conn.role or "a page not signed in", self.unsent)
+            self.close(1008, "this socket read nothing of what it was sent")
 
     def _allowed(self) -> bool:
         """Take one message from the budget: the credential's, shared by its sockets
