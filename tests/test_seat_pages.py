@@ -406,6 +406,21 @@ def test_a_click_names_a_region_of_the_screen_it_was_made_on(server, teacher):
     assert moved["log"][1][0] == "1. A r*"
 
 
+def test_a_click_out_of_turn_says_so_once(server, teacher):
+    """A click on the board while another seat is to move: the status line's answer
+    says whose move it is, and its standing note does not say it again."""
+    t = teacher.create_table("jactus", players=2)
+    sock = page_socket(server, join(server, t.codes["B"]))
+    screen = sock.frames[-1]
+    assert screen["status"]["note"] == "Waiting for A to move."
+    throw = [r["key"] for r in screen["drawing"]["regions"]].index("button throw")
+    mark = sock.mark()
+    sock.send({"type": "click", "serial": screen["serial"], "region": throw})
+    refused = sock.receive("screen", after=mark)
+    assert refused["status"]["message"] == "Waiting for A to move."
+    assert refused["status"]["kind"] == "refused" and refused["status"]["note"] == ""
+
+
 def test_a_page_selects_steps_and_is_refused_in_words(server, teacher):
     t = teacher.create_table("jinns", players=2, bots={1: "greedy"})
     sock = page_socket(server, join(server, t.codes["A"]))

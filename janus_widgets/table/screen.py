@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -581,9 +582,14 @@ def make(table: Any, viewer: Viewer, *, message: tuple[str, str] = ("", "info"),
     d = drawing(table, viewer, view)
     m = moves(table, viewer)
     entries, at = log(table, viewer)
+    facts = status(table, viewer, shown)
+    if message[0] and message[0].strip() == facts.note.strip():
+        # The answer to the page's action says the standing note already ("Waiting for
+        # B to move." for a click out of turn): said once, not twice.
+        facts = dataclasses.replace(facts, note="")
     return Screen(game=table.game.name, title=table.game.title,
                   heading=heading(table, viewer), drawing=d,
-                  status=status(table, viewer, shown),
+                  status=facts,
                   moves=m, log=entries, log_at=at, steps=steps(table), lines=lines(table),
                   seats=seats(table), result=result(table),
                   panels=panels(table, viewer, shown), actions=actions(table, viewer),
