@@ -142,8 +142,12 @@ class SeatPage:
         server.kill()
         self.page.wait_for_function("() => document.getElementById('connection')"
                                     ".textContent.includes('Reconnecting')")
+        # Who is connected is not known while the server is away: no stale news.
+        seats = self.page.inner_text("#seats")
+        assert "connected" not in seats and "(you): human, reconnecting…" in seats, seats
         back = self.act(server.start, timeout=30)
         eventually(lambda: self.page.inner_text("#connection") == "")
+        assert "(you): human, connected" in self.page.inner_text("#seats")
         return back
 
     def close(self) -> None:

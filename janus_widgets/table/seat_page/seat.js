@@ -149,6 +149,7 @@ function connect(joining) {
       return;
     }
     setConnection("Reconnecting…");
+    if (screen) paintSeats(screen.seats, true);   // who is connected is not known now
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 4000);
   });
@@ -508,14 +509,17 @@ function showInBox(box, item) {
   else if (inner.bottom > outer.bottom) box.scrollTop += inner.bottom - outer.bottom;
 }
 
-function paintSeats(seats) {
+// The seats and who plays them; `away`: this page has lost the server, so nobody's
+// connection is known (the last news would be stale): its own seat says reconnecting.
+function paintSeats(seats, away = false) {
   const list = $("seats");
   list.replaceChildren();
   for (const seat of seats) {
     const item = document.createElement("li");
     const who = document.createElement("bdi");
     who.textContent = seat.who;
-    const online = seat.connected === null ? "" : seat.connected ? ", connected" : "";
+    const online = away ? (seat.you ? ", reconnecting…" : "")
+      : seat.connected === null ? "" : seat.connected ? ", connected" : "";
     item.append(`${seat.seat}${seat.you ? " (you)" : ""}: `, who, online);
     list.append(item);
   }
