@@ -21,6 +21,7 @@ import janus_widgets as jw
 from janus_widgets import classroom, games
 from janus_widgets.core.errors import IllegalMoveError
 from janus_widgets.core.record import Record
+from janus_widgets.table import screen as S
 from janus_widgets.table.client import ClassroomError
 from janus_widgets.table.server import LIMITS
 from server_support import DeafSocket, ServerProcess, Socket, table_server
@@ -697,6 +698,8 @@ def test_a_restarted_server_brings_back_every_table_and_seats_rejoin(tmp_path):
         server.stop()                                       # Ctrl-C, then start again
         wait_until(lambda: not a.connected)
         assert "Reconnecting" in a.facts(0).note
+        # who is connected is not known meanwhile: the screen says nothing stale
+        assert [s["connected"] for s in S.seats(a)] == [None, None, None]
         server.start()
         lobby = classroom.connect(server.url, server.token)
         after = lobby.record(t.id)

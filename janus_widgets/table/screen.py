@@ -531,9 +531,12 @@ def heading(table: Any, viewer: Viewer) -> str:
 
 def seats(table: Any) -> list[dict[str, Any]]:
     """Who plays each seat (``human`` or a bot's name), and for a seat of the server
-    which seats are connected and which is this page's."""
+    which seats are connected and which is this page's (not known while this mirror
+    has lost its server: the last news would be stale)."""
     labels = table.bot_labels
     connected = getattr(table, "connected_seats", None)
+    if getattr(table, "connected", True) is False:
+        connected = None
     mine = getattr(table, "seat", None) if table.remote else None
     return [{"seat": seat_name(s), "who": labels.get(s, "human"),
              "connected": None if connected is None else s in connected,
