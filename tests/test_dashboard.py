@@ -305,10 +305,11 @@ def test_one_mistake_made_with_each_students_numbers_is_counted_as_one_kind(boar
     assert line["tried"] == 6
     (example, n), (unknown, m), (other, k) = line["mistakes"]
     assert n == 6 and example in {r["mistake"] for r in rows[:6]}
-    assert m == 2 and unknown.startswith("(no known mistake), e.g. 0.")
+    assert m == 2 and unknown.startswith("no known mistake, e.g. 0.")
     assert k == 1 and "counts the double's" in other
     said = visible_text(board.answers_html.value)
     assert "6 students, e.g." in said and "1 student, e.g." in said
+    assert "2 students: no known mistake, e.g. 0." in said and "e.g. no known" not in said
 
 
 def test_a_lessons_different_mistakes_stay_different_kinds_for_every_student():

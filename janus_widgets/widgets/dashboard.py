@@ -356,6 +356,9 @@ def tally(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+#: How a wrong answer that matches no known mistake is shown in the tally (with the
+#: answer after it).
+UNKNOWN_MISTAKE = "no known mistake, e.g. "
 #: How many kinds of mistake the tally lists per question.
 MISTAKES_LISTED = 3
 
@@ -371,7 +374,7 @@ def _commonest_mistakes(rows: list[dict[str, Any]]) -> list[tuple[str, int]]:
         mistake = str(r.get("mistake") or "")
         kind = mistake_kind(mistake) if mistake else ""
         students.setdefault(kind, set()).add(str(r["student"]))
-        example = mistake or f"(no known mistake), e.g. {r.get('answer', '')}"
+        example = mistake or f"{UNKNOWN_MISTAKE}{r.get('answer', '')}"
         examples.setdefault(kind, Counter())[example] += 1
     order = sorted(students, key=lambda kind: -len(students[kind]))   # stable: first made
     return [(examples[kind].most_common(1)[0][0], len(students[kind]))
@@ -953,7 +956,8 @@ class Dashboard(W.VBox):
         body = "".join(
             f"<tr><td>{shown(r['lesson'])}</td><td>{shown(r['question'])}</td>"
             f"<td>{r['right']} of {r['tried']}</td><td>{r['checks']}</td><td>"
-            + "<br>".join(f"<b>{n} student{'s' * (n != 1)}</b>, e.g. {shown(m)}"
+            + "<br>".join(f"<b>{n} student{'s' * (n != 1)}</b>"
+                          + (": " if m.startswith(UNKNOWN_MISTAKE) else ", e.g. ") + shown(m)
                           for m, n in r["mistakes"])
             + "</td></tr>" for r in rows)
         self.answers_html.value = (
