@@ -375,7 +375,9 @@ def main(args: Any) -> int:
                   "student's device. To let the class in, start again with --host "
                   "0.0.0.0 (the slips then carry this machine's network address).")
         print(f"  lessons (student editions): {pages_url}/voila/render/lessons/NAME.ipynb "
-              f"for {', '.join(lessons)}")
+              f"for {', '.join(lessons)}. A student's answers reach your tally from the "
+              "address on their lesson slip (the dashboard's Lesson codes); at this "
+              "address they are not sent, and the page says so.")
         kept = args.teacher_token_file or default_token_file(args.db)
         print(f"Teacher's token kept in {kept} (readable by you only; never shown here)")
         page = teacher_link.write_dashboard_file(

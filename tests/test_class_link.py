@@ -182,3 +182,26 @@ def test_a_changed_answer_is_checked_again_and_an_empty_box_is_no_check(monkeypa
     sent = checks_sent(monkeypatch, confirm)
     assert [(answer, verdict) for _, _, answer, verdict, _ in sent] == [
         ("1/3", "wrong"), ("1/2", "right"), ("1/3", "wrong")]
+
+
+@pytest.mark.parametrize("query", [None, "", "theme=dark", "server=http%3A%2F%2Fh%3A1"])
+def test_a_lesson_page_without_a_slips_code_says_its_checks_are_not_sent(monkeypatch,
+                                                                         query):
+    """Opened at the lesson's own address (the one the ``classroom`` command prints), a
+    web page joins no class: it says its checks are not sent to the teacher and how to
+    have them counted. A notebook in JupyterLab (no query string at all) says nothing."""
+    import IPython.display
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda *items: shown.extend(items))
+    monkeypatch.setattr(class_link, "_joined", None)
+    if query is None:
+        monkeypatch.delenv("QUERY_STRING", raising=False)
+    else:
+        monkeypatch.setenv("QUERY_STRING", query)
+    assert class_link.from_query_string() is None
+    assert class_link.from_query_string() is None                 # said once
+    if query is None:
+        assert shown == []
+    else:
+        assert len(shown) == 1 and "not sent to your teacher" in shown[0].data
+        assert "lesson slip" in shown[0].data

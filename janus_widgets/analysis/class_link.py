@@ -53,6 +53,11 @@ _lock = threading.Lock()
 _idle = threading.Condition(_lock)
 _sender: threading.Thread | None = None
 _request_seen = False            # a preheated kernel got its page's request
+#: What a lesson's web page says when its address names no class (the lesson's own
+#: address, not a slip's): its checks are not counted, and how to have them counted.
+NOT_SENT = ("This page was opened without a lesson slip's code: your checks stay on this "
+            "page and are not sent to your teacher. To have them counted, open the address "
+            "on your lesson slip.")
 #: What :func:`from_query_string` last tried: the (server, code) and the link it made.
 _joined: tuple[tuple[str, str], Any] | None = None
 
@@ -219,6 +224,9 @@ def from_query_string() -> Any:
         return _joined[1]
     _joined = (wanted, None)
     if not all(wanted):
+        if "QUERY_STRING" in os.environ:        # a web page (Voila) without a slip's code
+            from IPython.display import HTML, display
+            display(HTML(f"<p style='color:#555'>{NOT_SENT}</p>"))
         return None
     from ..table.client import ClassroomError, join_class
     try:
