@@ -319,7 +319,7 @@ def test_jactus_odds_from_the_top_to_the_exit_question(browser, pages):
         assert "Seed 1: five of a kind" not in body               # nothing before the guesses
         assert mine.q1.question in body and jactus_odds.q1.question not in body
         gate = page.locator(".janus-predict").first
-        show = gate.locator("button", has_text="Show the result")
+        show = gate.locator("button", has_text="Keep my guesses")   # the result is below
         assert show.is_disabled()
         boxes = gate.locator("input[type=text]")
         boxes.nth(0).fill("10")
@@ -329,6 +329,7 @@ def test_jactus_odds_from_the_top_to_the_exit_question(browser, pages):
         eventually(lambda: show.is_enabled())
         show.click()
         page.wait_for_selector("text=Seed 1: five of a kind within 10 throws", timeout=120_000)
+        assert "Section 3 (below) has measured the first one" in gate.inner_text()
         warm = page.locator(".janus-seed-run").first
         warm.locator("input[type=number]").fill("4")
         warm.locator("input[type=number]").press("Tab")
