@@ -46,6 +46,8 @@ def test_janus_tolls_from_the_top_to_the_exit_question(page, pages):
     exercises with the class's keys (one a named mistake), up to the exit question."""
     base, _ = pages
     open_lesson(page, base + "janus-tolls.ipynb", ".janus-exercise")
+    assert "your checks stay on this page and are not sent to your teacher" in \
+        page.inner_text("body")                        # the lesson's own address: no slip
     gate = page.locator(".janus-predict")
     show = gate.locator("button", has_text="Show the result")
     assert show.is_disabled()
@@ -317,6 +319,7 @@ def test_jactus_odds_from_the_top_to_the_exit_question(browser, pages):
     with class_page(browser, pages, "3d", "jactus-odds", "ada") as page:
         body = page.inner_text("body")
         assert "Seed 1: five of a kind" not in body               # nothing before the guesses
+        assert "not sent to your teacher" not in body             # a slip's page: they are
         assert mine.q1.question in body and jactus_odds.q1.question not in body
         gate = page.locator(".janus-predict").first
         show = gate.locator("button", has_text="Keep my guesses")   # the result is below
