@@ -41,7 +41,7 @@ from typing import Any
 from .resources import NOTEBOOKS, notebooks_folder
 from . import teacher_link
 from .widgets.pages import PINNED_SERVER
-from .table.server import default_token_file, run_until_stopped
+from .table.server import address_for_pages, default_token_file, run_until_stopped
 
 __all__ = ["main", "build_pages", "voila_command", "voila_servers", "pool_settings",
            "lesson_pools", "NOTEBOOKS", "MANIFEST", "PAGE_MB", "STUDENTS", "POOL_STATUS"]
@@ -296,7 +296,12 @@ def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, st
         (voila_command(folder, args.host, pages_port, refused=("teacher.ipynb",),
                        pools=pools, students=students,
                        status_file=folder / ".runtime" / POOL_STATUS),
-         {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime")},
+         # The lessons join this classroom's table server only: a link naming another
+         # would have a page's kernel, on this computer, send requests wherever it says.
+         {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime"),
+          PINNED_SERVER: address_for_pages(args.host, args.port,
+                                           "https" if getattr(args, "certfile", None)
+                                           else "http")},
          f"http://{_local(args.host)}:{pages_port}/voila/static/voila.js"),
         (voila_command(folder, dashboard_host, dashboard_port, page="teacher.ipynb"),
          {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime-dashboard"),

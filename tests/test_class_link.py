@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 from fractions import Fraction
+from urllib.parse import urlencode
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -205,3 +206,28 @@ def test_a_lesson_page_without_a_slips_code_says_its_checks_are_not_sent(monkeyp
     else:
         assert len(shown) == 1 and "not sent to your teacher" in shown[0].data
         assert "lesson slip" in shown[0].data
+
+
+def test_a_classrooms_lesson_page_joins_its_own_table_server_only(monkeypatch):
+    """A link to a lesson page naming another server (a student's edit of the address):
+    the page's kernel runs on the teacher's computer, so it makes no request there (it
+    would otherwise reach any host of the school's network and show what answered);
+    the page says why its checks are not sent."""
+    import IPython.display
+
+    from janus_widgets.table import client
+    shown, asked = [], []
+    monkeypatch.setattr(IPython.display, "display", lambda *items: shown.extend(items))
+    monkeypatch.setattr(client, "join_class", lambda *a, **k: asked.append(a))
+    monkeypatch.setenv(client.PINNED_SERVER, "http://127.0.0.1:8866")
+    for server in ("http://10.0.0.5:22", "http://127.0.0.1:8867", "https://127.0.0.1:8866",
+                   "http://127.0.0.1:port"):
+        monkeypatch.setattr(class_link, "_joined", None)
+        monkeypatch.setenv("QUERY_STRING", urlencode({"server": server, "code": "KM4TPXRA3C"}))
+        assert class_link.from_query_string() is None
+        assert asked == [] and "another table server" in shown[-1].data
+    monkeypatch.setattr(class_link, "_joined", None)
+    monkeypatch.setenv("QUERY_STRING", urlencode({"server": "http://localhost:8866",
+                                                  "code": "KM4TPXRA3C"}))
+    class_link.from_query_string()
+    assert asked == [("http://localhost:8866", "KM4TPXRA3C")]     # its own: joined

@@ -297,7 +297,14 @@ def test_the_classrooms_dashboard_talks_to_its_own_table_server_only(tmp_path, m
                      dashboard_host="127.0.0.1", dashboard_port=None)
     (_, pages_env, _), (_, dashboard_env, _) = voila_servers(args, tmp_path)
     assert dashboard_env[pages.PINNED_SERVER] == table_server_address(args) == \
-        "http://127.0.0.1:8866"
+        "http://127.0.0.1:8866" == pages_env[pages.PINNED_SERVER]     # the lessons too
+    # A class on the network: the dashboard's link names the machine's address, the
+    # lessons' slips the one their kernels (on this machine) reach it at, as the table
+    # server tells the dashboard (``/api/status``'s "server"): each is pinned to its own.
+    wide = Namespace(**{**vars(args), "host": "0.0.0.0"})
+    (_, pages_env, _), (_, dashboard_env, _) = voila_servers(wide, tmp_path)
+    assert pages_env[pages.PINNED_SERVER] == "http://127.0.0.1:8866"
+    assert dashboard_env[pages.PINNED_SERVER] == table_server_address(wide)
     monkeypatch.setenv(pages.PINNED_SERVER, "http://127.0.0.1:8866")
     made = []
     monkeypatch.setattr("janus_widgets.widgets.dashboard.Dashboard",

@@ -228,7 +228,18 @@ def from_query_string() -> Any:
             from IPython.display import HTML, display
             display(HTML(f"<p style='color:#555'>{NOT_SENT}</p>"))
         return None
-    from ..table.client import ClassroomError, join_class
+    from ..table.client import PINNED_SERVER, ClassroomError, join_class, same_server
+    pinned = os.environ.get(PINNED_SERVER, "")
+    if pinned and not same_server(wanted[0], pinned):
+        # The classroom's pages talk to its own table server only: an address naming
+        # another would have this kernel, on the teacher's computer, send requests
+        # wherever a student's link says (and show what came back).
+        from IPython.display import HTML, display
+        display(HTML("<p style='color:#b42318'>This page's address names another table "
+                     "server than this classroom's: it joins no class, and your checks "
+                     "are not sent to your teacher. Open the address on your lesson "
+                     "slip.</p>"))
+        return None
     try:
         link = join_class(*wanted)
     except ClassroomError as exc:

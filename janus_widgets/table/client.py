@@ -49,6 +49,31 @@ class ClassroomError(JanusError, ConnectionError):
         self.status = status
 
 
+#: The environment variable by which the ``classroom`` command pins its pages (the
+#: lessons and the dashboard, in Voila) to its own table server: an address naming
+#: another one is refused before any request is made.
+PINNED_SERVER = "JANUS_CLASSROOM_SERVER"
+
+
+def same_server(a: str, b: str) -> bool:
+    """Whether two addresses name one table server (this machine's names for itself
+    count as one).
+
+    >>> same_server("http://localhost:8866/", "http://127.0.0.1:8866")
+    True
+    >>> same_server("http://10.0.0.5:8866", "http://127.0.0.1:8866")
+    False
+    """
+    pa, pb = urllib.parse.urlparse(a.strip()), urllib.parse.urlparse(b.strip())
+    local = {"127.0.0.1", "localhost", "::1"}
+    host_a = "127.0.0.1" if pa.hostname in local else pa.hostname
+    host_b = "127.0.0.1" if pb.hostname in local else pb.hostname
+    try:
+        return (pa.scheme, host_a, pa.port) == (pb.scheme, host_b, pb.port)
+    except ValueError:                     # a port that is no number names no server
+        return False
+
+
 def _base(url: str) -> str:
     parsed = urllib.parse.urlparse(url.strip())
     if parsed.scheme not in ("http", "https") or not parsed.netloc:

@@ -2228,6 +2228,20 @@ class SocketHandler(_UnderPolicy, tornado.websocket.WebSocketHandler):
         self.hall.detach(self.conn)
 
 
+def address_for_pages(host: str, port: int, scheme: str = "http") -> str:
+    """The address the class's pages on this machine (the lessons' and the seat pages'
+    kernels, in Voila) reach a table server listening on ``host`` at: loopback when it
+    listens on every address. The lessons' slips name it, and the ``classroom`` command
+    pins its pages to it.
+
+    >>> address_for_pages("0.0.0.0", 8866), address_for_pages("10.0.0.5", 8866, "https")
+    ('http://127.0.0.1:8866', 'https://10.0.0.5:8866')
+    """
+    shown = f"[{host}]" if ":" in host else host
+    local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else shown
+    return f"{scheme}://{local}:{port}"
+
+
 def address_for_log(uri: str) -> str:
     """An address as the server's log writes it: a join code's value left out (the
     server keeps only the codes' hashes; its log should not hold what its database
@@ -2446,8 +2460,7 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
     scheme = "https" if ssl_ctx else "http"
     shown = f"[{host}]" if ":" in host else host
     url = f"{scheme}://{shown}:{port}"
-    local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else shown
-    hall.public = f"{scheme}://{local}:{port}"   # pages on this machine reach us here
+    hall.public = address_for_pages(host, port, scheme)
     pacing = thawing = None
     if pace_collector:
         pacing = OldObjectsFrozen()

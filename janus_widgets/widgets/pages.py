@@ -20,7 +20,7 @@ from collections.abc import Callable
 import ipywidgets as W
 
 from ..analysis.class_link import query as page_query
-from ..table.client import ClassroomError
+from ..table.client import PINNED_SERVER, ClassroomError, same_server
 
 __all__ = ["seat_page", "teacher_page", "JoinPage", "PINNED_SERVER"]
 
@@ -82,18 +82,7 @@ def seat_page(query: dict[str, str] | None = None) -> JoinPage:
                     page_query() if query is None else query)
 
 
-#: The environment variable by which the ``classroom`` command pins its dashboard to its
-#: own table server.
-PINNED_SERVER = "JANUS_CLASSROOM_SERVER"
-
-
-def _same_server(a: str, b: str) -> bool:
-    from urllib.parse import urlparse
-    pa, pb = urlparse(a.strip()), urlparse(b.strip())
-    local = {"127.0.0.1", "localhost", "::1"}
-    host_a = "127.0.0.1" if pa.hostname in local else pa.hostname
-    host_b = "127.0.0.1" if pb.hostname in local else pb.hostname
-    return (pa.scheme, host_a, pa.port) == (pb.scheme, host_b, pb.port)
+_same_server = same_server
 
 
 def teacher_page(query: dict[str, str] | None = None) -> JoinPage:
