@@ -14,7 +14,7 @@ last bytes only after its kernel has run the whole notebook and the last cell is
 rendered, so the end of the response is the moment the page is complete on the server
 (a browser then only draws what it received and fetches the widgets' state). Plain HTTP
 clients keep the two cores for the server: 30 Chromium tabs would measure Chromium.
-The pages are checked: each shows no error and is the whole page.
+The pages are checked: each shows no error, is the whole page and joined the class.
 
 It prints the median and the slowest page, with the load average, for the first wave
 (the pool just warm) and a second wave (the same students again once the pool is made
@@ -102,6 +102,8 @@ def a_wave(server: str, pages: str, lesson: str, codes: dict[str, str]) -> list[
         if "voila_finish" not in text or "There was an error" in text or \
                 "An exception occurred" in text:
             failed.append(f"{name}: the page is incomplete or shows an error")
+        elif "not sent to your teacher" in text:      # it joined no class
+            failed.append(f"{name}: the page did not join the class")
 
     threads = [threading.Thread(target=one, args=(name,)) for name in codes]
     for thread in threads:
