@@ -480,6 +480,9 @@ def test_a_slip_has_a_qr_code_and_a_short_address_on_the_table_server(board):
     import segno
     client = FakeClient.instances[-1]
     board.create_tables("janus-cards", 3, 5)
+    # the slips are shown this once (the server keeps only the codes' hashes): said so
+    assert "Print the join slips now" in board.message.value
+    assert "New codes makes new slips" in board.message.value
     page = base64.b64decode(board.slips_link.value.split("base64,")[1].split("'")[0]
                             ).decode()
     slips = page.split("<div class='slip'>")[1:]

@@ -878,7 +878,8 @@ class Dashboard(W.VBox):
             self.say(text, error=True)
             raise TablesNotAllMade(text, list(made)) from failure
         self.say(f"Made {len(made)} table(s) of {seats} for {students} students: "
-                 + ", ".join(made) + ". Print the join slips (New tables).")
+                 + ", ".join(made) + ". Print the join slips now (New tables): the server keeps no "
+                 "code it could show again (New codes makes new slips).")
         return list(made)
 
     def _refresh_overview_or_say(self) -> None:
