@@ -43,6 +43,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from janus_widgets.analysis.class_link import NOT_JOINED_CLASS  # noqa: E402
 
 
 def free_port() -> int:
@@ -102,7 +104,7 @@ def a_wave(server: str, pages: str, lesson: str, codes: dict[str, str]) -> list[
         if "voila_finish" not in text or "There was an error" in text or \
                 "An exception occurred" in text:
             failed.append(f"{name}: the page is incomplete or shows an error")
-        elif "not sent to your teacher" in text:      # it joined no class
+        elif NOT_JOINED_CLASS in text:                  # it joined no class
             failed.append(f"{name}: the page did not join the class")
 
     threads = [threading.Thread(target=one, args=(name,)) for name in codes]

@@ -186,26 +186,57 @@ def test_a_changed_answer_is_checked_again_and_an_empty_box_is_no_check(monkeypa
 
 
 @pytest.mark.parametrize("query", [None, "", "theme=dark", "server=http%3A%2F%2Fh%3A1"])
+@pytest.mark.parametrize("pinned", [True, False])
 def test_a_lesson_page_without_a_slips_code_says_its_checks_are_not_sent(monkeypatch,
-                                                                         query):
-    """Opened at the lesson's own address (the one the ``classroom`` command prints), a
-    web page joins no class: it says its checks are not sent to the teacher and how to
-    have them counted. A notebook in JupyterLab (no query string at all) says nothing."""
+                                                                         query, pinned):
+    """A classroom's lesson page (pinned to its table server) opened at the lesson's own
+    address (the one the ``classroom`` command prints) joins no class: it says its checks
+    are not sent to the teacher and how to have them counted. Outside a classroom
+    (``voila lesson.ipynb``, a notebook in JupyterLab) there are no slips: it says
+    nothing."""
     import IPython.display
+
+    from janus_widgets.table import client
     shown = []
     monkeypatch.setattr(IPython.display, "display", lambda *items: shown.extend(items))
     monkeypatch.setattr(class_link, "_joined", None)
+    if pinned:
+        monkeypatch.setenv(client.PINNED_SERVER, "http://127.0.0.1:8866")
+    else:
+        monkeypatch.delenv(client.PINNED_SERVER, raising=False)
     if query is None:
         monkeypatch.delenv("QUERY_STRING", raising=False)
     else:
         monkeypatch.setenv("QUERY_STRING", query)
     assert class_link.from_query_string() is None
     assert class_link.from_query_string() is None                 # said once
-    if query is None:
+    if not pinned:
         assert shown == []
     else:
         assert len(shown) == 1 and "not sent to your teacher" in shown[0].data
-        assert "lesson slip" in shown[0].data
+        assert "lesson slip" in shown[0].data and class_link.NOT_JOINED_CLASS in shown[0].data
+
+
+def test_a_refused_code_is_said_as_text(monkeypatch):
+    """The server's refusal may hold what the address said (the code): the page shows
+    it as text, never as markup."""
+    import IPython.display
+
+    from janus_widgets.table import client
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda *items: shown.extend(items))
+    monkeypatch.setattr(class_link, "_joined", None)
+    monkeypatch.delenv(client.PINNED_SERVER, raising=False)
+
+    def refuse(server, code):
+        raise client.ClassroomError(f"no student has the code {code!r}")
+    monkeypatch.setattr(client, "join_class", refuse)
+    monkeypatch.setenv("QUERY_STRING", urlencode({"server": "http://127.0.0.1:8866",
+                                                  "code": "<img src=x onerror=alert(1)>"}))
+    assert class_link.from_query_string() is None
+    (said,) = shown
+    assert "<img" not in said.data and "&lt;img src=x" in said.data
+    assert "not sent to your teacher" in said.data and class_link.NOT_JOINED_CLASS in said.data
 
 
 def test_a_classrooms_lesson_page_joins_its_own_table_server_only(monkeypatch):

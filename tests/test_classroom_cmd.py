@@ -142,6 +142,16 @@ def test_the_classroom_command_opens_the_dashboard_and_prints_no_secret(tmp_path
         offered = [o.replace("\xa0", " ") for o in offered]
         assert "jactus-odds" in served and any(o.endswith("(jactus-odds)") for o in offered)
         assert all(o[o.rindex("(") + 1:-1] in served for o in offered), (offered, served)
+        # A lesson at its own address (the one printed), not a slip's: the page says
+        # its checks are not sent, and how to have them counted.
+        pages_url = re.search(r"Pages for the class at (http://\S+/) ", printed).group(1)
+        lesson = context.new_page()
+        lesson.goto(f"{pages_url}voila/render/lessons/roman-dice.ipynb", timeout=180_000)
+        lesson.wait_for_selector(".janus-exercise", timeout=180_000)
+        said = lesson.inner_text(".janus-not-joined")
+        assert "not sent to your teacher" in said and "lesson slip" in said
+        assert "the page says so" in printed
+        lesson.close()
         time.sleep(STALE_AFTER + 2)                   # a live kernel: no warning
         assert not dash.is_visible(".janus-dashboard-stale")
     finally:

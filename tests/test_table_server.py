@@ -242,6 +242,31 @@ def test_a_page_that_reads_nothing_it_is_sent_is_closed(server, teacher):
     deaf.close(), honest.close()
 
 
+def test_a_page_that_reads_what_it_is_sent_is_never_closed_for_it(server, teacher):
+    """The count of what a socket was sent and has not read goes down as it reads: a
+    page that reads asks for more than ``unsent_bytes`` of pictures in all and keeps
+    its socket."""
+    t = teacher.create_table("janus", players=2, bots={1: "greedy"})
+    sock = signed_in(server, credentials(server, t)["A"], screen=True)
+    sock.receive("screen")
+    pictures = 0
+    while pictures * 100_000 < 1.5 * LIMITS["unsent_bytes"]:
+        mark = sock.mark()
+        for _ in range(10):
+            sock.send({"type": "picture"})
+        wait_until(lambda: len([f for f in sock.frames[mark:]
+                                if f["type"] in ("picture", "error")]) >= 10)
+        got = [f for f in sock.frames[mark:] if f["type"] == "picture"]
+        assert all(len(f["svg"]) > 50_000 for f in got)
+        pictures += len(got)
+        time.sleep(0.3)                                  # within the seat's work budget
+    assert not sock.closed
+    mark = sock.mark()
+    sock.send({"type": "ping"})
+    sock.receive("pong", after=mark)
+    sock.close()
+
+
 def test_a_wrong_teacher_token_is_refused(server):
     with pytest.raises(ClassroomError, match="opens no seat and is not the teacher"):
         classroom.connect(server.url, "not-the-token-at-all")

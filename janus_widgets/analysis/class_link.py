@@ -53,8 +53,8 @@ _lock = threading.Lock()
 _idle = threading.Condition(_lock)
 _sender: threading.Thread | None = None
 _request_seen = False            # a preheated kernel got its page's request
-#: What a lesson's web page says when its address names no class (the lesson's own
-#: address, not a slip's): its checks are not counted, and how to have them counted.
+#: What a classroom's lesson page says when its address names no class (the lesson's
+#: own address, not a slip's): its checks are not counted, and how to have them counted.
 NOT_SENT = ("This page was opened without a lesson slip's code: your checks stay on this "
             "page and are not sent to your teacher. To have them counted, open the address "
             "on your lesson slip.")
@@ -197,6 +197,20 @@ def flush(timeout: float = SEND_TIMEOUT + 1) -> bool:
         return _sender is None and not _unsent
 
 
+#: The class of the line a lesson page shows when it joined no class (its checks are
+#: not sent): one mark for every reason, for the tests and the benchmarks to find.
+NOT_JOINED_CLASS = "janus-not-joined"
+
+
+def _say_not_joined(text: str, colour: str = "#b42318") -> None:
+    """Say on the page (as text: a server's words may hold a student's input) why its
+    checks are not sent."""
+    import html
+    from IPython.display import HTML, display
+    display(HTML(f"<p class='{NOT_JOINED_CLASS}' style='color:{colour}'>"
+                 f"{html.escape(text)}</p>"))
+
+
 def query() -> dict[str, str]:
     """The page's query string (Voila gives it to the kernel as ``QUERY_STRING``), as
     a dict of its first values.
@@ -223,29 +237,25 @@ def from_query_string() -> Any:
     if _joined is not None and _joined[0] == wanted:
         return _joined[1]
     _joined = (wanted, None)
-    if not all(wanted):
-        if "QUERY_STRING" in os.environ:        # a web page (Voila) without a slip's code
-            from IPython.display import HTML, display
-            display(HTML(f"<p style='color:#555'>{NOT_SENT}</p>"))
-        return None
     from ..table.client import PINNED_SERVER, ClassroomError, join_class, same_server
     pinned = os.environ.get(PINNED_SERVER, "")
+    if not all(wanted):
+        if pinned:             # a classroom's page opened without a lesson slip's code
+            _say_not_joined(NOT_SENT, "#555")
+        return None
     if pinned and not same_server(wanted[0], pinned):
         # The classroom's pages talk to its own table server only: an address naming
         # another would have this kernel, on the teacher's computer, send requests
         # wherever a student's link says (and show what came back).
-        from IPython.display import HTML, display
-        display(HTML("<p style='color:#b42318'>This page's address names another table "
-                     "server than this classroom's: it joins no class, and your checks "
-                     "are not sent to your teacher. Open the address on your lesson "
-                     "slip.</p>"))
+        _say_not_joined("This page's address names another table server than this "
+                        "classroom's: it joins no class, and your checks are not sent to "
+                        "your teacher. Open the address on your lesson slip.")
         return None
     try:
         link = join_class(*wanted)
     except ClassroomError as exc:
-        from IPython.display import HTML, display
-        display(HTML(f"<p style='color:#b42318'>This page could not join the class "
-                     f"({exc}); your checks are not sent to the teacher.</p>"))
+        _say_not_joined(f"This page could not join the class ({exc}); your checks are not "
+                        "sent to your teacher.")
         return None
     _joined = (wanted, link)
     use(link)

@@ -82,9 +82,6 @@ def seat_page(query: dict[str, str] | None = None) -> JoinPage:
                     page_query() if query is None else query)
 
 
-_same_server = same_server
-
-
 def teacher_page(query: dict[str, str] | None = None) -> JoinPage:
     """The teacher's dashboard: ``?server=…&token=…`` or the two boxes (a sealed kernel in
     Voila, as the seat page's). Started by the ``classroom`` command it talks to that
@@ -107,7 +104,7 @@ def teacher_page(query: dict[str, str] | None = None) -> JoinPage:
     pinned = os.environ.get(PINNED_SERVER, "")
     query = dict(page_query() if query is None else query)
     named = query.get("server", "")
-    if pinned and named and not _same_server(named, pinned):
+    if pinned and named and not same_server(named, pinned):
         page = JoinPage("Classroom dashboard", ("server", "server"), ("token", "token"),
                         lambda server, token: W.HTML(), {}, secret=True)
         page.message.value = (
@@ -122,7 +119,7 @@ def teacher_page(query: dict[str, str] | None = None) -> JoinPage:
 
     def make(server: str, token: str) -> W.Widget:
         from .dashboard import Dashboard
-        if pinned and not _same_server(server, pinned):
+        if pinned and not same_server(server, pinned):
             raise ValueError(f"this dashboard talks to {pinned} only")
         return Dashboard(server, token)
     page = JoinPage("Classroom dashboard", ("server", "server"), ("token", "token"), make,
