@@ -21,6 +21,11 @@ any request or any link. This module closes what Voila 0.5 leaves open:
   ``v1.kernel.websocket.jupyter.org`` subprotocol makes Voila 0.5.13 read the first 8
   bytes of each binary message it sends as a count of offsets and allocate without bound
   (every page of the server freezes). Such a socket is refused at the handshake (400).
+  The v1 protocol reads its frames the same way (jupyter_server's
+  ``deserialize_msg_from_ws_v1``: 8 bytes as a count of offsets, a list that long, on the
+  server's loop): a frame whose count is not what its length can hold
+  (:func:`sound_v1_frame`) closes its socket unread (one 16-byte frame saying 50 million
+  had every lesson page of the class wait 13 s and Voila take 680 MB more).
 * **Kernels without end.** Every load of a page starts a kernel. The
   :class:`GuardedKernelManager` caps the kernels of one page, of one client address and
   of the whole server (``max_kernels_per_page``, ``max_kernels_per_client``,
@@ -318,6 +323,42 @@ class PageFull(web.HTTPError):
         super().__init__(503, reason=sentence)
 
 
+#: The most parts a kernel message of the v1 protocol has here: the channel, header,
+#: parent header, metadata and content, then its binary buffers (a widget's message has
+#: a few at most).
+V1_MAX_PARTS = 1024
+
+
+def sound_v1_frame(frame: bytes | str) -> bool:
+    """Whether a binary frame of the ``v1.kernel.websocket.jupyter.org`` protocol holds
+    what its header says: a count of offsets (the parts and the end) that its length can
+    hold, at most :data:`V1_MAX_PARTS` + 1, the offsets in order and within the frame.
+    (A text frame is no v1 message; jupyter_server refuses it at once, at no cost.)
+
+    >>> def frame(*parts):
+    ...     head = 8 * (len(parts) + 2)
+    ...     ends = [head + sum(map(len, parts[:k])) for k in range(len(parts) + 1)]
+    ...     return b"".join(x.to_bytes(8, "little") for x in [len(ends), *ends]) + b"".join(parts)
+    >>> sound_v1_frame(frame(b"shell", b"{}", b"{}", b"{}", b"{}"))
+    True
+    >>> sound_v1_frame((50_000_000).to_bytes(8, "little") + bytes(8))
+    False
+    >>> sound_v1_frame(frame(b"shell", b"{}")[:-1]), sound_v1_frame(b"short")
+    (False, False)
+    """
+    if isinstance(frame, str):
+        return True
+    frame = bytes(frame)
+    if len(frame) < 8:
+        return False
+    count = int.from_bytes(frame[:8], "little")
+    if not 2 <= count <= V1_MAX_PARTS + 1 or 8 * (count + 1) > len(frame):
+        return False
+    offsets = [int.from_bytes(frame[8 * (i + 1):8 * (i + 2)], "little") for i in range(count)]
+    return offsets[0] >= 8 * (count + 1) and offsets[-1] <= len(frame) and all(
+        a <= b for a, b in zip(offsets, offsets[1:]))
+
+
 def install() -> bool:
     """Guard every Voila application made in this process from now on (once per process;
     returns whether this call installed it): :class:`PageGuard` on its responses, legacy
@@ -345,6 +386,16 @@ def install() -> bool:
             raise web.HTTPError(400, reason=f"a kernel WebSocket must ask for the "
                                             f"{KERNEL_PROTOCOL} subprotocol")
         await pre_get(self)
+
+    kernel_message = VoilaKernelWebsocketHandler.on_message
+
+    def sound_frames_only(self: Any, message: bytes | str) -> Any:
+        if not sound_v1_frame(message):
+            self.log.warning("janus_widgets: closed a kernel WebSocket that sent a frame "
+                             "its length does not hold (from %s)", self.request.remote_ip)
+            self.close(1008, "a frame of the v1 kernel protocol that is not one")
+            return None
+        return kernel_message(self, message)
 
     get_generator = VoilaHandler.get_generator
     import voila.app as voila_app
@@ -392,6 +443,7 @@ def install() -> bool:
 
     Voila.init_handlers = guarded_init_handlers  # type: ignore[method-assign]
     VoilaKernelWebsocketHandler.pre_get = v1_only_pre_get  # type: ignore[method-assign]
+    VoilaKernelWebsocketHandler.on_message = sound_frames_only  # type: ignore[method-assign]
     VoilaHandler.get_generator = refusing_get_generator  # type: ignore[method-assign]
     voila_app.voila_kernel_manager_factory = guarded_factory
     RequestInfoSocketHandler.get = one_query_socket  # type: ignore[method-assign]

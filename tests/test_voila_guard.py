@@ -10,6 +10,7 @@ the server itself.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import shutil
@@ -225,6 +226,38 @@ def test_a_kernel_socket_without_the_v1_protocol_is_refused(server):
         assert get(server + path)[0] == 200
         times.append(time.perf_counter() - start)
     assert statistics.median(times) < 0.1 and sorted(times)[-2] < 0.1, times
+
+
+async def _send_frame(url: str, frame: bytes) -> str | None:
+    """Open a v1 kernel WebSocket, send ``frame``, and wait for the socket's end: its
+    close reason, or None if it was still open 3 s later (then it is closed here)."""
+    import tornado.websocket
+    ws = await tornado.websocket.websocket_connect(
+        url, subprotocols=[voila_guard.KERNEL_PROTOCOL], connect_timeout=20)
+    await ws.write_message(frame, binary=True)
+    try:
+        while await asyncio.wait_for(ws.read_message(), 3) is not None:
+            pass
+    except asyncio.TimeoutError:
+        ws.close()
+        return None
+    return ws.close_reason
+
+
+def test_a_v1_frame_its_length_does_not_hold_closes_its_socket_unread(server):
+    """The v1 protocol's header is a count of offsets: 16 bytes saying fifty million
+    had Voila build a list that long on its loop (every page waited 13 s). The socket
+    is closed unread, and the other pages go on answering at once."""
+    html = get(server + "voila/render/small.ipynb")[2]
+    url = server.replace("http://", "ws://") + f"api/kernels/{kernel_of(html)}/channels"
+    bad = (50_000_000).to_bytes(8, "little") + b"\x10" + bytes(7)
+    assert "not one" in in_thread(_send_frame(url, bad))
+    times = []
+    for path in ["voila/static/voila.js"] * 5:
+        start = time.perf_counter()
+        assert get(server + path)[0] == 200
+        times.append(time.perf_counter() - start)
+    assert statistics.median(times) < 0.1, times
 
 
 # --- items 1 and 11 in a real browser -------------------------------------------------
