@@ -63,8 +63,12 @@ def same_server(a: str, b: str) -> bool:
     True
     >>> same_server("http://10.0.0.5:8866", "http://127.0.0.1:8866")
     False
+    >>> same_server("http://<h1>x@127.0.0.1:8866", "http://127.0.0.1:8866")  # user info
+    False
     """
     pa, pb = urllib.parse.urlparse(a.strip()), urllib.parse.urlparse(b.strip())
+    if "@" in pa.netloc or "@" in pb.netloc:        # a table server's address has none
+        return False
     local = {"127.0.0.1", "localhost", "::1"}
     host_a = "127.0.0.1" if pa.hostname in local else pa.hostname
     host_b = "127.0.0.1" if pb.hostname in local else pb.hostname
@@ -76,7 +80,7 @@ def same_server(a: str, b: str) -> bool:
 
 def _base(url: str) -> str:
     parsed = urllib.parse.urlparse(url.strip())
-    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+    if parsed.scheme not in ("http", "https") or not parsed.netloc or "@" in parsed.netloc:
         raise ClassroomError(f"{url!r} is not a table server's address: write it as the "
                              "server printed it, e.g. http://127.0.0.1:8866")
     return f"{parsed.scheme}://{parsed.netloc}"
