@@ -252,7 +252,7 @@ def test_a_classrooms_lesson_page_joins_its_own_table_server_only(monkeypatch):
     monkeypatch.setattr(client, "join_class", lambda *a, **k: asked.append(a))
     monkeypatch.setenv(client.PINNED_SERVER, "http://127.0.0.1:8866")
     for server in ("http://10.0.0.5:22", "http://127.0.0.1:8867", "https://127.0.0.1:8866",
-                   "http://127.0.0.1:port", "http://<h1>x<b>@127.0.0.1:8866"):
+                   "http://127.0.0.1:port", "http://<h1>x<b>@127.0.0.1:8866", "http://[::1"):
         monkeypatch.setattr(class_link, "_joined", None)
         monkeypatch.setenv("QUERY_STRING", urlencode({"server": server, "code": "KM4TPXRA3C"}))
         assert class_link.from_query_string() is None

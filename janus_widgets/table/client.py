@@ -65,8 +65,13 @@ def same_server(a: str, b: str) -> bool:
     False
     >>> same_server("http://<h1>x@127.0.0.1:8866", "http://127.0.0.1:8866")  # user info
     False
+    >>> same_server("http://[::1", "http://127.0.0.1:8866")
+    False
     """
-    pa, pb = urllib.parse.urlparse(a.strip()), urllib.parse.urlparse(b.strip())
+    try:
+        pa, pb = urllib.parse.urlparse(a.strip()), urllib.parse.urlparse(b.strip())
+    except ValueError:                     # "http://[::1": no address at all
+        return False
     if "@" in pa.netloc or "@" in pb.netloc:        # a table server's address has none
         return False
     local = {"127.0.0.1", "localhost", "::1"}
