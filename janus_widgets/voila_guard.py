@@ -271,6 +271,8 @@ class PageGuard(web.OutputTransform):
                               finishing: bool) -> tuple[int, HTTPHeaders, bytes]:
         for name, value in security_headers(self.nonce).items():
             headers[name] = value
+        if "Server" in headers:
+            del headers["Server"]          # tornado's name and version tell nobody anything
         self.html = headers.get("Content-Type", "").startswith("text/html") and \
             "Content-Encoding" not in headers
         if self.html:

@@ -168,6 +168,7 @@ def test_every_response_carries_the_security_headers(server):
         assert csp["default-src"] == ["'self'"] and csp["base-uri"] == ["'none'"]
         assert headers.get("X-Content-Type-Options") == "nosniff", name
         assert headers.get("Referrer-Policy") == "no-referrer", name
+        assert "Server" not in headers, name             # tornado's name and version
     assert answers["missing page"][0] == 404 and answers["denied file"][0] in (403, 404)
     # every inline script that can run carries this response's nonce; none from elsewhere
     page_policy = policy(answers["page"][1])["script-src"]
