@@ -155,11 +155,13 @@ def _main(argv: Sequence[str] | None = None) -> int:
         from .table.server import main as serve_main
         args.questions = lesson_questions()
         args.hints = solver_hints()
+        args.answer_check = answer_check()
         return serve_main(args)
     if args.command == "classroom":
         from .classroom_cmd import main as classroom_main
         args.questions = lesson_questions()
         args.hints = solver_hints()
+        args.answer_check = answer_check()
         return classroom_main(args)
 
     if args.command == "games":
@@ -214,6 +216,13 @@ def solver_hints() -> Callable[[Any], Any]:
     solver): a seat page's position → a panel, at tables whose teacher allows it."""
     from .analysis.hints import solver_panel
     return solver_panel
+
+
+def answer_check() -> Callable[[str, str, Any, str], tuple[str, str]]:
+    """The table server's hook that checks a student's answer again (the table layer
+    imports no lesson): see :func:`janus_widgets.analysis.checking.verdict_of`."""
+    from .analysis.checking import verdict_of
+    return verdict_of
 
 
 def lesson_questions() -> dict[str, set[str]]:

@@ -6,6 +6,7 @@ HTTP lobby, WebSockets, ``janus_widgets.classroom``.
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -19,6 +20,7 @@ import pytest
 
 import janus_widgets as jw
 from janus_widgets import classroom, games
+from janus_widgets.analysis.checking import exercise_sets
 from janus_widgets.core.errors import IllegalMoveError
 from janus_widgets.core.record import Record
 from janus_widgets.table import screen as S
@@ -366,7 +368,11 @@ def test_bots_and_chance_run_on_the_server(server, teacher):
     t = teacher.create_table("jactus", players=2, bots={"B": "greedy"})
     a = classroom.join(server.url, t.codes["A"])
     a.play("r*")
-    wait_until(lambda: a.legal_moves() or a.is_over)
+    # the bot's move, then A's turn again as A's page knows it (A's legal moves alone
+    # may still be those of before its own move's news)
+    wait_until(lambda: "bot:greedy" in teacher.record(t.id).by)
+    wait_until(lambda: (a.legal_moves() and a.facts(0).last.startswith(
+        ("B (bot) played", "Chance"))) or a.is_over)
     by = teacher.record(t.id).by
     assert by[:2] == ("human", "chance") and "bot:greedy" in by
     assert a.facts(0).last.startswith(("B (bot) played", "Chance"))
@@ -840,24 +846,37 @@ def no_class_link():
 
 def test_a_class_list_codes_students_and_their_answers_reach_only_the_teacher(
         server, teacher, no_class_link):
-    codes = teacher.create_class("3b", ["ada", "ben"])
+    codes = teacher.create_class("3k", ["ada", "ben"])
     assert set(codes) == {"ada", "ben"}
     ada = classroom.join_class(server.url, codes["ada"])
     ben = classroom.join_class(server.url, codes["ben"])
-    assert (ada.student, ada.class_name) == ("ada", "3b")
-    ada.send("jactus-odds", "q1", "1/6", "right")
-    ben.send("jactus-odds", "q1", "1/36", "wrong", "multiplied instead of adding")
-    mine = [a for a in teacher.answers("jactus-odds") if a["student"].startswith("3b/")]
-    assert {(a["student"], a["verdict"]) for a in mine} == {("3b/ada", "right"),
-                                                           ("3b/ben", "wrong")}
+    assert (ada.student, ada.class_name) == ("ada", "3k")
+    theirs = {who: exercise_sets(student=who)["jactus-odds"].q1 for who in ("ada", "ben")}
+    slip = theirs["ben"].mistakes[0]
+    ada.send("jactus-odds", "q1", str(theirs["ada"].answer), "right")
+    ben.send("jactus-odds", "q1", str(slip.value), "wrong", "what ben's page said")
+    mine = [a for a in teacher.answers("jactus-odds") if a["student"].startswith("3k/")]
+    assert {(a["student"], a["verdict"]) for a in mine} == {("3k/ada", "right"),
+                                                           ("3k/ben", "wrong")}
+    # the tally keeps the server's check of each answer with the student's own numbers,
+    # not the page's word: ben's mistake as his check names it, ada's page claiming a
+    # wrong answer right (a student with their code can send the API anything) wrong
+    assert [a["mistake"] for a in mine if a["student"] == "3k/ben"] == \
+        [theirs["ben"].check(str(slip.value)).mistake]
+    ada.send("jactus-odds", "q1", str(theirs["ben"].answer), "right")
+    ada.send("jactus-odds", "q1", "banana", "right")
+    claimed = [(a["answer"], a["verdict"]) for a in teacher.answers("jactus-odds", every=True)
+               if a["student"] == "3k/ada"]
+    assert claimed == [(str(theirs["ada"].answer), "right"),
+                       (str(theirs["ben"].answer), "wrong"), ("banana", "invalid")]
     # a student's credential reads nothing: not the answers, not a table
     for path in ("/api/answers", "/api/tables"):
         status, answer = http(server, "GET", path, ada._credential)
         assert status in (401, 403) and "answers" not in answer and "tables" not in answer
     with pytest.raises(ClassroomError, match="no student has the code"):
         classroom.join_class(server.url, "QQQQQQ")
-    with pytest.raises(ClassroomError, match="verdict"):
-        ada.send("jactus-odds", "q1", "1/6", "maybe")
+    with pytest.raises(ClassroomError, match="no question"):
+        ada.send("jactus-odds", "q99", "1/6", "right")
 
 
 def test_new_codes_replace_the_old_and_joined_seats_stay(server, teacher):
@@ -909,11 +928,13 @@ def test_the_dashboard_makes_tables_for_the_class_follows_them_and_tallies(
     assert {f"{t}-janus-cards.json" for t in made} <= set(names)
     link = classroom.join_class(server.url, board.create_class("4a", 2, "jactus-odds")[
         "student-1"])
-    link.send("jactus-odds", "q2", "5/36", "wrong", "counted one order only")
+    q2 = exercise_sets(student="student-1")["jactus-odds"].q2
+    said = q2.check(str(q2.mistakes[0].value)).mistake          # the server's check's
+    link.send("jactus-odds", "q2", str(q2.mistakes[0].value), "wrong", said)
     wait_until(lambda: any(x["question"] == "q2" for x in board.answers), timeout=10)
     rows = {(r["lesson"], r["question"]): r for r in tally(board.answers)}
-    assert rows[("jactus-odds", "q2")]["mistakes"][0] == ("counted one order only", 1)
-    wait_until(lambda: "counted one order only" in board.answers_html.value, timeout=5)
+    assert rows[("jactus-odds", "q2")]["mistakes"][0] == (said, 1)
+    wait_until(lambda: html.escape(said[:30]) in board.answers_html.value, timeout=5)
     # the plot comes just after the table (matplotlib's first import can take a second)
     wait_until(lambda: bytes(board.answers_plot.value[:4]) == b"\x89PNG", timeout=10)
     assert board.plot_note.value == ""

@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
@@ -555,6 +555,28 @@ def check_answer(exercise: Exercise, answer: Any) -> Verdict:
     from .class_link import report
     report(exercise.lesson, exercise.key, answer, verdict.kind, verdict.mistake)
     return verdict
+
+
+@lru_cache(maxsize=256)
+def _students_set(lesson: str, student: str | None) -> ExerciseSet:
+    return exercise_sets(student=student)[lesson]
+
+
+def verdict_of(lesson: str, question: str, student: str | None, answer: str
+               ) -> tuple[str, str]:
+    """The verdict (``"right"``, ``"wrong"``, ``"invalid"``) and the mistake matched of
+    ``answer`` to ``question`` of ``lesson`` with ``student``'s numbers (``None``: the
+    class's), as the lesson page's own check finds them: what the table server keeps
+    for the teacher's tally, whatever verdict the page sent.
+
+    >>> verdict_of("jactus-odds", "q1", None, "1/1296")
+    ('right', '')
+    >>> verdict, mistake = verdict_of("jactus-odds", "q1", None, "1/7776")
+    >>> verdict, "particular face" in mistake
+    ('wrong', True)
+    """
+    verdict = getattr(_students_set(lesson, student), question).check(answer)
+    return verdict.kind, verdict.mistake
 
 
 def grade(exercise: Exercise, answer: Any) -> Verdict:

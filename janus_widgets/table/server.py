@@ -119,6 +119,11 @@ PAGE_MESSAGES = frozenset({"click", "select", "goto", "record", "picture", "hint
 #: What a table's hint hook takes and gives: the position a seat's page shows (made
 #: from that seat's messages only) → a panel of text (see ``Hall.hints``).
 HintHook = Callable[[Any], Panel]
+#: What the table server's answer check takes and gives: (lesson, question, the
+#: student whose numbers the page drew, or None for the class's, the answer as typed)
+#: → (verdict, mistake), as the lesson page's own check finds them (see
+#: ``Hall.answer_check``).
+AnswerCheck = Callable[[str, str, "str | None", str], tuple[str, str]]
 
 
 class WireError(Exception):
@@ -437,8 +442,14 @@ class Hall:
     def __init__(self, storage: Storage, teacher_token: str, *, bot_delay: float = 0.4,
                  loop: Callable[[], asyncio.AbstractEventLoop | None] | None = None,
                  questions: dict[str, set[str]] | None = None,
-                 hints: HintHook | None = None) -> None:
+                 hints: HintHook | None = None,
+                 answer_check: AnswerCheck | None = None) -> None:
         self.storage = storage
+        #: Checks a student's answer again on the server: the tally keeps its verdict
+        #: and mistake, not the page's (a student with their code can send any verdict
+        #: to the API). ``__main__`` passes ``janus_widgets.analysis.checking``'s;
+        #: ``None``: the page's verdict is kept (a server without the lessons).
+        self.answer_check = answer_check
         #: lesson → its question ids: answers are taken for these only (None: any id)
         self.questions = questions
         #: The solver's hint for a seat page's position (``{"type": "hint"}``), at the
@@ -1368,17 +1379,40 @@ class Hall:
             self.presence(served)
 
     # ------------------------------------------------------------------ answers
+    def answer_allowed(self, student: str) -> None:
+        """:class:`WireError` ``rate_limit`` (429) if ``student`` has sent
+        ``answers_per_minute`` answers in the last minute."""
+        wait = self._answers_sent.wait(student)
+        if wait:
+            raise WireError("rate_limit", f"too many answers: at most "
+                                          f"{LIMITS['answers_per_minute']} a minute from "
+                                          f"one student; wait {wait} s", 429)
+
+    def checked_answer(self, numbers_of: str | None, data: Any
+                       ) -> tuple[str, str] | None:
+        """The arguments of :attr:`answer_check` for ``data`` (an answer as sent), or
+        None when there is nothing to check (no check here, or a field :meth:`add_answer`
+        refuses anyway)."""
+        if self.answer_check is None or not isinstance(data, dict):
+            return None
+        lesson, question, answer = data.get("lesson"), data.get("question"), data.get("answer")
+        if not (isinstance(lesson, str) and isinstance(question, str)
+                and isinstance(answer, (str, int, float)) and not isinstance(answer, bool)):
+            return None
+        if self.questions is not None and question not in self.questions.get(lesson, ()):
+            return None
+        text = BIDI_CONTROLS.sub("", str(answer))
+        if len(text) > LIMITS["answer_chars"]:
+            return None
+        return lesson, question, numbers_of, text  # type: ignore[return-value]
+
     def add_answer(self, student: str, data: Any) -> AnswerRow:
         """Keep one exercise check a student's lesson page sent; ``student`` is who
         sent it, as the server knows them (a class list's name, or a seat: "t1/A").
         A student sends at most ``answers_per_minute`` (then 429). Every check is
         stored; the teachers are sent each, with ``tries``: how many checks of its kind
         (student, question, verdict, mistake) there are now (see :meth:`answers`)."""
-        wait = self._answers_sent.wait(student)
-        if wait:
-            raise WireError("rate_limit", f"too many answers: at most "
-                                          f"{LIMITS['answers_per_minute']} a minute from "
-                                          f"one student; wait {wait} s", 429)
+        self.answer_allowed(student)
         if not isinstance(data, dict):
             raise WireError("bad_request", "an answer is an object: "
                                            + ", ".join(ANSWER_FIELDS))
@@ -1765,18 +1799,36 @@ class AnswersHandler(_Handler):
         every = self.get_query_argument("every", "") in ("1", "true", "yes")
         self.reply({"answers": self.hall.answers(lesson, every)})
 
-    def post(self) -> None:
+    async def post(self) -> None:
         secret = self.credential()
         role, served, seat = self.hall.who(secret)
+        numbers_of: str | None = None      # whose numbers the page drew: a class list's
         if role == "student":
             class_name, name = self.hall.student_of(secret)
-            student = f"{class_name}/{name}"
+            student, numbers_of = f"{class_name}/{name}", name
         elif role == "seat" and served is not None:
             student = f"{served.id}/{seat_name(seat)}"
         else:
             raise WireError("student_only", "answers are sent by a student's page (a "
                                             "student's or a seat's credential)", 403)
-        row = self.hall.add_answer(student, self.body())
+        hall = self.hall
+        data = self.body()
+        hall.answer_allowed(student)
+        asked = hall.checked_answer(numbers_of, data)
+        if asked is not None:
+            # The tally keeps the server's verdict, not the page's: a student with their
+            # code can send the API any verdict. Drawing a student's exercises takes up
+            # to a tenth of a second: on a worker thread, not the server's loop.
+            loop = asyncio.get_running_loop()
+            try:
+                verdict, mistake = await loop.run_in_executor(None, hall.answer_check,
+                                                              *asked)
+            except Exception:  # noqa: BLE001 - a check that fails keeps no verdict
+                log.error("checking an answer failed:\n%s", traceback.format_exc())
+                raise WireError("server", "the server could not check this answer; see "
+                                          "its log", 500) from None
+            data = {**data, "verdict": verdict, "mistake": mistake}
+        row = hall.add_answer(student, data)
         self.reply({"type": "ok", "student": row.student}, 201)
 
 
@@ -2430,10 +2482,11 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
                 pages: str = "", ready: Callable[[str, str], None] | None = None,
                 stop: asyncio.Event | None = None,
                 questions: dict[str, set[str]] | None = None,
-                hints: HintHook | None = None, pace_collector: bool = False) -> None:
+                hints: HintHook | None = None, pace_collector: bool = False,
+                answer_check: AnswerCheck | None = None) -> None:
     """Run the table server until ``stop`` is set (or forever). ``ready(url, token)`` is
     called once it listens. With no ``token_file`` the token is kept beside the
-    database (:func:`default_token_file`). ``questions`` and ``hints`` as for
+    database (:func:`default_token_file`). ``questions``, ``hints`` and ``answer_check`` as for
     :class:`Hall`. ``pace_collector``: the process is the server's own (the command
     line's), and its garbage collector's full collections are kept short
     (:class:`.collector.OldObjectsFrozen`: it acts on the whole process)."""
@@ -2441,7 +2494,7 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
     storage = SQLiteStorage(db)
     loop = asyncio.get_running_loop()
     hall = Hall(storage, token, bot_delay=bot_delay, loop=lambda: loop, questions=questions,
-                hints=hints)
+                hints=hints, answer_check=answer_check)
     hall.pages = pages
     ssl_ctx = None
     if certfile:
@@ -2630,7 +2683,8 @@ def run_until_stopped(args: Any, ready: Callable[[str, str], None],
         await serve(args.host, args.port, args.db, args.teacher_token_file, args.certfile,
                     args.keyfile, args.bot_delay, pages=pages, ready=ready, stop=stop,
                     questions=getattr(args, "questions", None),
-                    hints=getattr(args, "hints", None), pace_collector=True)
+                    hints=getattr(args, "hints", None), pace_collector=True,
+                    answer_check=getattr(args, "answer_check", None))
 
     try:
         asyncio.run(run())
