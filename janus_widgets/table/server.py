@@ -1389,7 +1389,7 @@ class Hall:
                                           f"one student; wait {wait} s", 429)
 
     def checked_answer(self, numbers_of: str | None, data: Any
-                       ) -> tuple[str, str] | None:
+                       ) -> tuple[str, str, str | None, str] | None:
         """The arguments of :attr:`answer_check` for ``data`` (an answer as sent), or
         None when there is nothing to check (no check here, or a field :meth:`add_answer`
         refuses anyway)."""
@@ -1404,15 +1404,23 @@ class Hall:
         text = BIDI_CONTROLS.sub("", str(answer))
         if len(text) > LIMITS["answer_chars"]:
             return None
-        return lesson, question, numbers_of, text  # type: ignore[return-value]
+        return lesson, question, numbers_of, text
 
-    def add_answer(self, student: str, data: Any) -> AnswerRow:
+    def count_answer(self, student: str) -> None:
+        """Count one answer of ``student`` against ``answers_per_minute`` (429 past it),
+        before the work it costs is done."""
+        self.answer_allowed(student)
+        self._answers_sent.add(student)
+
+    def add_answer(self, student: str, data: Any, counted: bool = False) -> AnswerRow:
         """Keep one exercise check a student's lesson page sent; ``student`` is who
         sent it, as the server knows them (a class list's name, or a seat: "t1/A").
-        A student sends at most ``answers_per_minute`` (then 429). Every check is
-        stored; the teachers are sent each, with ``tries``: how many checks of its kind
-        (student, question, verdict, mistake) there are now (see :meth:`answers`)."""
-        self.answer_allowed(student)
+        A student sends at most ``answers_per_minute`` (then 429; ``counted``: this
+        one was counted already, by :meth:`count_answer`). Every check is stored; the
+        teachers are sent each, with ``tries``: how many checks of its kind (student,
+        question, verdict, mistake) there are now (see :meth:`answers`)."""
+        if not counted:
+            self.answer_allowed(student)
         if not isinstance(data, dict):
             raise WireError("bad_request", "an answer is an object: "
                                            + ", ".join(ANSWER_FIELDS))
@@ -1457,7 +1465,8 @@ class Hall:
                         answer=text("answer"), verdict=verdict, mistake=text("mistake"),
                         at=time.time())
         self.storage.add_answer(row)
-        self._answers_sent.add(student)
+        if not counted:
+            self._answers_sent.add(student)
         kind = _answer_kind(row)
         self._answer_kinds[kind] = self._answer_kinds.get(kind, 0) + 1
         tries = self._answer_kinds[kind]           # a repeat is news of its count only
@@ -1813,7 +1822,9 @@ class AnswersHandler(_Handler):
                                             "student's or a seat's credential)", 403)
         hall = self.hall
         data = self.body()
-        hall.answer_allowed(student)
+        # counted now, before the check's work: answers sent at once wait for no check
+        # to be counted, so a flood is refused before it costs the server anything
+        hall.count_answer(student)
         asked = hall.checked_answer(numbers_of, data)
         if asked is not None:
             # The tally keeps the server's verdict, not the page's: a student with their
@@ -1828,7 +1839,7 @@ class AnswersHandler(_Handler):
                 raise WireError("server", "the server could not check this answer; see "
                                           "its log", 500) from None
             data = {**data, "verdict": verdict, "mistake": mistake}
-        row = hall.add_answer(student, data)
+        row = hall.add_answer(student, data, counted=True)
         self.reply({"type": "ok", "student": row.student}, 201)
 
 
