@@ -277,8 +277,11 @@ def table_server_address(args: Any) -> str:
     """The table server's address as the dashboard's link names it (this machine's
     network address when it listens on every address)."""
     shown = _lan_address() if args.host in ("0.0.0.0", "::") else args.host
-    scheme = "https" if getattr(args, "certfile", None) else "http"
-    return f"{scheme}://{shown}:{args.port}"
+    return f"{_scheme(args)}://{shown}:{args.port}"
+
+
+def _scheme(args: Any) -> str:
+    return "https" if getattr(args, "certfile", None) else "http"
 
 
 def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, str], str]]:
@@ -299,9 +302,7 @@ def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, st
          # The lessons join this classroom's table server only: a link naming another
          # would have a page's kernel, on this computer, send requests wherever it says.
          {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime"),
-          PINNED_SERVER: address_for_pages(args.host, args.port,
-                                           "https" if getattr(args, "certfile", None)
-                                           else "http")},
+          PINNED_SERVER: address_for_pages(args.host, args.port, _scheme(args))},
          f"http://{_local(args.host)}:{pages_port}/voila/static/voila.js"),
         (voila_command(folder, dashboard_host, dashboard_port, page="teacher.ipynb"),
          {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime-dashboard"),

@@ -350,8 +350,7 @@ def sound_v1_frame(frame: bytes | str) -> bool:
     """
     if isinstance(frame, str):
         return True
-    frame = bytes(frame)
-    if len(frame) < 8:
+    if len(frame) < 8:                     # the header alone is read: no copy of the frame
         return False
     count = int.from_bytes(frame[:8], "little")
     if not 2 <= count <= V1_MAX_PARTS + 1 or 8 * (count + 1) > len(frame):

@@ -68,18 +68,15 @@ def same_server(a: str, b: str) -> bool:
     >>> same_server("http://[::1", "http://127.0.0.1:8866")
     False
     """
-    try:
-        pa, pb = urllib.parse.urlparse(a.strip()), urllib.parse.urlparse(b.strip())
-    except ValueError:                     # "http://[::1": no address at all
-        return False
-    if "@" in pa.netloc or "@" in pb.netloc:        # a table server's address has none
-        return False
     local = {"127.0.0.1", "localhost", "::1"}
-    host_a = "127.0.0.1" if pa.hostname in local else pa.hostname
-    host_b = "127.0.0.1" if pb.hostname in local else pb.hostname
-    try:
+    try:              # ValueError: "http://[::1", a port that is no number: no server
+        pa, pb = urllib.parse.urlparse(a.strip()), urllib.parse.urlparse(b.strip())
+        if "@" in pa.netloc or "@" in pb.netloc:    # a table server's address has none
+            return False
+        host_a = "127.0.0.1" if pa.hostname in local else pa.hostname
+        host_b = "127.0.0.1" if pb.hostname in local else pb.hostname
         return (pa.scheme, host_a, pa.port) == (pb.scheme, host_b, pb.port)
-    except ValueError:                     # a port that is no number names no server
+    except ValueError:
         return False
 
 

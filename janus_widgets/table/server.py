@@ -1388,39 +1388,15 @@ class Hall:
                                           f"{LIMITS['answers_per_minute']} a minute from "
                                           f"one student; wait {wait} s", 429)
 
-    def checked_answer(self, numbers_of: str | None, data: Any
-                       ) -> tuple[str, str, str | None, str] | None:
-        """The arguments of :attr:`answer_check` for ``data`` (an answer as sent), or
-        None when there is nothing to check (no check here, or a field :meth:`add_answer`
-        refuses anyway)."""
-        if self.answer_check is None or not isinstance(data, dict):
-            return None
-        lesson, question, answer = data.get("lesson"), data.get("question"), data.get("answer")
-        if not (isinstance(lesson, str) and isinstance(question, str)
-                and isinstance(answer, (str, int, float)) and not isinstance(answer, bool)):
-            return None
-        if self.questions is not None and question not in self.questions.get(lesson, ()):
-            return None
-        text = BIDI_CONTROLS.sub("", str(answer))
-        if len(text) > LIMITS["answer_chars"]:
-            return None
-        return lesson, question, numbers_of, text
-
     def count_answer(self, student: str) -> None:
         """Count one answer of ``student`` against ``answers_per_minute`` (429 past it),
         before the work it costs is done."""
         self.answer_allowed(student)
         self._answers_sent.add(student)
 
-    def add_answer(self, student: str, data: Any, counted: bool = False) -> AnswerRow:
-        """Keep one exercise check a student's lesson page sent; ``student`` is who
-        sent it, as the server knows them (a class list's name, or a seat: "t1/A").
-        A student sends at most ``answers_per_minute`` (then 429; ``counted``: this
-        one was counted already, by :meth:`count_answer`). Every check is stored; the
-        teachers are sent each, with ``tries``: how many checks of its kind (student,
-        question, verdict, mistake) there are now (see :meth:`answers`)."""
-        if not counted:
-            self.answer_allowed(student)
+    def answer_fields(self, data: Any) -> tuple[str, str, str]:
+        """``(lesson, question, answer)`` of an answer as a page sent it (the answer as
+        text), or :class:`WireError` ``bad_request`` naming the field that is wrong."""
         if not isinstance(data, dict):
             raise WireError("bad_request", "an answer is an object: "
                                            + ", ".join(ANSWER_FIELDS))
@@ -1428,27 +1404,7 @@ class Hall:
         if extra:
             raise WireError("bad_request", f"unknown field {extra[0]!r} of an answer; the "
                                            f"fields are {', '.join(ANSWER_FIELDS)}")
-
-        def text(name: str) -> str:
-            value = data.get(name, "")
-            if not isinstance(value, (str, int, float)) or isinstance(value, bool):
-                raise WireError("bad_request", f"answer field {name!r} is text")
-            value = BIDI_CONTROLS.sub("", str(value))
-            if len(value) > LIMITS["answer_chars"]:
-                raise WireError("bad_request", f"answer field {name!r} is at most "
-                                               f"{LIMITS['answer_chars']} characters")
-            return value
-
-        def name(field_name: str) -> str:
-            value = data.get(field_name)
-            if not isinstance(value, str) or not ANSWER_ID.fullmatch(value):
-                raise WireError("bad_request", f"answer field {field_name!r} is the "
-                                               f"{field_name}'s id: 1 to 64 letters, digits"
-                                               " and . _ - (got "
-                                               f"{str(value)[:70]!r})")
-            return value
-
-        lesson, question = name("lesson"), name("question")
+        lesson, question = _answer_id(data, "lesson"), _answer_id(data, "question")
         if self.questions is not None:
             if lesson not in self.questions:
                 raise WireError("bad_request", f"no lesson {lesson!r} is taught here; the "
@@ -1458,15 +1414,27 @@ class Hall:
                 raise WireError("bad_request", f"lesson {lesson!r} has no question "
                                                f"{question!r}; its questions are "
                                                + ", ".join(sorted(self.questions[lesson])))
-        verdict = text("verdict")
-        if verdict not in ("right", "wrong", "invalid"):
-            raise WireError("bad_request", "verdict is 'right', 'wrong' or 'invalid'")
-        row = AnswerRow(lesson=lesson, question=question, student=student,
-                        answer=text("answer"), verdict=verdict, mistake=text("mistake"),
-                        at=time.time())
+        return lesson, question, _answer_text(data, "answer")
+
+    def add_answer(self, student: str, data: Any) -> AnswerRow:
+        """Keep one exercise check a student's lesson page sent, with the page's own
+        verdict; ``student`` is who sent it, as the server knows them (a class list's
+        name, or a seat: "t1/A"). A student sends at most ``answers_per_minute`` (then
+        429). (The server's ``POST /api/answers`` checks the answer again when it has
+        an :attr:`answer_check`.)"""
+        self.answer_allowed(student)
+        row = self.keep_answer(student, *self.answer_fields(data), *_page_verdict(data))
+        self._answers_sent.add(student)
+        return row
+
+    def keep_answer(self, student: str, lesson: str, question: str, answer: str,
+                    verdict: str, mistake: str) -> AnswerRow:
+        """Store one check; the teachers are sent each, with ``tries``: how many checks
+        of its kind (student, question, verdict, mistake) there are now (see
+        :meth:`answers`)."""
+        row = AnswerRow(lesson=lesson, question=question, student=student, answer=answer,
+                        verdict=verdict, mistake=mistake, at=time.time())
         self.storage.add_answer(row)
-        if not counted:
-            self._answers_sent.add(student)
         kind = _answer_kind(row)
         self._answer_kinds[kind] = self._answer_kinds.get(kind, 0) + 1
         tries = self._answer_kinds[kind]           # a repeat is news of its count only
@@ -1604,6 +1572,36 @@ class Hall:
 def _error_text(exc: BaseException) -> str:
     """An exception in a few words: ``"ValueError: no such move"``."""
     return f"{type(exc).__name__}: {exc}"[:300]
+
+
+def _answer_text(data: dict[str, Any], name: str) -> str:
+    """Field ``name`` of an answer as text, bidi controls dropped, at most
+    ``answer_chars`` characters (:class:`WireError` otherwise)."""
+    value = data.get(name, "")
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        raise WireError("bad_request", f"answer field {name!r} is text")
+    value = BIDI_CONTROLS.sub("", str(value))
+    if len(value) > LIMITS["answer_chars"]:
+        raise WireError("bad_request", f"answer field {name!r} is at most "
+                                       f"{LIMITS['answer_chars']} characters")
+    return value
+
+
+def _answer_id(data: dict[str, Any], name: str) -> str:
+    """Field ``name`` of an answer, a lesson's or a question's id (:data:`ANSWER_ID`)."""
+    value = data.get(name)
+    if not isinstance(value, str) or not ANSWER_ID.fullmatch(value):
+        raise WireError("bad_request", f"answer field {name!r} is the {name}'s id: 1 to 64 "
+                                       f"letters, digits and . _ - (got {str(value)[:70]!r})")
+    return value
+
+
+def _page_verdict(data: dict[str, Any]) -> tuple[str, str]:
+    """The verdict and mistake a page sent with its answer."""
+    verdict = _answer_text(data, "verdict")
+    if verdict not in ("right", "wrong", "invalid"):
+        raise WireError("bad_request", "verdict is 'right', 'wrong' or 'invalid'")
+    return verdict, _answer_text(data, "mistake")
 
 
 def _answer_kind(row: AnswerRow) -> tuple[str, ...]:
@@ -1825,21 +1823,22 @@ class AnswersHandler(_Handler):
         # counted now, before the check's work: answers sent at once wait for no check
         # to be counted, so a flood is refused before it costs the server anything
         hall.count_answer(student)
-        asked = hall.checked_answer(numbers_of, data)
-        if asked is not None:
+        lesson, question, answer = hall.answer_fields(data)
+        if hall.answer_check is None:
+            verdict, mistake = _page_verdict(data)
+        else:
             # The tally keeps the server's verdict, not the page's: a student with their
             # code can send the API any verdict. Drawing a student's exercises takes up
             # to a tenth of a second: on a worker thread, not the server's loop.
             loop = asyncio.get_running_loop()
             try:
-                verdict, mistake = await loop.run_in_executor(None, hall.answer_check,
-                                                              *asked)
+                verdict, mistake = await loop.run_in_executor(
+                    None, hall.answer_check, lesson, question, numbers_of, answer)
             except Exception:  # noqa: BLE001 - a check that fails keeps no verdict
                 log.error("checking an answer failed:\n%s", traceback.format_exc())
                 raise WireError("server", "the server could not check this answer; see "
                                           "its log", 500) from None
-            data = {**data, "verdict": verdict, "mistake": mistake}
-        row = hall.add_answer(student, data, counted=True)
+        row = hall.keep_answer(student, lesson, question, answer, verdict, mistake)
         self.reply({"type": "ok", "student": row.student}, 201)
 
 
