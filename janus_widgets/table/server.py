@@ -94,7 +94,8 @@ LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 20 * 1024, "per_second": 20
           "joins_per_code": 10, "idle_seconds": 30.0, "presence_every": 0.5,
           "class_wrong_codes": 120, "slow_wrong_codes": 40, "pages_shown": 2000,
           "page_seconds": 60.0, "waiting_connections": 4096,
-          "unsent_bytes": 4 * 1024 * 1024}
+          "unsent_bytes": 4 * 1024 * 1024, "body_seconds": 10.0,
+          "bodies_bytes": 8 * 1024 * 1024}
 #: A lesson's or a question's id, as the lessons name them ("jactus-odds", "q1").
 ANSWER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 ANSWER_FIELDS = ("lesson", "question", "answer", "verdict", "mistake")
@@ -2510,13 +2511,20 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
     if certfile:
         ssl_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         ssl_ctx.load_cert_chain(certfile, keyfile)
-    _more_files()
+    files = _more_files()
+    if files is not None and files < 2 * LIMITS["waiting_connections"]:
+        log.warning("this system lets the server hold %d connections at once (ulimit -n): "
+                    "a class needs a few hundred; when they are all in use, the ones whose "
+                    "request has not all come are closed to make room", files)
+    tornado_notes = logging.getLogger("tornado.general")
+    if FEW_NOTES not in tornado_notes.filters:
+        tornado_notes.addFilter(FEW_NOTES)
     # A request whose headers or body never finish is dropped (idle sockets would hold
     # the server's connections, and every student's page with them).
     server = _GuardedHTTPServer(make_app(hall), ssl_options=ssl_ctx,
-                                max_body_size=LIMITS["body_bytes"] * 4,
+                                max_body_size=LIMITS["body_bytes"],
                                 idle_connection_timeout=LIMITS["idle_seconds"],
-                                body_timeout=LIMITS["idle_seconds"])
+                                body_timeout=LIMITS["body_seconds"])
     # A class arrives at once: the default backlog (128) drops the rest of their first
     # connections, whose browsers then wait a second or more to try again.
     server.listen(port, address=host, backlog=2048)
@@ -2547,15 +2555,18 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
 
 class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
     """Tornado's HTTP server, kept open to a class while one student opens connections
-    that say nothing (each holds one of the server's files until its 30 s are up;
-    20,000 of them used to lock every new page out and fill the log with a traceback
-    per try to accept).
+    that say nothing, or send a request's body a byte at a time (each holds one of the
+    server's files until it times out; 20,000 of them used to lock every new page out
+    and fill the log with a traceback per try to accept).
 
     * Over ``waiting_connections`` (:data:`LIMITS`) connections waiting for a
-      request's headers (new ones, and
-      kept-alive ones between requests), the oldest of them are closed as new ones
-      come: a browser asks at once, so a student's page never waits that long; a
-      socket (a WebSocket, once upgraded) is never one of them.
+      request (new ones, kept-alive ones between requests, and ones whose request's
+      headers or body have not all come), the oldest of them are closed as new ones
+      come: a browser sends its request at once, so a student's page never waits that
+      long; a socket (a WebSocket, once upgraded) is never one of them.
+    * A body longer than ``body_bytes`` is answered 413 as its headers arrive, unread;
+      the bodies being read hold at most ``bodies_bytes`` of memory together (past that
+      the oldest unfinished ones are closed), and each has ``body_seconds`` to arrive.
     * When the system has no file left for a new connection, the waiting ones are
       closed and accepting pauses a quarter second (not a busy loop), with one line in
       the log a minute.
@@ -2565,26 +2576,46 @@ class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
 
     def initialize(self, *args: Any, **kwargs: Any) -> None:
         super().initialize(*args, **kwargs)
-        self._quiet = Waiting()                      # streams waiting for headers
+        self._quiet = Waiting()               # streams whose request has not all come
+        self._bodies: dict[Any, int] = {}     # streams reading a body: its bytes so far
+        self._bodies_total = 0
         self._said_full = -math.inf
 
     def _waits(self, stream: Any) -> None:
         for old in self._quiet.add(stream):
+            self._read(old)
             old.close()
+
+    def _reading(self, stream: Any, size: int) -> None:
+        """``size`` more bytes of ``stream``'s body were read: past ``bodies_bytes`` of
+        every body together, the oldest unfinished ones are closed."""
+        self._bodies[stream] = self._bodies.get(stream, 0) + size
+        self._bodies_total += size
+        while self._bodies_total > LIMITS["bodies_bytes"]:
+            oldest = next(iter(self._bodies))
+            self._read(oldest)
+            self._quiet.discard(oldest)
+            oldest.close()
+
+    def _read(self, stream: Any) -> None:
+        """``stream``'s request has all come, or it is closed: it waits no more."""
+        self._bodies_total -= self._bodies.pop(stream, 0)
 
     def handle_stream(self, stream: Any, address: Any) -> None:
         super().handle_stream(stream, address)
         self._waits(stream)       # at once (its request starts a moment later): counted
 
     def start_request(self, server_conn: Any, request_conn: Any) -> Any:
-        # The connection waits for a request's headers from now (its first, or the
-        # next once the last was answered): it is on the list until they come.
+        # The connection waits for a request from now (its first, or the next once the
+        # last was answered): it is on the list until the whole request has come.
         self._waits(server_conn.stream)
         delegate = super().start_request(server_conn, request_conn)
-        return _Spoke(delegate, server_conn.stream, self._quiet)
+        return _Spoke(delegate, request_conn, server_conn.stream, self)
 
     def on_close(self, server_conn: Any) -> None:
-        self._quiet.discard(getattr(server_conn, "stream", None))
+        stream = getattr(server_conn, "stream", None)
+        self._quiet.discard(stream)
+        self._read(stream)
         super().on_close(server_conn)
 
     def add_sockets(self, sockets: Any) -> None:
@@ -2629,9 +2660,10 @@ class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
         if now - self._said_full >= 60:
             self._said_full = now
             log.warning("no file left for a new connection (%s): closing %d connections "
-                        "that sent nothing, and pausing new ones", exc.strerror,
+                        "whose request has not come, and pausing new ones", exc.strerror,
                         len(closing))
         for stream in closing:
+            self._read(stream)
             stream.close()
         loop = tornado.ioloop.IOLoop.current()
         loop.remove_handler(sock)
@@ -2643,38 +2675,111 @@ class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
 
 
 class _Spoke(tornado.httputil.HTTPMessageDelegate):
-    """A request's delegate that takes its connection off the waiting list when its
-    headers have come (:meth:`_GuardedHTTPServer.start_request` puts it back when the
-    connection waits for its next request; a WebSocket's never does)."""
+    """A request's delegate that keeps its connection on the waiting list until the
+    whole request has come (:meth:`_GuardedHTTPServer.start_request` puts it back when
+    the connection waits for its next request; a WebSocket's never does), counts the
+    bytes of its body, and answers a body announced too long at once, unread."""
 
-    def __init__(self, delegate: Any, stream: Any, quiet: Waiting) -> None:
-        self.delegate, self.stream, self.quiet = delegate, stream, quiet
+    def __init__(self, delegate: Any, request_conn: Any, stream: Any,
+                 server: _GuardedHTTPServer) -> None:
+        self.delegate, self.request_conn = delegate, request_conn
+        self.stream, self.server = stream, server
 
     def headers_received(self, start_line: Any, headers: Any) -> Any:
-        self.quiet.discard(self.stream)
+        length = headers.get("Content-Length", "").strip()
+        if length.isdigit() and int(length) > LIMITS["body_bytes"]:
+            self._too_big()
+            return None
         return self.delegate.headers_received(start_line, headers)
 
+    def _too_big(self) -> None:
+        """413 ``too_big`` (with the headers every answer carries), then the connection
+        is closed: its body is never read."""
+        self.server._quiet.discard(self.stream)
+        stream = self.request_conn.detach()     # tornado reads and answers no more
+        body = json.dumps(WireError("too_big", f"a request body is at most "
+                                    f"{LIMITS['body_bytes']} bytes", 413).message())
+        head = ["HTTP/1.1 413 Payload Too Large",
+                "Content-Type: application/json; charset=utf-8",
+                f"Content-Length: {len(body.encode())}", "Connection: close",
+                "Cache-Control: no-store",
+                *(f"{name}: {value}" for name, value in SECURITY_HEADERS.items())]
+        sent = stream.write(("\r\n".join(head) + "\r\n\r\n" + body).encode())
+        sent.add_done_callback(lambda _: stream.close())
+
     def data_received(self, chunk: bytes) -> Any:
+        self.server._reading(self.stream, len(chunk))
         return self.delegate.data_received(chunk)
 
     def finish(self) -> None:
+        self.server._quiet.discard(self.stream)
+        self.server._read(self.stream)
         self.delegate.finish()
 
     def on_connection_close(self) -> None:
+        self.server._read(self.stream)
         self.delegate.on_connection_close()
 
 
-def _more_files() -> None:
-    """Let the server hold as many sockets as the system allows (a class is many)."""
+class _FewNotes(logging.Filter):
+    """Tornado's one line per broken request ("Timeout reading body", "Malformed HTTP
+    message"), at most one a minute, saying how many like it were left out (one
+    student's script wrote 41,830 of them in 70 s).
+
+    >>> few, clock = _FewNotes(), [100.0]
+    >>> few.now = lambda: clock[0]
+    >>> note = lambda: logging.LogRecord("tornado.general", logging.INFO, "", 0,
+    ...                                  "Timeout reading body from %s", ("x",), None)
+    >>> [few.filter(note()) for _ in range(3)]
+    [True, False, False]
+    >>> clock[0] += 60; shown = note(); few.filter(shown), shown.getMessage()
+    (True, 'Timeout reading body from x (and 2 more like it in the last minute)')
+    """
+
+    NOTES = ("Timeout reading body", "Malformed HTTP message")
+
+    def __init__(self, every: float = 60.0) -> None:
+        super().__init__()
+        self.every, self.last, self.left_out = every, -math.inf, 0
+        self.now = time.monotonic
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith(self.NOTES):
+            return True
+        now = self.now()
+        if now - self.last < self.every:
+            self.left_out += 1
+            return False
+        if self.left_out:
+            record.msg = f"{record.msg} (and %d more like it in the last minute)"
+            record.args = (*(record.args or ()), self.left_out)
+        self.last, self.left_out = now, 0
+        return True
+
+
+FEW_NOTES = _FewNotes()
+
+
+def _more_files() -> int | None:
+    """Let the server hold as many sockets as the system allows (a class is many): the
+    limit of open files now (None where the system has none to read). The largest of
+    65,536 (or the hard limit), 24,576, 10,240 and 4,096 the system takes: macOS says
+    its hard limit is unlimited and yet refuses more than 10,240."""
     try:
         import resource
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        if hard == resource.RLIM_INFINITY or hard > soft:
-            resource.setrlimit(resource.RLIMIT_NOFILE,
-                               (min(hard, 65536) if hard != resource.RLIM_INFINITY
-                                else 65536, hard))
-    except (ImportError, ValueError, OSError):   # pragma: no cover - not on every system
-        pass
+    except ImportError:                          # pragma: no cover - not on every system
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    top = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+    for want in (top, 24576, 10240, 4096):
+        if want <= soft or (hard != resource.RLIM_INFINITY and want > hard):
+            continue
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            return want
+        except (ValueError, OSError):
+            continue
+    return soft
 
 
 def run_until_stopped(args: Any, ready: Callable[[str, str], None],
