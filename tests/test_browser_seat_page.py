@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import ARTIFACTS, eventually
+from browser_support import ARTIFACTS, CLASS_HOST, eventually
 from janus_widgets import classroom, games
 from janus_widgets.drawing.shapes import Region
 from janus_widgets.table.seat_pages import held_layers
@@ -289,6 +289,42 @@ def test_a_seat_page_plays_steps_saves_and_fits_1366x768(browser, server, teache
         told = seat.page.text_content("#live-last")
         assert told.endswith(".") and ".." not in told, told
         assert not seat.errors and not seat.dialogs
+    finally:
+        seat.close()
+
+
+def test_at_the_class_network_address_over_http_a_slip_joins_and_plays(browser, server,
+                                                                       teacher):
+    """A class reaches the teacher's laptop at its network address over plain HTTP, where
+    a page is not a "secure context" and a browser has no ``crypto.randomUUID``: the
+    page called it for its own id and for every move's, so no student could join over
+    the class's network (a blank page from a slip, "Joining…" for ever from the form),
+    while every test on 127.0.0.1 passed. From a slip's address, from the form, and a
+    move played."""
+    t = make_table(teacher, "jactus")
+    address = server.url.replace("127.0.0.1", CLASS_HOST)
+    seat = SeatPage(browser, f"{address}/seat?code={t.codes['A']}", 360, 640)
+    page = seat.page
+    try:
+        assert page.evaluate("() => window.isSecureContext") is False
+        frame = seat.painted(seat.screen(our_turn))
+        length = frame["steps"]["length"]
+        page.focus("#board")
+        seat.act(lambda: page.keyboard.press("ArrowDown"),
+                 lambda f: f["status"]["message"].startswith("Selected"))
+        seat.act(lambda: page.keyboard.press("Enter"),
+                 lambda f: f["steps"]["length"] > length)
+        assert not seat.errors, seat.errors
+    finally:
+        seat.close()
+    seat = SeatPage(browser, f"{address}/seat")
+    page = seat.page
+    try:
+        page.wait_for_selector("#code")
+        page.fill("#code", t.codes["B"] if "B" in t.codes else t.codes["A"])
+        page.click("#join-form button")
+        seat.painted(seat.screen())
+        assert not seat.errors, seat.errors
     finally:
         seat.close()
 

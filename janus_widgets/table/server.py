@@ -1650,6 +1650,25 @@ class _UnderPolicy:
         for name, value in SECURITY_HEADERS.items():
             self.set_header(name, value)  # type: ignore[attr-defined]
         self.clear_header("Server")  # type: ignore[attr-defined]  # no version to read
+        request = self.request  # type: ignore[attr-defined]
+        if not trustworthy(request.protocol, request.host_name):
+            # The browser ignores it there, and says so as an error in every page's
+            # console (a class at the laptop's address over plain HTTP)
+            self.clear_header("Cross-Origin-Opener-Policy")  # type: ignore[attr-defined]
+
+
+def trustworthy(scheme: str, host: str) -> bool:
+    """Whether a browser holds a page at ``scheme://host`` a secure context (HTTPS, or
+    this machine itself), where it heeds ``Cross-Origin-Opener-Policy``.
+
+    >>> trustworthy("http", "127.0.0.1"), trustworthy("http", "192.168.1.20")
+    (True, False)
+    >>> trustworthy("https", "192.168.1.20"), trustworthy("http", "class.localhost")
+    (True, True)
+    """
+    host = host.lower().strip("[]")
+    return (scheme == "https" or host in ("localhost", "::1") or host.endswith(".localhost")
+            or host.startswith("127."))
 
 
 class _Handler(_UnderPolicy, tornado.web.RequestHandler):

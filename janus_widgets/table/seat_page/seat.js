@@ -27,12 +27,19 @@ function codeFromAddress() {
   return /^[A-Z0-9]{4,20}$/.test(code) ? code : "";
 }
 
+function randomId() {
+  // 32 random hex digits. Not crypto.randomUUID: a browser has it only on HTTPS and on
+  // localhost, and a class reaches the teacher's laptop at its plain HTTP address.
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, b => b.toString(16).padStart(2, "0")).join("");
+}
+
 function pageId() {
   // This page's own id: its wrong codes count against it, not against the whole school
   // behind one address.
   let id = sessionStorage.getItem("janus-page-id");
   if (!id) {
-    id = crypto.randomUUID().replace(/-/g, "");
+    id = randomId();
     sessionStorage.setItem("janus-page-id", id);
   }
   return id;
@@ -607,7 +614,7 @@ function playSelected() {
     say("Select a move in the list first (or with ↑ ↓).", "refused");
     return;
   }
-  send({type: "play", move: option.notation, id: crypto.randomUUID()});
+  send({type: "play", move: option.notation, id: randomId()});
 }
 
 function walk(step) {
