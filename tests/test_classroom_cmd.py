@@ -151,9 +151,9 @@ def test_the_classroom_command_opens_the_dashboard_and_prints_no_secret(tmp_path
         said = lesson.inner_text(".janus-not-joined")
         assert "not sent to your teacher" in said and "lesson slip" in said
         assert "the page says so" in printed
-        lesson.close()
         time.sleep(STALE_AFTER + 2)                   # a live kernel: no warning
         assert not dash.is_visible(".janus-dashboard-stale")
+        assert not lesson.is_visible(".janus-lesson-stale")
     finally:
         printed += stop(proc)
     assert token not in printed and "Classroom stopped" in printed
@@ -164,6 +164,10 @@ def test_the_classroom_command_opens_the_dashboard_and_prints_no_secret(tmp_path
     assert "lost its kernel" in dash.inner_text(".janus-dashboard-stale")
     assert said <= STALE_AFTER + 3, said
     print(f"the dashboard said it lost its kernel {said:.1f} s after the classroom stopped")
+    # The lesson page too (it looked live, and its checks went nowhere)
+    lesson.wait_for_selector(".janus-lesson-stale", state="visible", timeout=5_000)
+    told = lesson.inner_text(".janus-lesson-stale")
+    assert "lost its link to your class" in told and "reload this page (F5)" in told
     # Started again without the browser: the same token, the page rewritten, nothing
     # opened, still no secret printed; a reload brings the dashboard back.
     proc, again = run_classroom(tmp_path, "--no-browser", env=env)

@@ -202,6 +202,33 @@ def flush(timeout: float = SEND_TIMEOUT + 1) -> bool:
 NOT_JOINED_CLASS = "janus-not-joined"
 
 
+#: What a classroom's lesson page says when its kernel is gone (the classroom stopped
+#: or restarted): its checks went nowhere, silently, until the student reloaded it.
+LESSON_STALE = (
+    "<b>&#9888; This page has lost its link to your class</b>: your checks do not reach "
+    "your teacher now. If your teacher restarted the class, reload this page (F5): your "
+    "numbers stay the same, and every check your teacher already has is kept. If the page "
+    "was only busy, this goes away by itself.")
+#: The class of that warning on the page.
+LESSON_STALE_CLASS = "janus-lesson-stale"
+_heartbeat: Any = None
+
+
+def _keep_alive() -> None:
+    """Signs of life to a classroom's lesson page (:class:`..widgets.alive.Heartbeat`),
+    once: Voila's page shows no kernel's state, so without them a page whose classroom
+    had restarted looked live while no check went anywhere."""
+    global _heartbeat
+    if _heartbeat is not None:
+        return
+    from IPython.display import display
+
+    from ..table.local import kernel_loop
+    from ..widgets.alive import Heartbeat
+    _heartbeat = Heartbeat(LESSON_STALE, LESSON_STALE_CLASS, kernel_loop())
+    display(_heartbeat.widget)
+
+
 def _say_not_joined(text: str, colour: str = "#b42318") -> None:
     """Say on the page (as text: a server's words may hold a student's input) why its
     checks are not sent."""
@@ -239,6 +266,8 @@ def from_query_string() -> Any:
     _joined = (wanted, None)
     from ..table.client import PINNED_SERVER, ClassroomError, join_class, same_server
     pinned = os.environ.get(PINNED_SERVER, "")
+    if pinned:                                          # a classroom's page, in Voila
+        _keep_alive()
     if not all(wanted):
         if pinned:             # a classroom's page opened without a lesson slip's code
             _say_not_joined(NOT_SENT, "#555")

@@ -57,6 +57,8 @@ from ..analysis.checking import mistake_kind
 from ..core.bots import bot_names
 from ..table.client import ClassroomError, TeacherClient, TeacherWatch
 from ..table.local import Table, kernel_loop
+from . import alive
+from .alive import HEARTBEAT, STALE_AFTER
 
 __all__ = ["Dashboard", "TablesNotAllMade", "join_slips", "tally", "split_class", "shown"]
 
@@ -260,12 +262,6 @@ def shown_status(summary: dict[str, Any]) -> str:
     return status
 
 
-#: Seconds between the dashboard's signs of life to its page.
-HEARTBEAT = 2.0
-#: Seconds without a sign of life after which the page says it lost its kernel.
-STALE_AFTER = 7.0
-
-
 def in_voila() -> bool:
     """Whether this kernel runs a Voila page (Voila tells its kernels so, as a web
     server tells a CGI script: ``SERVER_SOFTWARE=voila/…``)."""
@@ -273,27 +269,23 @@ def in_voila() -> bool:
     return os.environ.get("SERVER_SOFTWARE", "").startswith("voila/")
 
 
-def alive_html(beat: int) -> str:
-    """A sign of life from the dashboard's kernel: a warning the page keeps hidden for
-    :data:`STALE_AFTER` seconds (a CSS animation's delay, run in the browser), then
-    shows, unless the next sign (``beat + 1``) has replaced it first. So a page whose
-    kernel is gone says so by itself, with no code of its own.
+#: What the dashboard's page says when its kernel is gone (see :mod:`.alive`).
+STALE_WARNING = (
+    f"<b>&#9888; This page has lost its kernel</b> (no sign of life for "
+    f"{STALE_AFTER:g} s): nothing on it is live now. If the classroom was stopped or "
+    "restarted, reload the page (F5), or open the dashboard again from the "
+    "<code>.dashboard.html</code> file beside the database. If the page was only busy, "
+    "this goes away by itself.")
 
-    >>> "animation:janus-dashboard-stale 0s linear 7s forwards" in alive_html(1)
+
+def alive_html(beat: int) -> str:
+    """A sign of life from the dashboard's kernel (:func:`.alive.alive_html`): so a page
+    whose kernel is gone says so by itself, with no code of its own.
+
+    >>> "animation:janus-stale 0s linear 7s forwards" in alive_html(1)
     True
     """
-    return (
-        "<style>@keyframes janus-dashboard-stale { to { visibility: visible; } }</style>"
-        f"<div class='janus-dashboard-stale' data-beat='{beat}' role='alert' "
-        "style='visibility:hidden;position:fixed;top:0;left:0;right:0;z-index:10000;"
-        "background:#fde7e9;color:#8a1020;border-bottom:3px solid #b00020;padding:10px 14px;"
-        "font:15px sans-serif;"
-        f"animation:janus-dashboard-stale 0s linear {STALE_AFTER:g}s forwards'>"
-        f"<b>&#9888; This page has lost its kernel</b> (no sign of life for "
-        f"{STALE_AFTER:g} s): nothing on it is live now. If the classroom was stopped or "
-        "restarted, reload the page (F5), or open the dashboard again from the "
-        "<code>.dashboard.html</code> file beside the database. If the page was only busy, "
-        "this goes away by itself.</div>")
+    return alive.alive_html(beat, STALE_WARNING, "janus-dashboard-stale")
 
 
 def _answer_kind(row: dict[str, Any]) -> tuple[str, ...]:
