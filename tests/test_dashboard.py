@@ -277,6 +277,20 @@ def test_a_table_that_does_not_play_says_why_in_the_overview(board):
     assert "a bot failed: &lt;oops&gt;" in board.overview.value
 
 
+def test_an_ended_table_names_nobody_to_move_and_a_bot_is_no_absent_student(board):
+    """After End the row said "B" was to move; a bot's seat showed the circle of a
+    student who has not joined ("C&#9675; greedy")."""
+    board.watch.tables = {"t1": summary("t1", status="ended", turn="B",
+                                        seats=[{"seat": "A", "who": "human",
+                                                "connected": 1},
+                                               {"seat": "B", "who": "greedy",
+                                                "connected": 0}], scores=[0.0, 0.0])}
+    news(board, {"type": "table"})
+    row = board.overview.value
+    assert "<td>nobody: ended</td>" in row and "<td>B</td>" not in row
+    assert "B bot: greedy</span>" in row and "A&#9679;</span>" in row
+
+
 # --- mistakes by kind, across students with numbers of their own ---------------------------
 def made(lesson: str, key: str, student: str, starts: str) -> dict[str, Any]:
     """The row a student's page sends when ``student`` gives the common mistake of

@@ -54,7 +54,8 @@ def test_the_dashboard_says_at_once_that_it_lost_its_server_and_when_it_is_back(
                 assert lost < 1.0, f"the dashboard took {lost:.2f} s to say so ({how})"
                 wait_for(lambda: "NOT LIVE" in board.overview.value, 2)
                 assert "live," not in board.overview.value
-                assert seat_marks(board) == ["A?", "B?"]          # not the seats of before
+                assert seat_marks(board) == ["A?"]       # not the seats of before (B: a bot)
+                assert "B bot: greedy" in board.overview.value
                 server.start()
                 back = wait_for(lambda: "Reconnected" in board.link.value, 15)
                 wait_for(lambda: "live," in board.overview.value, 2)

@@ -157,7 +157,25 @@ def test_a_paused_tables_first_screen_says_it_is_paused(server, teacher):
     teacher.pause(t.id)
     body = get(server, f"/seat?code={t.codes['A']}")[2]
     first, _ = first_in_page(body)
-    assert "paused" in first["screen"]["status"]["note"]
+    status = first["screen"]["status"]
+    assert status["turn"] == "Play stopped: the teacher paused this table", status
+    assert "paused" not in status["note"]                     # said once
+
+
+def test_an_ended_tables_last_screen_names_nobody_to_move(server, teacher):
+    """The status line says what is true now: after the teacher ended the table, its
+    pages said "A to move (human)" beside "This table has ended"."""
+    t = teacher.create_table("jactus", players=2, bots={1: "greedy"})
+    sock = page_socket(server, join(server, t.codes["A"]))
+    try:
+        after = sock.mark()
+        teacher.end(t.id)
+        status = sock.receive("screen", after=after)["status"]
+        assert status["turn"] == "Play stopped: the teacher ended this table", status
+        assert status["mark"] == "" and "to move" not in json.dumps(status)
+        assert sock.receive("error")["code"] == "ended"
+    finally:
+        sock.close()
 
 
 def test_a_slips_address_brings_its_seats_screen_in_the_page_and_joins_nothing(server,

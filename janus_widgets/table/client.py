@@ -806,17 +806,20 @@ class SeatMirror:
             frame = self._frame(self._index)
             cur = frame.current_player
             who = self.seats[cur] if 0 <= cur < len(self.seats) else "human"
-            note = ""
+            note = stopped = ""
             if not self.connected:
                 note = "Reconnecting to the table server…"
             elif self.status != "playing":
-                note = f"{self.note[0].upper()}{self.note[1:]}." if self.note else ""
+                stopped = self.note or f"the table is {self.status}"
+                if self._index != len(self._told):      # stepped back: still said
+                    note = f"{stopped[0].upper()}{stopped[1:]}."
             else:
                 note = self.whose_turn_note()
             return Facts(index=self._index, length=len(self._told), line=0, lines=1,
                          turn=cur, turn_by=HUMAN if who == "human" else f"bot:{who}",
                          scores=tuple(frame.scores()), last=self.last_move(viewpoint),
-                         outcome=frame.outcome() if cur == TERMINAL else "", note=note)
+                         outcome=frame.outcome() if cur == TERMINAL else "", note=note,
+                         stopped=stopped)
 
     def __repr__(self) -> str:
         return (f"<SeatMirror table {getattr(self, 'table_id', '?')} seat "

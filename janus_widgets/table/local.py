@@ -877,7 +877,8 @@ class Table:
                      turn_by=bot_by(self._bot_labels[cur]) if cur in self._bots else HUMAN,
                      scores=tuple(state.scores()), last=self.last_move(viewpoint),
                      outcome=state.outcome() if cur == TERMINAL else "",
-                     note=self.waiting_bot(), record_of=rec)
+                     note="" if self._held and self.replay.at_end else self.waiting_bot(),
+                     record_of=rec, stopped=self._held)
 
     def __repr__(self) -> str:
         return (f"<Table {self.game.name} move {self.replay.index}/{self.replay.length}, "

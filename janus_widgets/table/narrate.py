@@ -121,7 +121,15 @@ class Facts:
     ``turn`` is the seat to move, ``CHANCE`` or ``TERMINAL``; ``turn_by`` who plays it
     now (``"human"`` or ``"bot:…"``); ``outcome`` who won and why (at the end);
     ``record_of`` whose seat's record is shown (``""``: the game itself); ``note`` a
-    standing fact (a bot that waits, and why)."""
+    standing fact (a bot that waits, and why); ``stopped`` why play is stopped (a
+    paused or ended table), ``""`` while it goes on.
+
+    >>> Facts(3, 3, 0, 1, 1, "human", (0, 0), "", stopped="the teacher ended this "
+    ...       "table").turn_text
+    'Play stopped: the teacher ended this table'
+    >>> Facts(2, 3, 0, 1, 1, "human", (0, 0), "", stopped="x").turn_text  # the past
+    'B to move (human)'
+    """
 
     index: int
     length: int
@@ -134,6 +142,14 @@ class Facts:
     outcome: str = ""
     note: str = ""
     record_of: str = ""
+    stopped: str = ""
+
+    @property
+    def stopped_now(self) -> bool:
+        """Play is stopped at the position shown: the present, not over (nobody is to
+        move there, whatever the rules say: a stale "B to move" beside "this table has
+        ended")."""
+        return bool(self.stopped) and self.index == self.length and self.turn != TERMINAL
 
     @property
     def where(self) -> str:
@@ -150,6 +166,8 @@ class Facts:
         """``"B to move (bot)"``, ``"chance to act (▶ step)"``, ``"Game over: A wins"``."""
         if self.turn == TERMINAL:
             return f"Game over: {self.outcome}"
+        if self.stopped_now and not self.record_of:
+            return f"Play stopped: {self.stopped}"
         if self.record_of:                  # a record is stepped through, not played
             return ("chance's move comes next in the record" if self.turn == CHANCE
                     else f"{seat_name(self.turn)}'s move comes next in the record")

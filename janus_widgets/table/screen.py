@@ -508,7 +508,7 @@ def status(table: Any, viewer: Viewer, shown: Any = None) -> Status:
     mark = ""
     if turn.startswith("Game over"):
         mark = "Game over"
-    elif facts.turn >= 0 and not facts.record_of:
+    elif facts.turn >= 0 and not facts.record_of and not facts.stopped_now:
         mark = seat_name(facts.turn)
     return Status(where=facts.where, turn=turn, mark=mark, scores=facts.scores_text,
                   last=facts.last, note=facts.note,

@@ -262,6 +262,26 @@ def shown_status(summary: dict[str, Any]) -> str:
     return status
 
 
+def shown_turn(summary: dict[str, Any]) -> str:
+    """Who is to move, as the Tables tab says it: nobody at a table the teacher ended
+    (it said "B" there), and whoever is to move when a paused one resumes.
+
+    >>> shown_turn({"status": "ended", "turn": "B"}), shown_turn(
+    ...     {"status": "paused", "turn": "B"}), shown_turn({"status": "playing",
+    ...     "turn": "over", "outcome": "A wins"})
+    ('nobody: ended', 'B, once resumed', 'over: A wins')
+    """
+    turn = str(summary.get("turn", ""))
+    if turn == "over":
+        return "over: " + str(summary.get("outcome", ""))
+    status = summary.get("status")
+    if status == "ended":
+        return "nobody: ended"
+    if status == "paused":
+        return f"{turn}, once resumed"
+    return turn
+
+
 def in_voila() -> bool:
     """Whether this kernel runs a Voila page (Voila tells its kernels so, as a web
     server tells a CGI script: ``SERVER_SOFTWARE=voila/…``)."""
@@ -705,13 +725,12 @@ class Dashboard(W.VBox):
         for t in tables:
             seats = " ".join(
                 f"<span title='{html.escape(s['who'])}'>{html.escape(s['seat'])}"
-                f"{('&#9679;' if s['connected'] else '&#9675;') if live else '?'}"
-                f"{'' if s['who'] == 'human' else ' ' + html.escape(s['who'])}</span>"
-                for s in t["seats"])
+                + (f" bot: {html.escape(s['who'])}" if s["who"] != "human" else
+                   ("&#9679;" if s["connected"] else "&#9675;") if live else "?")
+                + "</span>" for s in t["seats"])
             scores = " · ".join(f"{html.escape(s['seat'])} {v:g}"
                                 for s, v in zip(t["seats"], t["scores"]))
-            turn = html.escape(("over: " + t["outcome"]) if t["turn"] == "over"
-                               else t["turn"])
+            turn = html.escape(shown_turn(t))
             cells = [f"<b>{html.escape(t['id'])}</b>", html.escape(t["title"]),
                      html.escape(t["ruleset"]),
                      html.escape(shown_status(t)) + (
