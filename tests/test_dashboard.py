@@ -32,6 +32,7 @@ class FakeClient:
         self.made: list[FakeTable] = []
         self.fail_at: int | None = None
         self.answer_rows: list[dict[str, Any]] = []
+        self.status_calls: list[tuple[str, str]] = []      # ("end", "t1"), …
         FakeClient.instances.append(self)
 
     def info(self) -> dict[str, Any]:
@@ -42,6 +43,12 @@ class FakeClient:
 
     def tables(self) -> list[dict[str, Any]]:
         return [summary(t.id) for t in self.made]
+
+    def end(self, table_id: str) -> None:
+        self.status_calls.append(("end", table_id))
+
+    def pause(self, table_id: str) -> None:
+        self.status_calls.append(("pause", table_id))
 
     def create_table(self, game: str, seats: int, *, bots: dict[int, str],
                      ruleset: str | None = None, **options: Any) -> FakeTable:
@@ -588,3 +595,39 @@ def test_the_table_menu_always_names_a_table_once_there_is_one(board):
     board.watch.tables["t3"] = summary("t3")
     news(board, {"type": "table"})
     assert board.table_menu.value == "t2"                 # the teacher's choice stays
+
+
+# --- End asks first ---------------------------------------------------------------------------
+def button(widget: Any, description: str) -> Any:
+    """The button under ``widget`` that says ``description``."""
+    return next(w for w in every_widget(widget)
+                if isinstance(w, dashboard_module.W.Button) and w.description == description)
+
+
+def test_end_asks_first_and_only_yes_ends_the_table(board):
+    """A newcomer's one click on End ended a table for good: End asks, as Show
+    secrets does; Keep playing, or another table chosen, ends nothing and leaves no
+    question behind."""
+    client = FakeClient.instances[-1]
+    board.watch.tables = {"t1": summary("t1"), "t2": summary("t2")}
+    news(board, {"type": "table"})
+    board.message.value = ""
+    board.end_button.click()                              # t1, the menu's choice
+    assert client.status_calls == []                      # asked, nothing ended
+    asked = on_screen(board.end_question)
+    assert "End t1?" in asked and "join codes stop working" in asked
+    assert "cannot go on" in asked and "its record stays" in asked
+    button(board.end_question, "Keep playing").click()
+    assert client.status_calls == [] and board.end_question.children == ()
+    assert "Table t1 was not ended." in visible_text(board.message.value)
+    board.end_button.click()
+    board.table_menu.value = "t2"                         # the question was t1's
+    assert board.end_question.children == () and client.status_calls == []
+    board.end_button.click()
+    assert "End t2?" in on_screen(board.end_question)
+    button(board.end_question, "Yes, end t2").click()
+    assert client.status_calls == [("end", "t2")] and board.end_question.children == ()
+    said = visible_text(board.message.value)
+    assert "Table t2 has ended" in said and "End t2?" not in said
+    board.pause_button.click()                            # the other buttons act at once
+    assert client.status_calls[-1] == ("pause", "t2")

@@ -8,8 +8,9 @@ JupyterLab) shows:
   who plays each seat and which seats are connected), kept up to date as the server
   sends news; open any table as every seat sees it (no hidden card, no seed: the screen
   may be projected) and, once the teacher confirms *Show secrets…*, in the teacher's
-  view (the usual widget, replay and all, following the game live); pause, resume or end
-  it, give it new join codes;
+  view (the usual widget, replay and all, following the game live); pause or resume
+  it, end it (once the teacher confirms: an ended table cannot go on), give it new join
+  codes;
 * **New tables**: tables for the whole class in one go (a game and one of its rulesets,
   the rulebook unless chosen otherwise, the students split into tables of k seats, bots
   filling the empty seats), with **join slips** to print (one per student: table, seat,
@@ -505,13 +506,16 @@ class Dashboard(W.VBox):
         self.codes_button = W.Button(description="New codes", icon="key",
                                      tooltip="New join codes for this table's seats (the "
                                              "old ones stop working; joined pages stay)")
+        self.end_question = W.HBox()          # End asks first: "Yes, end t1" or not
         for button, act in ((self.open_button, self.open_table),
                             (self.pause_button, lambda t: self._status(t, "pause")),
                             (self.resume_button, lambda t: self._status(t, "resume")),
-                            (self.end_button, lambda t: self._status(t, "end")),
+                            (self.end_button, self.ask_end),
                             (self.codes_button, self.new_codes)):
             button.layout.width = "auto"
             button.on_click(self._guard(lambda _, act=act: act(self._chosen())))
+        # A question about another table than the one chosen now would be a stale one.
+        self.table_menu.observe(lambda _: self._forget_end_question(), names="value")
         self.opened_box = W.VBox()
         self.records_link = W.HTML()
         self.records_button = W.Button(description="Every full record (zip)", icon="download",
@@ -522,6 +526,7 @@ class Dashboard(W.VBox):
                                      self.resume_button, self.end_button,
                                      self.codes_button],
                                     layout=W.Layout(flex_flow="row wrap")),
+                             self.end_question,
                              W.HBox([self.records_button, self.records_link]),
                              self.opened_box])
 
@@ -839,7 +844,36 @@ class Dashboard(W.VBox):
         getattr(self.client, action)(table_id)
         self.say({"pause": f"Table {table_id} is paused: its seats cannot move.",
                   "resume": f"Table {table_id} plays on.",
-                  "end": f"Table {table_id} has ended (its record stays)."}[action])
+                  "end": f"Table {table_id} has ended: its join codes no longer work "
+                         "and it cannot go on; its record stays."}[action])
+
+    def ask_end(self, table_id: str) -> None:
+        """What *End* does: ask first, for an ended table cannot go on. Only *Yes, end
+        …* ends it (:meth:`end_table`); *Keep playing*, or choosing another table in
+        the menu, takes the question away and ends nothing."""
+        name = html.escape(table_id)
+        yes = W.Button(description=f"Yes, end {table_id}", icon="stop",
+                       button_style="danger", layout=W.Layout(width="auto"))
+        keep = W.Button(description="Keep playing", icon="play",
+                        layout=W.Layout(width="auto"))
+        yes.on_click(self._guard(lambda _: self.end_table(table_id)))
+        keep.on_click(lambda _: self._keep_playing(table_id))
+        self.end_question.children = [
+            W.HTML(f"<b>End {name}?</b> Its join codes stop working and it cannot go on;"
+                   " its record stays.&nbsp;"), yes, keep]
+
+    def end_table(self, table_id: str) -> None:
+        """End a table at once (the *Yes* of :meth:`ask_end`): its join codes stop
+        working, its record stays."""
+        self._forget_end_question()
+        self._status(table_id, "end")
+
+    def _keep_playing(self, table_id: str) -> None:
+        self._forget_end_question()
+        self.say(f"Table {table_id} was not ended.")
+
+    def _forget_end_question(self) -> None:
+        self.end_question.children = ()
 
     def new_codes(self, table_id: str) -> dict[str, str]:
         """New join codes for a table (and its slips)."""
