@@ -109,7 +109,12 @@ def _prog() -> str:
     return "janus-widgets" if called.startswith("janus-widgets") else "python -m janus_widgets"
 
 
-def _main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser (the guides' commands are checked against it).
+
+    >>> build_parser().parse_args(["classroom", "--lesson", "roman-dice"]).lesson
+    ['roman-dice']
+    """
     parser = argparse.ArgumentParser(prog=_prog(),
                                      description="Play and study the four games "
                                                  "without a notebook.")
@@ -142,6 +147,11 @@ def _main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--json", action="store_true", help="print JSON instead of a table")
     _add_lesson_commands(sub)
     _add_server_commands(sub)
+    return parser
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["nbgrader"]:            # everything after it is nbgrader's
         return _nbgrader(argv[1:])

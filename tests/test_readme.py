@@ -52,3 +52,39 @@ def test_the_two_readme_commands_share_one_install(tmp_path, monkeypatch):
     installs.clear()
     dev.ensure_installed("test")
     assert installs                                        # test needs more than lab
+
+
+def test_the_guides_commands_are_the_command_lines_own(capsys):
+    """Every ``janus-widgets …`` command the guides give a teacher (the class day's
+    steps, the README) parses as the command line takes it: a renamed option would
+    otherwise leave a teacher with a guide that fails on the day."""
+    import re
+    import shlex
+
+    from janus_widgets.__main__ import build_parser
+    parser = build_parser()
+    said = []
+    for guide in (ROOT / "docs" / "class-day.md", ROOT / "README.md",
+                  ROOT / "docs" / "lessons.md", ROOT / "docs" / "classroom-server.md"):
+        text = guide.read_text(encoding="utf-8")
+        # in prose (between the code blocks) a line break is a space: an inline
+        # `command` broken over two lines is one command
+        parts = text.split("```")
+        text = "```".join(part if k % 2 else part.replace("\n", " ")
+                          for k, part in enumerate(parts))
+        for line in re.findall(r"(?:janus-widgets|python -m janus_widgets) ([^`\n#]+)", text):
+            words = shlex.split(line.replace("\\", " "))
+            if not words or words[0] == "nbgrader" or any(
+                    w.isupper() or "…" in w or "<" in w or w.startswith("[")
+                    for w in words):
+                continue                         # a placeholder (GAME, ARGS…) or nbgrader's
+            said.append((guide.name, words))
+    assert len([w for g, w in said if g == "class-day.md"]) >= 4
+    for guide, words in said:
+        try:
+            parser.parse_args(words)
+        except SystemExit as exc:                  # --version, --help: 0
+            if not exc.code:
+                continue
+            raise AssertionError(f"{guide}: `janus-widgets {' '.join(words)}` is not a "
+                                 "command the command line takes") from None
