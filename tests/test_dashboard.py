@@ -631,3 +631,21 @@ def test_end_asks_first_and_only_yes_ends_the_table(board):
     assert "Table t2 has ended" in said and "End t2?" not in said
     board.pause_button.click()                            # the other buttons act at once
     assert client.status_calls[-1] == ("pause", "t2")
+
+
+# --- the tally as the worksheet shows the questions -------------------------------------------
+def test_the_tally_shows_each_question_as_its_lesson_does_in_the_lessons_order(board):
+    """The tally said "double", "moon", "sides", "two-suns" (the ids, alphabetically);
+    the worksheet says "1. How many sides show the sun?" … "6. Two suns in view"."""
+    for question in ("two-suns", "moon", "sides", "double"):
+        news(board, {"type": "answer", "answer": answer(question, lesson="what-can-i-know")})
+    news(board, {"type": "answer", "answer": answer("<b>q9</b>", lesson="what-can-i-know")})
+    page = board.answers_html.value
+    headings = ["1. How many sides show the sun?", "2. The other side of a sun",
+                "3. The other side is a moon", "6. Two suns in view", "&lt;b&gt;q9"]
+    places = [page.find(h) for h in headings]
+    assert -1 not in places and places == sorted(places), places   # the lesson's order
+    assert "title='question id: moon'" in page                     # the id at hand
+    assert "title='question id: &lt;b&gt;q9&lt;/b&gt;'" in page and "<b>q9" not in page
+    assert [r["heading"] for r in dashboard_module.tally(board.answers)][:2] == \
+        headings[:2]

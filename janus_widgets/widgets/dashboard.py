@@ -18,9 +18,11 @@ JupyterLab) shows:
   ``<server>/seat?code=CODE``, and the page to open to type the code instead);
 * **Lesson codes**: a class list for a lesson chosen from those the class's pages serve
   (one code per student) and its slips;
-* **Answers**: the class's exercise checks tallied per question, live (tried, right,
-  checks, the commonest kinds of mistake with how many students made each and an
-  example, whatever each student's own numbers) and a plot in whole students;
+* **Answers**: the class's exercise checks tallied per question, each as its lesson
+  shows it (number and title, in the lesson's order; its id in the tooltip), live
+  (tried, right, checks, the commonest kinds of mistake with how many students made
+  each and an example, whatever each student's own numbers) and a plot in whole
+  students;
 * **every full record** to download, as one zip file.
 
 When its table server goes away the dashboard says so at once, and again when it is
@@ -36,6 +38,7 @@ short note, never a dashboard that stops refreshing.
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import io
 import json
@@ -335,9 +338,10 @@ def add_check(answers: list[dict[str, Any]], row: dict[str, Any]) -> None:
 
 
 def tally(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The class's checks per question: how many students tried, how many got it right
-    (at any try), how many checks were made, and the commonest mistakes with how many
-    students made each. A row is one student's verdict and mistake; its ``tries`` (1 if
+    """The class's checks per question, in each lesson's order, each with its
+    ``heading`` as the lesson shows it (:func:`question_heading`): how many students
+    tried, how many got it right (at any try), how many checks were made, and the
+    commonest mistakes with how many students made each. A row is one student's verdict and mistake; its ``tries`` (1 if
     absent) says how many such checks that student sent.
 
     Students have numbers of their own, so one mistake reads differently on each page
@@ -360,13 +364,48 @@ def tally(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for a in answers:
         groups[(a["lesson"], a["question"])].append(a)
     out = []
-    for (lesson, question), rows in sorted(groups.items()):
+    for (lesson, question), rows in sorted(groups.items(), key=lambda item: (
+            item[0][0], question_heading(*item[0])[0], item[0][1])):
         out.append({"lesson": lesson, "question": question,
+                    "heading": question_heading(lesson, question)[1],
                     "tried": len({r["student"] for r in rows}),
                     "right": len({r["student"] for r in rows if r["verdict"] == "right"}),
                     "checks": sum(int(r.get("tries", 1)) for r in rows),
                     "mistakes": _commonest_mistakes(rows)})
     return out
+
+
+#: Where a question its lesson does not have comes in the tally: after the lesson's own.
+NOT_IN_THE_LESSON = 10**6
+
+
+def question_heading(lesson: str, question: str) -> tuple[int, str]:
+    """A question as its lesson's page shows it: its place in the lesson (0 for the
+    first) and its heading, the exercise's title (its number and name), or its id
+    where the page heads it so (``q1``); a question the lesson does not have (or a
+    lesson the package does not have) comes after the lesson's own, by its id.
+
+    >>> question_heading("what-can-i-know", "moon")
+    (2, '3. The other side is a moon')
+    >>> question_heading("jactus-odds", "q2")
+    (1, 'q2')
+    >>> question_heading("jactus-odds", "q99")[1], question_heading("no-lesson", "q1")[1]
+    ('q99', 'q1')
+    """
+    from ..analysis.checking import LESSON_EXERCISES
+    if lesson in LESSON_EXERCISES:               # never a cache of what students send
+        found = _lesson_headings(lesson).get(question)
+        if found is not None:
+            return found
+    return NOT_IN_THE_LESSON, question
+
+
+@functools.lru_cache(maxsize=None)
+def _lesson_headings(lesson: str) -> dict[str, tuple[int, str]]:
+    """Every question of ``lesson`` (one of the package's): id → (place, heading)."""
+    from ..analysis.checking import exercise_sets
+    return {e.key: (place, e.title or e.key)
+            for place, e in enumerate(exercise_sets()[lesson])}
 
 
 #: How a wrong answer that matches no known mistake is shown in the tally (with the
@@ -1000,7 +1039,9 @@ class Dashboard(W.VBox):
             self.plot_note.value = ""
             return
         body = "".join(
-            f"<tr><td>{shown(r['lesson'])}</td><td>{shown(r['question'])}</td>"
+            f"<tr><td>{shown(r['lesson'])}</td><td title='question id: "
+            f"{html.escape(_cut(r['question'], TOOLTIP_CHARS), quote=True)}'>"
+            f"{shown(r['heading'])}</td>"
             f"<td>{r['right']} of {r['tried']}</td><td>{r['checks']}</td><td>"
             + "<br>".join(f"<b>{n} student{'s' * (n != 1)}</b>"
                           + (": " if m.startswith(UNKNOWN_MISTAKE) else ", e.g. ") + shown(m)
@@ -1051,7 +1092,8 @@ def _tally_figure(rows: list[dict[str, Any]]) -> Any:
     fig = Figure(figsize=(7, 1.1 + 0.45 * len(rows)), dpi=90, layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.subplots()
-    labels = [_cut(f"{r['lesson']} {r['question']}", PLOT_LABEL_CHARS) for r in rows]
+    labels = [_cut(f"{r['lesson']} {r.get('heading', r['question'])}", PLOT_LABEL_CHARS)
+              for r in rows]
     ys = list(range(len(rows)))
     tried = ax.barh(ys, [r["tried"] for r in rows], color="#d0d7de", hatch="//",
                     label="tried", edgecolor="#555")
