@@ -689,6 +689,9 @@ def test_kill_9_mid_game_keeps_every_acknowledged_move(tmp_path):
                 stored_at = record.states()[len(kept)]
                 assert not stored_at.is_chance, (t.id, len(kept))
         assert sum(len(m) for m in acked.values()) > 8 and server.starts == 9
+        # every restart told the teacher the tables are back (the terminal said nothing)
+        said = server.log.read_text()
+        assert said.count(f"Brought back from the database: {len(tables)} tables (") == 8
         # A move the client never heard about, sent again after a restart: once only.
         t = tables[0]
         sock = signed_in(server, creds[(t.id, "A")])

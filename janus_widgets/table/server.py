@@ -508,6 +508,34 @@ class Hall:
                 self._restore_broken(row, exc)
         for served in self.tables.values():       # bots go on where they stopped
             self.next_bot(served)
+        self.answers_kept = sum(self._answer_kinds.values())
+
+    def restored_text(self) -> str:
+        """What a restart brought back from the database, for the terminal (``""`` for
+        a new one): a teacher restarting mid-class is told the tables are there.
+
+        >>> hall = Hall(SQLiteStorage(":memory:"), "token", bot_delay=0)
+        >>> hall.restored_text()
+        ''
+        >>> t = hall.create_table({"game": "jactus", "players": 2})
+        >>> Hall(hall.storage, "token", bot_delay=0).restored_text()
+        'Brought back from the database: 1 table (1 playing), as they were.'
+        """
+        if not self.tables and not self.unrestored and not self.answers_kept:
+            return ""
+        counts = {}
+        for served in self.tables.values():
+            counts[served.status] = counts.get(served.status, 0) + 1
+        tables = len(self.tables)
+        said = f"{tables} table{'s' if tables != 1 else ''}"
+        if counts:
+            said += " (" + ", ".join(f"{n} {status}" for status, n in counts.items()) + ")"
+        if self.answers_kept:
+            said += f" and {self.answers_kept} lesson answer{'s' if self.answers_kept != 1 else ''}"
+        if self.unrestored:
+            said += (f"; {len(self.unrestored)} could not come back (the dashboard says "
+                     "why): " + ", ".join(sorted(self.unrestored)))
+        return f"Brought back from the database: {said}, as they were."
 
     # ------------------------------------------------------------------ tables
     def _table(self, row: TableRow, moves: list[MoveRow] | None = None) -> Table:
@@ -2558,6 +2586,9 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
         thawing = tornado.ioloop.PeriodicCallback(pacing.thaw_if_due, 60_000)
         thawing.start()
     if ready is not None:
+        restored = hall.restored_text()
+        if restored:
+            print(restored, flush=True)
         ready(url, token)
     stop = stop or asyncio.Event()
     try:
