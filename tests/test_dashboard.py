@@ -239,7 +239,7 @@ def test_a_table_refused_part_way_keeps_the_slips_of_those_made(board):
     assert isinstance(caught.value.__cause__, ClassroomError)
     assert sorted(board.codes) == ["t1", "t2", "t3", "t4"]
     assert slip_codes(board) == [code for t in client.made for code in t.codes.values()]
-    assert len(slip_codes(board)) == 12 and "Join slips (12" in board.slips_link.value
+    assert len(slip_codes(board)) == 12 and "join slips (12" in board.slips_link.value
     said = visible_text(board.message.value)
     assert "Made 4 of the 8 tables (t1, t2, t3, t4)" in said
     assert "Table 5 was not made: the server keeps at most 4 tables" in said
@@ -649,3 +649,35 @@ def test_the_tally_shows_each_question_as_its_lesson_does_in_the_lessons_order(b
     assert "title='question id: &lt;b&gt;q9&lt;/b&gt;'" in page and "<b>q9" not in page
     assert [r["heading"] for r in dashboard_module.tally(board.answers)][:2] == \
         headings[:2]
+
+
+# --- downloads look like downloads ----------------------------------------------------------
+def test_every_download_is_a_button_that_says_download(board):
+    """The slips' links looked like bold headings, and the records' button only made a
+    second link, "records.zip", with nothing saying it must be clicked too."""
+    import base64
+    import io
+    import types
+    import zipfile
+    client = FakeClient.instances[-1]
+    client.create_class = lambda name, n: {f"student-{k + 1}": f"CODE{k}" for k in range(n)}
+    client.record = lambda table_id: types.SimpleNamespace(to_json=lambda: "{}")
+    assert "Download link here saves it" in visible_text(board.records_link.value)
+    board.create_tables("jactus", 2, 3)
+    board.create_class("3b", 2, "roman-dice")
+    board.records_button.click()
+    links = {"slips": board.slips_link.value, "lesson": board.class_link.value,
+             "records": board.records_link.value}
+    for what, link in links.items():
+        assert link.startswith("<a class='janus-download' download=") and \
+            dashboard_module.DOWNLOAD_STYLE in link, what                # a button
+        assert "\u2b07 Download " in visible_text(link), what            # it says so
+    assert "\u2b07 Download the join slips (3, to print)" in visible_text(links["slips"])
+    assert "\u2b07 Download the lesson slips (2, to print)" in visible_text(links["lesson"])
+    assert re.search(r"\u2b07 Download records\.zip \(2 tables, as at \d\d:\d\d:\d\d\)",
+                     visible_text(links["records"]))
+    said = visible_text(board.message.value)
+    assert "click \u2b07 Download records.zip beside the button to save it" in said
+    data = base64.b64decode(links["records"].split("base64,")[1].split("'")[0])
+    assert zipfile.ZipFile(io.BytesIO(data)).namelist() == ["t1-jactus.json",
+                                                            "t2-jactus.json"]

@@ -23,13 +23,15 @@ JupyterLab) shows:
   (tried, right, checks, the commonest kinds of mistake with how many students made
   each and an example, whatever each student's own numbers) and a plot in whole
   students;
-* **every full record** to download, as one zip file.
+* **every full record** in one zip file: its button makes the file, the link beside
+  it saves it.
 
 When its table server goes away the dashboard says so at once, and again when it is
 back; in Voila, a page whose kernel has gone says so by itself (:func:`alive_html`).
 
 Downloads are links holding their file (``data:`` addresses): nothing is written where a
-web server could serve it. What students send (a question's name, a mistake) is shown as
+web server could serve it. Each looks like a button and says so, "⬇ Download …"
+(:func:`_download`). What students send (a question's name, a mistake) is shown as
 text, never as markup or math: escaped, kept from MathJax, and cut to a sane length
 (:func:`shown`); the plot draws it literally, and a plot that cannot be drawn leaves a
 short note, never a dashboard that stops refreshing.
@@ -478,10 +480,32 @@ def _lesson_titles(folder: Path) -> dict[str, str]:
     return out
 
 
+#: How a download looks: a button (a link styled as one), never a bold heading.
+DOWNLOAD_STYLE = ("display:inline-block;padding:3px 12px;margin:4px 0;border:1px solid "
+                  "#1565c0;border-radius:4px;background:#e3f2fd;color:#0d47a1;"
+                  "text-decoration:none;font-weight:bold")
+
+
+#: Beside the records' button before it was clicked.
+RECORDS_NOT_MADE = ("<small>&nbsp;makes the zip, then a &#11015; Download link here saves "
+                    "it</small>")
+
+
 def _download(label: str, name: str, data: bytes, mime: str) -> str:
+    """A link that saves ``data`` as the file ``name``, looking like a button and
+    saying so: "⬇ ``label``" (a label that says *Download*), the file's name in its
+    tooltip.
+
+    >>> link = _download("Download x.csv", "x.csv", b"a,b", "text/csv")
+    >>> link.startswith("<a class='janus-download' download='x.csv'")
+    True
+    >>> link.endswith("&#11015; Download x.csv</a>")
+    True
+    """
     encoded = base64.b64encode(data).decode()
-    return (f"<a download='{html.escape(name)}' href='data:{mime};base64,{encoded}' "
-            f"style='font-weight:bold'>{html.escape(label)}</a>")
+    return (f"<a class='janus-download' download='{html.escape(name)}' "
+            f"href='data:{mime};base64,{encoded}' title='Save {html.escape(name)}' "
+            f"style='{DOWNLOAD_STYLE}'>&#11015; {html.escape(label)}</a>")
 
 
 class Dashboard(W.VBox):
@@ -556,8 +580,10 @@ class Dashboard(W.VBox):
         # A question about another table than the one chosen now would be a stale one.
         self.table_menu.observe(lambda _: self._forget_end_question(), names="value")
         self.opened_box = W.VBox()
-        self.records_link = W.HTML()
-        self.records_button = W.Button(description="Every full record (zip)", icon="download",
+        self.records_link = W.HTML(RECORDS_NOT_MADE)
+        self.records_button = W.Button(description="Every full record (zip)", icon="archive",
+                                       tooltip="Put every table's full record in one zip "
+                                               "file, then save it with the link beside",
                                        layout=W.Layout(width="auto"))
         self.records_button.on_click(self._guard(lambda _: self.download_records()))
         tables_tab = W.VBox([self.overview,
@@ -962,8 +988,9 @@ class Dashboard(W.VBox):
             self.say(text, error=True)
             raise TablesNotAllMade(text, list(made)) from failure
         self.say(f"Made {len(made)} table(s) of {seats} for {students} students: "
-                 + ", ".join(made) + ". Print the join slips now (New tables): the server keeps no "
-                 "code it could show again (New codes makes new slips).")
+                 + ", ".join(made) + ". Print the join slips now (New tables: \u2b07 "
+                 "Download the join slips): the server keeps no code it could show again "
+                 "(New codes makes new slips).")
         return list(made)
 
     def _refresh_overview_or_say(self) -> None:
@@ -983,7 +1010,8 @@ class Dashboard(W.VBox):
                  "fallback": f"Or open {page} and type the code {code}."}
                 for table_id, codes in made.items() for letter, code in codes.items()]
         page = join_slips(rows, title="Join slips: one game at many screens")
-        target.value = (_download(f"Join slips ({len(rows)}, to print)", f"{name}.html",
+        target.value = (_download(f"Download the join slips ({len(rows)}, to print)",
+                                  f"{name}.html",
                                   page.encode(), "text/html") + "<br>" + "<br>".join(
             f"{html.escape(r['where'])}: <code>{html.escape(r['code'])}</code>" for r in rows))
 
@@ -1008,24 +1036,30 @@ class Dashboard(W.VBox):
                               "Your teacher tells you which page to open; the code joins "
                               "it to the class.")}
                 for student, code in codes.items()]
-        self.class_link.value = _download(f"Lesson slips ({len(rows)}, to print)",
-                                          f"lesson-slips-{name}.html",
-                                          join_slips(rows, title=f"{lesson or 'Lesson'}: "
-                                                     f"{name}").encode(), "text/html")
-        self.say(f"{len(codes)} codes for class {name}.")
+        self.class_link.value = _download(
+            f"Download the lesson slips ({len(rows)}, to print)", f"lesson-slips-{name}.html",
+            join_slips(rows, title=f"{lesson or 'Lesson'}: {name}").encode(), "text/html")
+        self.say(f"{len(codes)} codes for class {name}: save their slips with \u2b07 "
+                 "Download the lesson slips (under the button), and print them.")
         return codes
 
     def download_records(self) -> bytes:
-        """Every table's full record, one JSON file each in a zip (and its link)."""
+        """Every table's full record, one JSON file each in a zip, and the link beside
+        the button that saves it (the button itself saves nothing: the file is made
+        from the server's records when asked for)."""
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            for t in self.client.tables():
+            tables = self.client.tables()
+            for t in tables:
                 record = self.client.record(t["id"])
                 archive.writestr(f"{t['id']}-{t['game']}.json", record.to_json())
         data = buffer.getvalue()
-        self.records_link.value = _download("records.zip", "records.zip", data,
-                                            "application/zip")
-        self.say("Every full record is in records.zip (the link beside the button).")
+        made = time.strftime("%H:%M:%S")
+        self.records_link.value = _download(
+            f"Download records.zip ({len(tables)} table{'s' * (len(tables) != 1)}, "
+            f"as at {made})", "records.zip", data, "application/zip")
+        self.say(f"records.zip holds every full record as at {made}: click \u2b07 "
+                 "Download records.zip beside the button to save it.")
         return data
 
     # ------------------------------------------------------------------ answers
