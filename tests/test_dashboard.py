@@ -681,3 +681,46 @@ def test_every_download_is_a_button_that_says_download(board):
     data = base64.b64decode(links["records"].split("base64,")[1].split("'")[0])
     assert zipfile.ZipFile(io.BytesIO(data)).namelist() == ["t1-jactus.json",
                                                             "t2-jactus.json"]
+
+
+# --- every check, per student ------------------------------------------------------------------
+def saved_csv(board: Dashboard) -> list[list[str]]:
+    """The rows of the Answers tab's CSV, as a spreadsheet reads the file saved."""
+    import base64
+    import csv
+    import io
+    link = board.answers_csv_link.value
+    assert link.startswith("<a class='janus-download' download='answers-per-student.csv'")
+    data = base64.b64decode(link.split("base64,")[1].split("'")[0])
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+
+
+def test_every_check_per_student_downloads_as_csv_with_no_formula_in_it(board):
+    """The Answers tab had only totals per question: no way to get each student's
+    results out. A student's text that a spreadsheet would run as a formula stays
+    text."""
+    assert board.answers_csv_link.value == ""                    # nothing to save yet
+    evil = ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3", "@SUM(A1)", "\t=1", "\r=1"]
+    for k, text in enumerate(evil):
+        news(board, {"type": "answer", "answer": {
+            **answer("q1", mistake=text, student=f"3b/s{k}", lesson="roman-dice"),
+            "answer": text}})
+    news(board, {"type": "answer", "answer": {**answer("moon", student="3b/ada",
+                                                     lesson="what-can-i-know"), "tries": 2}})
+    news(board, {"type": "answer", "answer": {**answer("sides", student="3b/ada",
+                                                     lesson="what-can-i-know"),
+                                             "answer": "1/2", "verdict": "right"}})
+    assert "\u2b07 Download every check, per student (CSV)" in visible_text(
+        board.answers_csv_link.value)
+    header, *rows = saved_csv(board)
+    assert header == ["student", "lesson", "question", "question id", "answer", "verdict",
+                      "mistake", "tries", "first sent"]
+    assert len(rows) == len(board.answers) == len(evil) + 2      # one per kept row
+    ada = [r for r in rows if r[0] == "3b/ada"]
+    assert [r[2:4] for r in ada] == [["1. How many sides show the sun?", "sides"],
+                                     ["3. The other side is a moon", "moon"]]
+    assert ada[0][4:6] == ["1/2", "right"] and ada[1][7] == "2"
+    for row, text in zip([r for r in rows if r[0] != "3b/ada"], evil):
+        assert row[4] == row[6] == "'" + text                    # answer, mistake: text
+    for row in rows:
+        assert not any(cell.startswith(dashboard_module.FORMULA_STARTS) for cell in row)

@@ -22,7 +22,7 @@ JupyterLab) shows:
   shows it (number and title, in the lesson's order; its id in the tooltip), live
   (tried, right, checks, the commonest kinds of mistake with how many students made
   each and an example, whatever each student's own numbers) and a plot in whole
-  students;
+  students; every check per student to download as a CSV file (:func:`answers_csv`);
 * **every full record** in one zip file: its button makes the file, the link beside
   it saves it.
 
@@ -40,6 +40,7 @@ short note, never a dashboard that stops refreshing.
 from __future__ import annotations
 
 import base64
+import csv
 import functools
 import html
 import io
@@ -435,6 +436,62 @@ def _commonest_mistakes(rows: list[dict[str, Any]]) -> list[tuple[str, int]]:
             for kind in order[:MISTAKES_LISTED]]
 
 
+#: What makes a spreadsheet read a cell as a formula when the cell starts with it
+#: (CSV or formula injection): a cell of the answers' CSV that does gets a ``'`` first.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: The columns of the answers' CSV (:func:`answers_csv`).
+CSV_COLUMNS = ("student", "lesson", "question", "question id", "answer", "verdict",
+               "mistake", "tries", "first sent")
+
+
+def spreadsheet_safe(text: object) -> str:
+    """``text`` for a cell of a CSV file a spreadsheet opens: text that a spreadsheet
+    would run as a formula (it starts with one of :data:`FORMULA_STARTS`) gets a single
+    quote in front, so it is shown as the text it is.
+
+    >>> spreadsheet_safe("=HYPERLINK(A1)"), spreadsheet_safe("-1/2")
+    ("'=HYPERLINK(A1)", "'-1/2")
+    >>> spreadsheet_safe("1/2"), spreadsheet_safe("")
+    ('1/2', '')
+    """
+    s = str(text)
+    return "'" + s if s.startswith(FORMULA_STARTS) else s
+
+
+def answers_csv(answers: list[dict[str, Any]]) -> bytes:
+    """Every check of the class as the server keeps them, a CSV file: one row per
+    student, question, verdict and mistake (:data:`CSV_COLUMNS`; ``tries``: how many
+    such checks the student sent; ``first sent``: when the first was, this machine's
+    time), by student, then lesson, then question in the lesson's order; each question
+    as its lesson shows it (:func:`question_heading`), its id beside. Every text is
+    :func:`spreadsheet_safe`; UTF-8 with a byte order mark, so that a spreadsheet reads
+    accents as they are.
+
+    >>> text = answers_csv([{"lesson": "roman-dice", "question": "q2", "student":
+    ...     "3b/ada", "answer": "=1+1", "verdict": "wrong", "mistake": "", "tries": 2,
+    ...     "at": 0.0}]).decode("utf-8-sig")
+    >>> text.splitlines()[1].split(",")[:6]
+    ['3b/ada', 'roman-dice', 'q2', 'q2', "'=1+1", 'wrong']
+    """
+    def order(row: dict[str, Any]) -> tuple[Any, ...]:
+        place, _ = question_heading(str(row["lesson"]), str(row["question"]))
+        return (str(row["student"]), str(row["lesson"]), place, str(row["question"]),
+                float(row.get("at") or 0))
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for row in sorted(answers, key=order):
+        at = row.get("at")
+        writer.writerow([spreadsheet_safe(v) for v in (
+            row["student"], row["lesson"],
+            question_heading(str(row["lesson"]), str(row["question"]))[1],
+            row["question"], row.get("answer", ""), row["verdict"],
+            row.get("mistake") or "")] + [
+            int(row.get("tries", 1)),
+            time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(at))) if at else ""])
+    return out.getvalue().encode("utf-8-sig")
+
+
 def served_lessons(pages_folder: str | Path | None = None) -> dict[str, str]:
     """The lessons the class's pages serve whose checks reach the Answers tab (file stem
     → title): those in the ``lessons/`` folder of the class's pages
@@ -644,7 +701,9 @@ class Dashboard(W.VBox):
         self.answers_html.add_class("janus-dashboard-answers")
         self.answers_plot = W.Image(format="png", layout=W.Layout(max_width="720px"))
         self.plot_note = W.HTML()
-        answers_tab = W.VBox([self.answers_html, self.plot_note, self.answers_plot])
+        self.answers_csv_link = W.HTML()     # every check, per student: a CSV to save
+        answers_tab = W.VBox([self.answers_csv_link, self.answers_html, self.plot_note,
+                              self.answers_plot])
 
         self.tabs = W.Tab(children=[tables_tab, new_tab, lesson_tab, answers_tab],
                           titles=["Tables", "New tables", "Lesson codes", "Answers"])
@@ -1068,10 +1127,16 @@ class Dashboard(W.VBox):
         and its plot (or a note saying why there is none)."""
         rows = tally(self.answers)
         if not rows:
+            self.answers_csv_link.value = ""
             self.answers_html.value = "<i>No answers yet.</i>"
             self.answers_plot.value = b""
             self.plot_note.value = ""
             return
+        self.answers_csv_link.value = (
+            _download("Download every check, per student (CSV)", "answers-per-student.csv",
+                      answers_csv(self.answers), "text/csv")
+            + f"<small>&nbsp;{len(self.answers)} row{'s' * (len(self.answers) != 1)}: "
+            "one per student, question, verdict and mistake, with its tries</small>")
         body = "".join(
             f"<tr><td>{shown(r['lesson'])}</td><td title='question id: "
             f"{html.escape(_cut(r['question'], TOOLTIP_CHARS), quote=True)}'>"
