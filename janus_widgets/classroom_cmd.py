@@ -289,7 +289,9 @@ def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, st
     the address that answers once it is up: the class's pages (every page of ``folder``
     but the teacher's dashboard) on ``--host``, and the dashboard alone on
     ``--dashboard-host``, this machine's loopback address unless the teacher asks for
-    another (another origin, out of the class's reach)."""
+    another (another origin, out of the class's reach). The dashboard's is told the
+    lessons of the day (``--lesson``), which its *Lesson codes* menu offers first."""
+    from .widgets.dashboard import LESSONS_OF_THE_DAY
     pages_port = args.pages_port or args.port + 1
     dashboard_host = getattr(args, "dashboard_host", None) or "127.0.0.1"
     dashboard_port = getattr(args, "dashboard_port", None) or pages_port + 1
@@ -308,7 +310,8 @@ def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, st
          {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime-dashboard"),
           # The dashboard talks to this classroom's table server only: a link naming
           # another server (where the token typed would go) is refused by the page.
-          PINNED_SERVER: table_server_address(args)},
+          PINNED_SERVER: table_server_address(args),
+          LESSONS_OF_THE_DAY: ",".join(PurePosixPath(page).stem for page in pools)},
          f"http://{_local(dashboard_host)}:{dashboard_port}/voila/static/voila.js")]
 
 

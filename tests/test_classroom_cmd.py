@@ -62,6 +62,27 @@ def test_a_display_is_needed_to_open_a_browser():
     assert teacher_link.has_display({}, "win32")
 
 
+def test_the_dashboard_is_told_the_lessons_of_the_day(tmp_path, monkeypatch):
+    """`classroom --lesson what-can-i-know` still had the dashboard's Lesson codes menu
+    choose game-design-lab (the first by name): the command tells its dashboard's Voila
+    (whose kernels inherit its environment) the lessons named, and nothing else."""
+    from argparse import Namespace
+
+    from janus_widgets.classroom_cmd import lesson_pools, voila_servers
+    from janus_widgets.widgets.dashboard import LESSONS_OF_THE_DAY, lessons_of_the_day
+    monkeypatch.setenv(LESSONS_OF_THE_DAY, "left-from-before")
+    pools = lesson_pools(["what-can-i-know", "roman-dice.ipynb"], 4,
+                         ["game-design-lab", "roman-dice", "what-can-i-know"])
+    args = Namespace(host="127.0.0.1", port=8866, pages_port=None,
+                     dashboard_host="127.0.0.1", dashboard_port=None, pools=pools,
+                     students=4)
+    (_, dashboard_env, _) = voila_servers(args, tmp_path)[1]
+    assert lessons_of_the_day(dashboard_env) == ["what-can-i-know", "roman-dice"]
+    (_, dashboard_env, _) = voila_servers(Namespace(**{**vars(args), "pools": {}}),
+                                          tmp_path)[1]
+    assert lessons_of_the_day(dashboard_env) == []          # none named: none of before
+
+
 def run_classroom(folder: Path, *extra: str, env: dict[str, str]) -> tuple[
         subprocess.Popen, str]:
     """Start ``python -m janus_widgets classroom`` in ``folder``; it and what it printed

@@ -493,6 +493,27 @@ def test_the_lesson_is_chosen_from_the_lessons_the_pages_serve(monkeypatch, tmp_
     assert b"/voila/render/lessons/roman-dice.ipynb?" in page and b"CODE1" in page
 
 
+def test_the_lessons_of_the_day_come_first_and_the_first_is_chosen(monkeypatch):
+    """`classroom --lesson what-can-i-know` still chose game-design-lab (the first by
+    name) in the Lesson codes menu."""
+    FakeClient.instances.clear()
+    monkeypatch.setattr(dashboard_module, "TeacherClient", FakeClient)
+    monkeypatch.setattr(dashboard_module, "TeacherWatch", FakeWatch)
+    served = {"game-design-lab": "Game design lab", "roman-dice": "Roman dice",
+              "what-can-i-know": "What can I know?"}
+    monkeypatch.setenv(dashboard_module.LESSONS_OF_THE_DAY,
+                       "what-can-i-know,not-served,roman-dice")
+    board = Dashboard("http://server:8866", "token", lessons=served)
+    assert board.lesson_box.value == "what-can-i-know"
+    assert list(board.lesson_box.options) == [
+        ("today: What can I know? (what-can-i-know)", "what-can-i-know"),
+        ("today: Roman dice (roman-dice)", "roman-dice"),
+        ("Game design lab (game-design-lab)", "game-design-lab")]
+    monkeypatch.delenv(dashboard_module.LESSONS_OF_THE_DAY)   # no lesson named
+    board = Dashboard("http://server:8866", "token", lessons=served)
+    assert board.lesson_box.value == "game-design-lab" and board.today == []
+
+
 # --- join slips ------------------------------------------------------------------------------
 def test_a_slip_has_a_qr_code_and_a_short_address_on_the_table_server(board):
     import base64

@@ -17,7 +17,8 @@ JupyterLab) shows:
   code, a QR code and the short address of the table server's seat page,
   ``<server>/seat?code=CODE``, and the page to open to type the code instead);
 * **Lesson codes**: a class list for a lesson chosen from those the class's pages serve
-  (one code per student) and its slips;
+  (the lessons of the day first, the first of them chosen: :func:`lessons_of_the_day`;
+  one code per student) and its slips;
 * **Answers**: the class's exercise checks tallied per question, each as its lesson
   shows it (number and title, in the lesson's order; its id in the tooltip), live
   (tried, right, checks, the commonest kinds of mistake with how many students made
@@ -511,6 +512,26 @@ def served_lessons(pages_folder: str | Path | None = None) -> dict[str, str]:
     return {stem: title for stem, title in found.items() if stem in LESSON_EXERCISES}
 
 
+#: The environment variable the ``classroom`` command sets for its dashboard's Voila
+#: (whose kernels inherit it): the lessons of the day it was given with ``--lesson``,
+#: file stems separated by commas.
+LESSONS_OF_THE_DAY = "JANUS_CLASSROOM_LESSONS"
+
+
+def lessons_of_the_day(environ: dict[str, str] | None = None) -> list[str]:
+    """The lessons the ``classroom`` command was started with (``--lesson``, in the
+    order named), as it tells its dashboard (:data:`LESSONS_OF_THE_DAY`); none
+    elsewhere.
+
+    >>> lessons_of_the_day({LESSONS_OF_THE_DAY: "what-can-i-know, roman-dice"})
+    ['what-can-i-know', 'roman-dice']
+    >>> lessons_of_the_day({})
+    []
+    """
+    raw = (os.environ if environ is None else environ).get(LESSONS_OF_THE_DAY, "")
+    return [name.strip() for name in raw.split(",") if name.strip()]
+
+
 def _lesson_titles(folder: Path) -> dict[str, str]:
     """Every lesson notebook in ``folder``: its file stem → its title (the first
     heading), in the order of the file names; notebooks that are no lesson (or cannot
@@ -570,16 +591,22 @@ class Dashboard(W.VBox):
 
     def __init__(self, url: str, token: str, *, pages: str | None = None,
                  server_for_pages: str | None = None, seats_server: str | None = None,
-                 lessons: dict[str, str] | None = None, heartbeat: bool | None = None,
-                 **kwargs: Any) -> None:
+                 lessons: dict[str, str] | None = None, today: list[str] | None = None,
+                 heartbeat: bool | None = None, **kwargs: Any) -> None:
         """``seats_server``: the table server's address as the students' devices reach
         it, for the slips' short addresses (default :func:`students_address`).
         ``lessons``: the lessons the class's pages serve, file stem → title (default
-        :func:`served_lessons`). ``heartbeat``: send the page signs of life, so that it
+        :func:`served_lessons`). ``today``: the lessons of the day, first in the
+        *Lesson codes* menu, the first of them chosen (default
+        :func:`lessons_of_the_day`). ``heartbeat``: send the page signs of life, so that it
         says so when its kernel is gone (:meth:`_beat`; default: in Voila, whose page
         has no kernel indicator of its own, unlike JupyterLab's)."""
         super().__init__()
-        self.lessons = dict(served_lessons() if lessons is None else lessons)
+        served = dict(served_lessons() if lessons is None else lessons)
+        #: The lessons of the day the class's pages serve, in the order named.
+        self.today = [stem for stem in dict.fromkeys(
+            lessons_of_the_day() if today is None else today) if stem in served]
+        self.lessons = {**{stem: served[stem] for stem in self.today}, **served}
         self.client = TeacherClient(url, token, **kwargs)
         info = self.client.info()
         self.pages = pages if pages is not None else info.get("pages", "")
@@ -681,10 +708,10 @@ class Dashboard(W.VBox):
                           self.create_button,
                           self.slips_link])
 
-        self.lesson_box = W.Dropdown(options=[(f"{title} ({stem})", stem)
-                                              for stem, title in self.lessons.items()],
-                                     description="lesson", style=form["style"],
-                                     layout=W.Layout(width="34em"))
+        self.lesson_box = W.Dropdown(options=[
+            (f"{'today: ' if stem in self.today else ''}{title} ({stem})", stem)
+            for stem, title in self.lessons.items()], description="lesson",
+            style=form["style"], layout=W.Layout(width="34em"))
         self.class_box = W.Text(value="", description="class", placeholder="e.g. 3b",
                                 **form)
         self.class_size = W.BoundedIntText(value=24, min=1, max=500, description="students",
