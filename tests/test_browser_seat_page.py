@@ -459,8 +459,9 @@ def test_script_in_the_address_never_runs_and_bad_codes_say_what_to_do(browser, 
         teacher.pause(paused.id)
         frame = seat.screen(lambda f: not f["moves"]["options"])
         assert "paused" in frame["moves"]["note"]
-        seat.page.wait_for_function(
-            "() => document.getElementById('status-note').textContent.includes('paused')")
+        seat.page.wait_for_function(                # what is true now: nobody moves
+            "() => document.getElementById('status-turn').textContent"
+            ".includes('Play stopped: the teacher paused this table')")
     finally:
         seat.close()
 
