@@ -345,8 +345,9 @@ def tally(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The class's checks per question, in each lesson's order, each with its
     ``heading`` as the lesson shows it (:func:`question_heading`): how many students
     tried, how many got it right (at any try), how many checks were made, and the
-    commonest mistakes with how many students made each. A row is one student's verdict and mistake; its ``tries`` (1 if
-    absent) says how many such checks that student sent.
+    commonest mistakes with how many students made each. A row is one student's
+    verdict and mistake; its ``tries`` (1 if absent) says how many such checks that
+    student sent.
 
     Students have numbers of their own, so one mistake reads differently on each page
     ("7/36: … Of the 7 cards …", "1/10: … Of the 10 cards …"): mistakes are counted by
@@ -665,7 +666,8 @@ class Dashboard(W.VBox):
         self.table_menu.observe(lambda _: self._forget_end_question(), names="value")
         self.opened_box = W.VBox()
         self.records_link = W.HTML(RECORDS_NOT_MADE)
-        self.records_button = W.Button(description="Every full record (zip)", icon="archive",
+        self.records_button = W.Button(description="Every full record (zip)",
+                                       icon="archive",
                                        tooltip="Put every table's full record in one zip "
                                                "file, then save it with the link beside",
                                        layout=W.Layout(width="auto"))
@@ -1123,7 +1125,8 @@ class Dashboard(W.VBox):
                               "it to the class.")}
                 for student, code in codes.items()]
         self.class_link.value = _download(
-            f"Download the lesson slips ({len(rows)}, to print)", f"lesson-slips-{name}.html",
+            f"Download the lesson slips ({len(rows)}, to print)",
+            f"lesson-slips-{name}.html",
             join_slips(rows, title=f"{lesson or 'Lesson'}: {name}").encode(), "text/html")
         self.say(f"{len(codes)} codes for class {name}: save their slips with \u2b07 "
                  "Download the lesson slips (under the button), and print them.")
