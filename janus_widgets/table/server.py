@@ -46,6 +46,7 @@ from typing import Any
 import tornado.httpserver
 import tornado.httputil
 import tornado.ioloop
+import tornado.iostream
 import tornado.log
 import tornado.web
 import tornado.websocket
@@ -2754,8 +2755,15 @@ class _Spoke(tornado.httputil.HTTPMessageDelegate):
                 f"Content-Length: {len(body.encode())}", "Connection: close",
                 "Cache-Control: no-store",
                 *(f"{name}: {value}" for name, value in SECURITY_HEADERS.items())]
-        sent = stream.write(("\r\n".join(head) + "\r\n\r\n" + body).encode())
-        sent.add_done_callback(lambda _: stream.close())
+        try:
+            sent = stream.write(("\r\n".join(head) + "\r\n\r\n" + body).encode())
+        except tornado.iostream.StreamClosedError:       # the client went at once
+            return
+
+        def close(done: Any) -> None:
+            done.exception()          # a client gone meanwhile: nothing to report
+            stream.close()
+        sent.add_done_callback(close)
 
     def data_received(self, chunk: bytes) -> Any:
         self.server._reading(self.stream, len(chunk))
