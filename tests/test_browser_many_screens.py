@@ -274,12 +274,21 @@ def test_a_lessons_checks_reach_the_teachers_tally(room, browser):
     from their slip, answers a question with a common mistake and checks it: the
     dashboard's Answers tab counts it under that question, with the mistake."""
     from janus_widgets.analysis.checking import exercise_sets
-    codes = room.teacher.create_class("5c", ["ada"])
+    codes = room.teacher.create_class("5c", ["ada"], lesson="jactus-odds")
     dash = open_page(browser, room.dashboard_url())
     dash.wait_for_selector(".janus-dashboard-tables")
-    lesson = open_page(browser, f"{room.pages}/voila/render/lessons/jactus-odds.ipynb?"
-                       + urlencode({"server": room.url, "code": codes["ada"]}))
+    # as a student without a camera: the slip's short address, the code typed (a wrong
+    # one first), then the lesson's page with the code
+    lesson = open_page(browser, f"{room.url}/lesson")
+    lesson.fill("#code", "ZZZZZZZZZZ")
+    lesson.click("#join-form button")
+    lesson.wait_for_selector("#join-message:has-text('No lesson slip has this code')")
+    lesson.fill("#code", codes["ada"].lower())
+    lesson.click("#join-form button")
+    lesson.wait_for_url(lambda url: url.startswith(
+        f"{room.pages}/voila/render/lessons/jactus-odds.ipynb?"), wait_until="commit")
     lesson.wait_for_selector(".janus-exercise", timeout=180_000)
+    assert not lesson.errors
     mine = next(iter(exercise_sets(student="ada")["jactus-odds"]))   # ada's own numbers
     mistake = next(m for m in mine.mistakes)
     box = lesson.locator(".janus-exercise").first

@@ -481,7 +481,12 @@ def test_the_lesson_is_chosen_from_the_lessons_the_pages_serve(monkeypatch, tmp_
     assert [value for _, value in board.lesson_box.options] == ["jactus-odds", "roman-dice"]
     assert any(label.startswith("Roman dice") for label, _ in board.lesson_box.options)
     client = FakeClient.instances[-1]
-    client.create_class = lambda name, n: {f"student-{k + 1}": f"CODE{k}" for k in range(n)}
+    asked = []
+
+    def create_class(name, n, lesson=""):
+        asked.append(lesson)
+        return {f"student-{k + 1}": f"CODE{k}" for k in range(n)}
+    client.create_class = create_class
     for typed in ("Jactus odds", "jactus_odds", "janus-tolls"):
         with pytest.raises(ValueError, match="choose one of jactus-odds, roman-dice"):
             board.create_class("3b", 2, typed)
@@ -490,7 +495,8 @@ def test_the_lesson_is_chosen_from_the_lessons_the_pages_serve(monkeypatch, tmp_
     board.class_size.value = 2
     board.class_button.click()
     page = base64.b64decode(board.class_link.value.split("base64,")[1].split("'")[0])
-    assert b"/voila/render/lessons/roman-dice.ipynb?" in page and b"CODE1" in page
+    assert asked == ["roman-dice"]                 # the server keeps the code's lesson
+    assert b"http://server:8866/lesson?code=CODE1" in page
 
 
 def test_the_lessons_of_the_day_come_first_and_the_first_is_chosen(monkeypatch):
@@ -544,17 +550,20 @@ def test_lesson_slips_have_a_qr_code_of_the_lesson_page(board):
     import html
     from urllib.parse import parse_qs, urlparse
     client = FakeClient.instances[-1]
-    client.create_class = lambda name, n: {f"student-{k + 1}": f"CODE{k}" for k in range(n)}
+    client.create_class = lambda name, n, lesson="": {f"student-{k + 1}": f"CODE{k}"
+                                                      for k in range(n)}
     board.create_class("3b", 2, "roman-dice")
     page = base64.b64decode(board.class_link.value.split("base64,")[1].split("'")[0]
                             ).decode()
     slips = page.split("<div class='slip'>")[1:]
     assert len(slips) == 2 and all("<svg" in slip for slip in slips)
     address = html.unescape(re.search(r"<div class='address'>([^<]*)<", slips[1]).group(1))
+    # the table server's short address, which sends the student on to the lesson's page
+    # (its own address, with the server's and the code, was too long to type)
     parts = urlparse(address)
-    assert parts.path == "/voila/render/lessons/roman-dice.ipynb"
-    assert parse_qs(parts.query) == {"server": ["http://server:8866"], "code": ["CODE1"]}
-    assert "opens http://pages:8867/voila/render/lessons/roman-dice.ipynb" in slips[1]
+    assert (parts.netloc, parts.path) == ("server:8866", "/lesson")
+    assert parse_qs(parts.query) == {"code": ["CODE1"]}
+    assert "Or open http://server:8866/lesson and type the code CODE1" in slips[1]
 
 
 # --- a page whose kernel is gone ------------------------------------------------------------
@@ -681,7 +690,8 @@ def test_every_download_is_a_button_that_says_download(board):
     import types
     import zipfile
     client = FakeClient.instances[-1]
-    client.create_class = lambda name, n: {f"student-{k + 1}": f"CODE{k}" for k in range(n)}
+    client.create_class = lambda name, n, lesson="": {f"student-{k + 1}": f"CODE{k}"
+                                                      for k in range(n)}
     client.record = lambda table_id: types.SimpleNamespace(to_json=lambda: "{}")
     assert "Download link here saves it" in visible_text(board.records_link.value)
     board.create_tables("jactus", 2, 3)

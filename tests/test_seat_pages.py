@@ -152,6 +152,26 @@ def test_the_socket_address_asked_without_a_socket_carries_the_policy(server):
     assert headers["X-Content-Type-Options"] == "nosniff"
 
 
+def test_a_lesson_slips_short_address_is_a_form_with_no_script(server, teacher):
+    """``/lesson``: the code typed into a form (no script), and why a code leads
+    nowhere, as text; nothing of the address is written into the page."""
+    status, headers, body = get(server, "/lesson")
+    assert status == 200 and b'<form id="join-form" action="/lesson" method="get"' in body
+    assert b"<script" not in body and b"style=" not in body
+    for attack in ("%3Cimg%20src%3Dx%3E", "%22%3E%3Cb%3E" * 5):
+        status, headers, body = get(server, f"/lesson?code={attack}")
+        assert status in (400, 404) and b"<img" not in body and b"<b>" not in body
+        assert headers["Content-Security-Policy"] == CSP
+        assert headers["X-Content-Type-Options"] == "nosniff"
+    status, _, body = get(server, "/lesson?code=" + "%22%3E%3Cb%3E" * 5)
+    assert b"10 letters and digits on your lesson slip" in body     # no code at all
+    status, _, body = get(server, "/lesson?code=ZZZZZZZZZZ")
+    assert status == 404 and b"No lesson slip has this code" in body
+    codes = teacher.create_class("3b", ["ada"], lesson="what-can-i-know")
+    status, _, body = get(server, f"/lesson?code={codes['ada']}")  # a server with no pages
+    assert status == 404 and b"opens no lesson page here" in body
+
+
 def test_a_paused_tables_first_screen_says_it_is_paused(server, teacher):
     t = teacher.create_table("jactus", players=2, bots={1: "greedy"})
     teacher.pause(t.id)

@@ -901,3 +901,52 @@ def test_a_fault_making_the_first_screen_gives_the_plain_page_and_a_log(tmp_path
         assert "a fault in making a screen" in caplog.text
     finally:
         hall.storage.close()
+
+
+def test_a_lesson_slips_code_leads_to_its_lessons_page(tmp_path):
+    """A lesson slip's short address (``/lesson?code=…``) goes to the lesson's page with
+    the code and the server's address for the pages, as the slip's long address did (too
+    long to type); a class from before lesson slips, or a code of no class, says why."""
+    from urllib.parse import parse_qs, urlparse
+    hall = make_hall(tmp_path / "class.sqlite")
+    hall.pages, hall.public = "http://192.0.2.2:8867/", "http://127.0.0.1:8866"
+    _, codes = hall.create_class({"name": "3b", "students": ["ada"],
+                                  "lesson": "what-can-i-know"})
+    _, plain = hall.create_class({"name": "3c", "students": ["bo"]})
+    typed = codes["ada"][:5].lower() + " " + codes["ada"][5:]   # as a student types it
+    address = urlparse(hall.lesson_address(typed))
+    assert (address.netloc, address.path) == (
+        "192.0.2.2:8867", "/voila/render/lessons/what-can-i-know.ipynb")
+    query = parse_qs(address.query)
+    assert query["server"] == ["http://127.0.0.1:8866"]
+    assert hall.join_class(query["code"][0])[:2] == ("3b", "ada")    # the code joins
+    with pytest.raises(WireError, match="opens no lesson page") as no_lesson:
+        hall.lesson_address(plain["bo"])
+    assert no_lesson.value.code == "no_lesson"
+    with pytest.raises(WireError, match="No lesson slip has this code"):
+        hall.lesson_address("ZZZZZZZZZZ")
+    with pytest.raises(WireError, match="lesson's name"):
+        hall.create_class({"name": "3d", "students": 2, "lesson": "../etc"})
+    # kept: a restarted server still knows each code's lesson
+    again = make_hall(tmp_path / "class.sqlite")
+    again.pages, again.public = hall.pages, hall.public
+    assert "what-can-i-know.ipynb" in again.lesson_address(codes["ada"])
+
+
+def test_a_database_from_before_lesson_slips_opens_and_keeps_its_codes(tmp_path):
+    """The students' table gained a lesson: a database made before opens, and its codes
+    still join (and open no lesson page)."""
+    import sqlite3
+    path = tmp_path / "old.sqlite"
+    storage = SQLiteStorage(str(path))
+    storage.add_students("3a", {"cy": storage.hash_code("KM4TPXRA3C")})
+    storage.close()
+    db = sqlite3.connect(path)                   # as it was made before lesson slips
+    db.execute("ALTER TABLE students DROP COLUMN lesson")
+    db.commit()
+    db.close()
+    hall = make_hall(path)
+    hall.pages = "http://h:8867"
+    assert hall.join_class("KM4TPXRA3C")[:2] == ("3a", "cy")
+    with pytest.raises(WireError, match="opens no lesson page"):
+        hall.lesson_address("KM4TPXRA3C")

@@ -188,11 +188,16 @@ class TeacherClient:
         return self._call("POST", f"/api/tables/{urllib.parse.quote(table_id)}/codes",
                           {"withdraw": withdraw})["codes"]
 
-    def create_class(self, name: str, students: int | list[str]) -> dict[str, str]:
+    def create_class(self, name: str, students: int | list[str],
+                     lesson: str = "") -> dict[str, str]:
         """A class list for the lessons: one code per student (``students``: names, or
-        how many). A lesson's page joined with a code sends its exercise checks."""
-        return self._call("POST", "/api/classes", {"name": name, "students": students})[
-            "codes"]
+        how many). A lesson's page joined with a code sends its exercise checks; with
+        ``lesson`` named, a code's short address (``/lesson?code=…`` on the table
+        server) opens that lesson's page."""
+        spec: dict[str, Any] = {"name": name, "students": students}
+        if lesson:
+            spec["lesson"] = lesson
+        return self._call("POST", "/api/classes", spec)["codes"]
 
     def info(self) -> dict[str, Any]:
         """What the server says of itself: its games, where the classroom's seat and

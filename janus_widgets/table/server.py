@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import html
 import itertools
 import json
 import logging
@@ -64,7 +65,7 @@ from .local import Table
 from .client import SeatMirror
 from .collector import OldObjectsFrozen
 from .narrate import sentence
-from .seat_pages import (PAGE_FILES, SECURITY_HEADERS, PageError, PageView,
+from .seat_pages import (CSP, PAGE_FILES, SECURITY_HEADERS, PageError, PageView,
                          first_screen_html, message_text, page_file_served)
 from .storage import AnswerRow, MoveRow, SQLiteStorage, Storage, StorageError, TableRow
 
@@ -1061,11 +1062,17 @@ class Hall:
                     conn.close()
 
     def create_class(self, spec: Any) -> tuple[str, dict[str, str]]:
-        """A class list for a lesson: ``{"name": "3b", "students": ["ada", …] or 25}``;
-        one join code per student (a name again gets a new code)."""
-        if not isinstance(spec, dict) or set(spec) - {"name", "students"}:
+        """A class list for a lesson: ``{"name": "3b", "students": ["ada", …] or 25,
+        "lesson": "what-can-i-know"}`` (the lesson is optional: a lesson slip's short
+        address, ``/lesson?code=…``, opens it); one join code per student (a name again
+        gets a new code)."""
+        if not isinstance(spec, dict) or set(spec) - {"name", "students", "lesson"}:
             raise WireError("bad_request", "a class is {\"name\": …, \"students\": [names] "
-                                           "or a number}")
+                                           "or a number, \"lesson\": its lesson (if any)}")
+        lesson = spec.get("lesson", "")
+        if not isinstance(lesson, str) or (lesson and not ANSWER_ID.fullmatch(lesson)):
+            raise WireError("bad_request", "a class's lesson is a lesson's name (letters, "
+                                           "digits and . _ -), as its page's file is named")
         name = spec.get("name")
         if not isinstance(name, str) or not 1 <= len(name.strip()) <= 80:
             raise WireError("bad_request", "a class's name is text of 1 to 80 characters")
@@ -1086,8 +1093,25 @@ class Hall:
                                            "ids of the lessons' numbers) or a number")
         codes = self._fresh_codes(names, self.storage.find_student)
         self.storage.add_students(name.strip(), {student: self.storage.hash_code(code)
-                                                 for student, code in codes.items()})
+                                                 for student, code in codes.items()},
+                                  lesson)
         return name.strip(), codes
+
+    def lesson_address(self, code: str) -> str:
+        """Where a lesson slip's code leads (``/lesson?code=…``): its lesson's page on
+        the class's pages, with the code (as the slip's QR code had it before). A
+        :class:`WireError` saying why not: no such code (``unknown_code``), or no
+        lesson page for it."""
+        code = _slip_code(code)
+        lesson = self.storage.lesson_of(self.storage.hash_code(code))
+        if lesson is None:
+            raise WireError("unknown_code", "No lesson slip has this code: check it on "
+                                            "your slip (letters and digits).", 404)
+        if not lesson or not self.pages:
+            raise WireError("no_lesson", "This code opens no lesson page here: ask your "
+                                         "teacher which page to open.", 404)
+        query = urllib.parse.urlencode({"server": self.public, "code": code})
+        return f"{self.pages.rstrip('/')}/voila/render/lessons/{lesson}.ipynb?{query}"
 
     def join_class(self, code: Any, address: str = "") -> tuple[str, str, str]:
         """``(class, student, credential)`` for a student's lesson code; wrong codes
@@ -2395,9 +2419,77 @@ def make_app(hall: Hall) -> tornado.web.Application:
         (r"/api/experiments/([A-Za-z0-9_.-]{1,64})", ExperimentHandler, args),
         (r"/ws", SocketHandler, args),
         (r"/seat", SeatPageHandler, args),
+        (r"/lesson", LessonSlipHandler, args),
         (r"/seat/(seat\.js|seat\.css|icon\.png)", SeatPageHandler, args),
     ], websocket_max_message_size=LIMITS["frame_bytes"], websocket_ping_interval=20,
         default_handler_class=_NotFound, default_handler_args=args, log_function=log_request)
+
+
+#: The page a lesson slip's short address shows when its code leads nowhere, or has
+#: not been typed yet (``/lesson``): a form (no script: the browser sends it as
+#: ``/lesson?code=…``, which goes to the lesson's page), and why, as text.
+LESSON_FORM = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Your lesson · janus_widgets</title>
+<link rel="icon" href="/seat/icon.png" type="image/png" sizes="32x32">
+<link rel="stylesheet" href="/seat/seat.css"></head>
+<body><main id="app"><section id="join"><h1>Open your lesson</h1>
+<form id="join-form" action="/lesson" method="get" autocomplete="off">
+<label for="code">The code on your lesson slip</label>
+<input id="code" name="code" maxlength="20" spellcheck="false" autocapitalize="characters"
+       inputmode="text" required>
+<button type="submit">Open</button></form>
+<p id="join-message" role="alert">{said}</p></section></main></body></html>
+"""
+
+
+class LessonSlipHandler(_UnderPolicy, tornado.web.RequestHandler):
+    """A lesson slip's short address: ``/lesson?code=…`` goes (303) to the lesson's
+    page with the code, as the slip's long address did, so that a student without a
+    camera types ``http://HOST:8866/lesson`` and the ten letters of the code; a wrong
+    code is counted with the class's, as a seat slip's address is, and said on the
+    form. Nothing of the address is written into the page."""
+
+    def initialize(self, hall: Hall) -> None:
+        self.hall = hall
+
+    async def get(self) -> None:
+        given = self.request.query_arguments.get("code", [])
+        if not given:
+            self._form("", 200)
+            return
+        try:
+            if len(given) != 1:
+                raise WireError("bad_request", "one code, please")
+            try:
+                code = given[0].decode("ascii")
+            except UnicodeDecodeError:
+                raise WireError("bad_request", "a code is letters and digits") from None
+            self.redirect(self.hall.lesson_address(code), status=303)
+        except WireError as exc:
+            if exc.code == "unknown_code":
+                try:
+                    await answer_late(self.hall)
+                except WireError as late:
+                    exc = late
+            self._form(exc.text if exc.code in ("unknown_code", "no_lesson", "rate_limit")
+                       else "A code is the 10 letters and digits on your lesson slip.",
+                       exc.status)
+
+    def _form(self, said: str, status: int) -> None:
+        # The form is sent here and answered with a redirect to the lesson's page on
+        # the class's pages (another port: another origin), which the browser holds
+        # to the form-action too.
+        pages = urllib.parse.urlsplit(self.hall.pages) if self.hall.pages else None
+        if pages and pages.scheme in ("http", "https") and re.fullmatch(
+                r"[A-Za-z0-9.\[\]:-]+", pages.netloc):
+            self.set_header("Content-Security-Policy", CSP.replace(
+                "form-action 'self'", f"form-action 'self' {pages.scheme}://{pages.netloc}"))
+        self.set_status(status)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(LESSON_FORM.format(said=html.escape(said)))
 
 
 #: The seat page's own files, named in its answer's ``Link`` header to be fetched at once.

@@ -172,13 +172,19 @@ class Storage(ABC):
         handed out stay valid unless :meth:`withdraw_credentials` is called too)."""
 
     @abstractmethod
-    def add_students(self, class_name: str, codes: dict[str, str]) -> None:
+    def add_students(self, class_name: str, codes: dict[str, str],
+                     lesson: str = "") -> None:
         """A lesson's class list: student name → hashed code (a name already there
-        gets the new code)."""
+        gets the new code), and the lesson its codes open (``""``: none named)."""
 
     @abstractmethod
     def find_student(self, code_hash: str) -> tuple[str, str] | None:
         """``(class, student)`` of a student's join code (its hash)."""
+
+    @abstractmethod
+    def lesson_of(self, code_hash: str) -> str | None:
+        """The lesson a student's join code (its hash) opens: ``""`` when its class
+        named none, ``None`` for no such code."""
 
     @abstractmethod
     def add_student_credential(self, credential_hash: str, class_name: str,
@@ -256,7 +262,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS moves_client ON moves (table_id, client_id)
     WHERE client_id IS NOT NULL;
 CREATE TABLE IF NOT EXISTS students (
     hash TEXT PRIMARY KEY, class TEXT NOT NULL, student TEXT NOT NULL,
-    UNIQUE (class, student));
+    lesson TEXT NOT NULL DEFAULT '', UNIQUE (class, student));
 CREATE TABLE IF NOT EXISTS student_credentials (
     hash TEXT PRIMARY KEY, class TEXT NOT NULL, student TEXT NOT NULL,
     created REAL NOT NULL DEFAULT 0);
@@ -326,6 +332,10 @@ class SQLiteStorage(Storage):
                 self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
+            if "lesson" not in [row[1] for row in self._db.execute(
+                    "PRAGMA table_info(students)")]:   # a database from before lesson slips
+                self._db.execute("ALTER TABLE students ADD COLUMN lesson TEXT NOT NULL "
+                                 "DEFAULT ''")
             columns = [row[1] for row in self._db.execute(
                 "PRAGMA table_info(student_credentials)")]
             if "created" not in columns:         # a database from before expiry: its
@@ -457,14 +467,20 @@ class SQLiteStorage(Storage):
                     + [("INSERT INTO codes VALUES (?,?,?)", (h, table_id, seat))
                        for seat, h in codes.items()])
 
-    def add_students(self, class_name: str, codes: dict[str, str]) -> None:
-        self._write([("INSERT INTO students VALUES (?,?,?) ON CONFLICT(class, student) DO "
-                      "UPDATE SET hash = excluded.hash", (h, class_name, name))
+    def add_students(self, class_name: str, codes: dict[str, str],
+                     lesson: str = "") -> None:
+        self._write([("INSERT INTO students (hash, class, student, lesson) VALUES (?,?,?,?) "
+                      "ON CONFLICT(class, student) DO UPDATE SET hash = excluded.hash, "
+                      "lesson = excluded.lesson", (h, class_name, name, lesson))
                      for name, h in codes.items()])
 
     def find_student(self, code_hash: str) -> tuple[str, str] | None:
         rows = self._read("SELECT class, student FROM students WHERE hash = ?", (code_hash,))
         return (rows[0][0], rows[0][1]) if rows else None
+
+    def lesson_of(self, code_hash: str) -> str | None:
+        rows = self._read("SELECT lesson FROM students WHERE hash = ?", (code_hash,))
+        return (rows[0][0] or "") if rows else None
 
     def add_student_credential(self, credential_hash: str, class_name: str,
                                student: str, keep: int = 4) -> None:

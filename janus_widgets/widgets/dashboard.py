@@ -1111,18 +1111,18 @@ class Dashboard(W.VBox):
         if lesson and lesson not in self.lessons:
             raise ValueError(f"the class's pages serve no lesson {lesson!r}: choose one of "
                              + ", ".join(self.lessons))
-        codes = self.client.create_class(name, students)
-        page = f"lessons/{lesson}.ipynb" if lesson else ""
-        where = (f"{self.pages.rstrip('/')}/voila/render/{page}" if self.pages and page
-                 else "")
+        codes = self.client.create_class(name, students, lesson=lesson)
+        # The slip's short address is the table server's: it sends the student on to
+        # the lesson's page with the code (the page's own address, with the server's
+        # and the code, was too long to type)
+        short = f"{self.seats_server.rstrip('/')}/lesson" if self.pages and lesson else ""
         rows = [{"where": f"{self.lessons.get(lesson, lesson) or 'lesson'} · {student}",
                  "code": code,
-                 "address": seat_page(self.pages, self.server_for_pages, code, page)
-                 if where else "",
-                 "fallback": (f"The address opens {where} and gives it your code: "
-                              "your checks then reach your teacher." if where else
-                              "Your teacher tells you which page to open; the code joins "
-                              "it to the class.")}
+                 "address": f"{short}?code={code}" if short else "",
+                 "fallback": (f"Or open {short} and type the code {code}: the lesson's "
+                              "page opens, and your checks reach your teacher." if short
+                              else "Your teacher tells you which page to open; the code "
+                              "joins it to the class.")}
                 for student, code in codes.items()]
         self.class_link.value = _download(
             f"Download the lesson slips ({len(rows)}, to print)",
