@@ -56,7 +56,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import quote, urlsplit
 
 import ipywidgets as W
 
@@ -132,13 +132,6 @@ def split_class(students: int, seats: int) -> list[int]:
     tables = math.ceil(students / seats)
     base, extra = divmod(students, tables)
     return [base + (k < extra) for k in range(tables)]
-
-
-def seat_page(pages: str, server: str, code: str, page: str = "seat.ipynb") -> str:
-    """The address of a page of the class's pages (Voila: a lesson's) with the server
-    and code in its query string."""
-    return f"{pages.rstrip('/')}/voila/render/{quote(page)}?" + urlencode(
-        {"server": server, "code": code})
 
 
 def seat_address(server: str, code: str = "") -> str:
