@@ -11,6 +11,7 @@ tracebacks in 21 s while no new page could load).
 from __future__ import annotations
 
 import json
+import os
 import resource
 import socket
 import subprocess
@@ -48,15 +49,18 @@ def test_the_guide_names_the_limit_the_server_holds():
         int(LIMITS["body_seconds"])]
 
 
-def serve(folder, files: int | None = None,
-          waiting: int | None = None) -> tuple[subprocess.Popen, str]:
+def serve(folder, files: int | None = None, waiting: int | None = None,
+          **limits: float) -> tuple[subprocess.Popen, str]:
     """The table server in a process of its own, with at most ``files`` open files (and
-    ``waiting`` as its ``waiting_connections`` limit, else the default)."""
+    ``waiting`` as its ``waiting_connections`` limit, else the default; ``limits``:
+    other :data:`LIMITS` of its own)."""
     port = free_port()
     launch = ["-m", "janus_widgets"]
     if waiting is not None:
+        limits["waiting_connections"] = waiting
+    if limits:
         launch = ["-c", "import sys; from janus_widgets.table.server import LIMITS; "
-                        f"LIMITS['waiting_connections'] = {waiting}; "
+                        f"LIMITS.update({limits!r}); "
                         "from janus_widgets.__main__ import main; sys.exit(main())"]
 
     def limit() -> None:
@@ -235,6 +239,8 @@ def test_a_body_too_long_is_refused_unread_and_bodies_hold_little_memory(tmp_pat
         assert head.startswith(b"HTTP/1.1 413"), head
         assert b"Content-Security-Policy: default-src 'self'" in head
         assert b"X-Content-Type-Options: nosniff" in head
+        assert head.count(b"Cache-Control") == 1
+        assert b"Cross-Origin-Opener-Policy" not in head  # Host: x, plain HTTP: not heeded
         assert json.loads(body)["code"] == "too_big"
         assert f"at most {LIMITS['body_bytes']} bytes".encode() in body
         # bodies one byte short of the longest allowed, past bodies_bytes together
@@ -279,3 +285,56 @@ def test_the_servers_file_limit_is_raised_as_far_as_the_system_takes(monkeypatch
     monkeypatch.setattr(resource, "getrlimit", lambda kind: (now[0], 5000))
     asked.clear()
     assert server._more_files() == 5000 and asked == [5000]
+
+
+def open_files(pid: int) -> int:
+    """The sockets process ``pid`` holds open (its other files come and go: the
+    database's)."""
+    count = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            count += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+        except OSError:
+            continue
+    return count
+
+
+def test_an_answer_nobody_reads_is_dropped_and_odd_lengths_are_no_traceback(tmp_path):
+    """A client that asks for the page's script sixty times on one connection and reads
+    nothing stalls the server's write: the request had all come, so the connection was
+    on no list, and tornado has no time limit on writing (at a server limit of 256
+    files, 243 such held them all and no page loaded for 40 s). Past ``write_seconds``
+    it is closed. And a Content-Length that is digits to ``str.isdigit`` but not to
+    ``int`` ('²', 5,000 digits) made a traceback per request in the log."""
+    import socket as sockets
+    proc, url = serve(tmp_path, write_seconds=2.0)
+    port = int(url.rsplit(":", 1)[1])
+    stuck: list[socket.socket] = []
+    try:
+        before = open_files(proc.pid)
+        for _ in range(10):
+            s = sockets.socket()
+            s.setsockopt(sockets.SOL_SOCKET, sockets.SO_RCVBUF, 4096)
+            s.connect(("127.0.0.1", port))
+            s.sendall(b"GET /seat/seat.js HTTP/1.1\r\nHost: x\r\n\r\n" * 300)
+            stuck.append(s)
+        time.sleep(1.0)
+        assert open_files(proc.pid) >= before + 10, "the stuck answers' files"
+        assert answers_soon(url, 5) < 2
+        deadline = time.monotonic() + 10
+        while open_files(proc.pid) > before + 1 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert open_files(proc.pid) <= before + 1, "a stuck answer was kept"
+        for length in ("\u00b2".encode("latin-1"), b"9" * 5000):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"POST /api/join HTTP/1.1\r\nHost: x\r\nContent-Length: " + length
+                      + b"\r\n\r\n")
+            assert s.recv(100).split(b" ")[1] in (b"400", b"413")
+            s.close()
+    finally:
+        for s in stuck:
+            s.close()
+        proc.terminate()
+        proc.wait(timeout=15)
+    log = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in log, log[-3000:]

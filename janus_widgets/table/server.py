@@ -97,7 +97,8 @@ LIMITS = {"message_bytes": 16 * 1024, "frame_bytes": 20 * 1024, "per_second": 20
           "class_wrong_codes": 120, "slow_wrong_codes": 40, "pages_shown": 2000,
           "page_seconds": 60.0, "waiting_connections": 4096,
           "unsent_bytes": 4 * 1024 * 1024, "body_seconds": 10.0,
-          "bodies_bytes": 8 * 1024 * 1024}
+          "bodies_bytes": 8 * 1024 * 1024, "write_seconds": 20.0,
+          "header_bytes": 16 * 1024}
 #: A lesson's or a question's id, as the lessons name them ("jactus-odds", "q1").
 ANSWER_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 ANSWER_FIELDS = ("lesson", "question", "answer", "verdict", "mistake")
@@ -2663,6 +2664,7 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
     # the server's connections, and every student's page with them).
     server = _GuardedHTTPServer(make_app(hall), ssl_options=ssl_ctx,
                                 max_body_size=LIMITS["body_bytes"],
+                                max_header_size=LIMITS["header_bytes"],
                                 idle_connection_timeout=LIMITS["idle_seconds"],
                                 body_timeout=LIMITS["body_seconds"])
     # A class arrives at once: the default backlog (128) drops the rest of their first
@@ -2710,19 +2712,45 @@ class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
     * A body longer than ``body_bytes`` is answered 413 as its headers arrive, unread;
       the bodies being read hold at most ``bodies_bytes`` of memory together (past that
       the oldest unfinished ones are closed), and each has ``body_seconds`` to arrive.
-    * When the system has no file left for a new connection, the waiting ones are
-      closed and accepting pauses a quarter second (not a busy loop), with one line in
-      the log a minute.
+    * An answer that has not gone out within ``write_seconds`` (a client that asked
+      and reads nothing, its receive window shut) is dropped: the request had come, so
+      the connection was on no list, and tornado has no time limit on writing.
+    * When the system has no file left for a new connection, the waiting ones and
+      the ones whose answer is stuck are closed and accepting pauses a quarter second
+      (not a busy loop), with one line in the log a minute.
     """
 
     _pause = 0.25
+    _check_every = 1.0                    # seconds between looks at stuck answers
 
     def initialize(self, *args: Any, **kwargs: Any) -> None:
         super().initialize(*args, **kwargs)
         self._quiet = Waiting()               # streams whose request has not all come
         self._bodies: dict[Any, int] = {}     # streams reading a body: its bytes so far
         self._bodies_total = 0
+        self._writing: dict[Any, float] = {}  # streams with an answer unsent: since when
+        self._write_check: tornado.ioloop.PeriodicCallback | None = None
         self._said_full = -math.inf
+
+    def _stuck_answers(self) -> None:
+        """Close the connections whose answer has been going out for more than
+        ``write_seconds``; note when the others' began."""
+        now = time.monotonic()
+        writing = {}
+        for conn in list(self._connections):
+            stream = getattr(conn, "stream", None)
+            if stream is None or stream.closed() or not stream.writing():
+                continue
+            since = writing[stream] = self._writing.get(stream, now)
+            if now - since > LIMITS["write_seconds"]:
+                del writing[stream]
+                stream.close()
+        self._writing = writing
+
+    def stop(self) -> None:
+        if self._write_check is not None:
+            self._write_check.stop()
+        super().stop()
 
     def _waits(self, stream: Any) -> None:
         for old in self._quiet.add(stream):
@@ -2747,6 +2775,10 @@ class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
     def handle_stream(self, stream: Any, address: Any) -> None:
         super().handle_stream(stream, address)
         self._waits(stream)       # at once (its request starts a moment later): counted
+        if self._write_check is None:
+            self._write_check = tornado.ioloop.PeriodicCallback(
+                self._stuck_answers, self._check_every * 1000)
+            self._write_check.start()
 
     def start_request(self, server_conn: Any, request_conn: Any) -> Any:
         # The connection waits for a request from now (its first, or the next once the
@@ -2805,6 +2837,9 @@ class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
             log.warning("no file left for a new connection (%s): closing %d connections "
                         "whose request has not come, and pausing new ones", exc.strerror,
                         len(closing))
+        # and every answer that was stuck at the last look and still is
+        closing += [stream for stream in self._writing
+                    if not stream.closed() and stream.writing()]
         for stream in closing:
             self._read(stream)
             stream.close()
@@ -2830,23 +2865,31 @@ class _Spoke(tornado.httputil.HTTPMessageDelegate):
 
     def headers_received(self, start_line: Any, headers: Any) -> Any:
         length = headers.get("Content-Length", "").strip()
-        if length.isdigit() and int(length) > LIMITS["body_bytes"]:
-            self._too_big()
+        # digits as tornado reads them (not str.isdigit: '²' is one, and int() refuses
+        # it; nor 5,000 digits, which int() refuses too): tornado judges the rest
+        if re.fullmatch(r"[0-9]+", length) and (
+                len(length) > 12 or int(length) > LIMITS["body_bytes"]):
+            self._too_big(headers.get("Host", ""))
             return None
         return self.delegate.headers_received(start_line, headers)
 
-    def _too_big(self) -> None:
+    def _too_big(self, host: str) -> None:
         """413 ``too_big`` (with the headers every answer carries), then the connection
-        is closed: its body is never read."""
+        is closed: its body is never read. A client that does not read the answer
+        within ``body_seconds`` is closed all the same."""
         self.server._quiet.discard(self.stream)
         stream = self.request_conn.detach()     # tornado reads and answers no more
         body = json.dumps(WireError("too_big", f"a request body is at most "
                                     f"{LIMITS['body_bytes']} bytes", 413).message())
+        scheme = "https" if isinstance(stream, tornado.iostream.SSLIOStream) else "http"
+        heeded = trustworthy(scheme, tornado.httputil.split_host_and_port(host.lower())[0])
         head = ["HTTP/1.1 413 Payload Too Large",
                 "Content-Type: application/json; charset=utf-8",
                 f"Content-Length: {len(body.encode())}", "Connection: close",
                 "Cache-Control: no-store",
-                *(f"{name}: {value}" for name, value in SECURITY_HEADERS.items())]
+                *(f"{name}: {value}" for name, value in SECURITY_HEADERS.items()
+                  if name != "Cache-Control" and (heeded or
+                                                  name != "Cross-Origin-Opener-Policy"))]
         try:
             sent = stream.write(("\r\n".join(head) + "\r\n\r\n" + body).encode())
         except tornado.iostream.StreamClosedError:       # the client went at once
@@ -2856,6 +2899,7 @@ class _Spoke(tornado.httputil.HTTPMessageDelegate):
             done.exception()          # a client gone meanwhile: nothing to report
             stream.close()
         sent.add_done_callback(close)
+        tornado.ioloop.IOLoop.current().call_later(LIMITS["body_seconds"], stream.close)
 
     def data_received(self, chunk: bytes) -> Any:
         self.server._reading(self.stream, len(chunk))
@@ -2883,7 +2927,7 @@ class _FewNotes(logging.Filter):
     >>> [few.filter(note()) for _ in range(3)]
     [True, False, False]
     >>> clock[0] += 60; shown = note(); few.filter(shown), shown.getMessage()
-    (True, 'Timeout reading body from x (and 2 more like it in the last minute)')
+    (True, 'Timeout reading body from x (and 2 more like it since the last said)')
     """
 
     NOTES = ("Timeout reading body", "Malformed HTTP message")
@@ -2901,7 +2945,7 @@ class _FewNotes(logging.Filter):
             self.left_out += 1
             return False
         if self.left_out:
-            record.msg = f"{record.msg} (and %d more like it in the last minute)"
+            record.msg = f"{record.msg} (and %d more like it since the last said)"
             record.args = (*(record.args or ()), self.left_out)
         self.last, self.left_out = now, 0
         return True
