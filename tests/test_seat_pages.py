@@ -152,6 +152,18 @@ def test_the_socket_address_asked_without_a_socket_carries_the_policy(server):
     assert headers["X-Content-Type-Options"] == "nosniff"
 
 
+def test_the_opener_policy_is_sent_where_the_browser_heeds_it(server):
+    """Cross-Origin-Opener-Policy on this machine's address; not at the class's plain
+    HTTP address, where the browser ignores it and says so as an error in every page's
+    console."""
+    port = server.url.rsplit(":", 1)[1]
+    for path in ("/seat", "/api/status", "/lesson"):
+        assert get(server, path)[1]["Cross-Origin-Opener-Policy"] == "same-origin"
+        _, headers, _ = get(server, path, {"Host": f"192.168.1.20:{port}"})
+        assert "Cross-Origin-Opener-Policy" not in headers
+        assert headers["Content-Security-Policy"] and headers["X-Frame-Options"] == "DENY"
+
+
 def test_a_lesson_slips_short_address_is_a_form_with_no_script(server, teacher):
     """``/lesson``: the code typed into a form (no script), and why a code leads
     nowhere, as text; nothing of the address is written into the page."""
@@ -164,7 +176,7 @@ def test_a_lesson_slips_short_address_is_a_form_with_no_script(server, teacher):
         assert headers["Content-Security-Policy"] == CSP
         assert headers["X-Content-Type-Options"] == "nosniff"
     status, _, body = get(server, "/lesson?code=" + "%22%3E%3Cb%3E" * 5)
-    assert b"10 letters and digits on your lesson slip" in body     # no code at all
+    assert b"10 letters and digits on your lesson slip" in body     # too long for one
     status, _, body = get(server, "/lesson?code=ZZZZZZZZZZ")
     assert status == 404 and b"No lesson slip has this code" in body
     codes = teacher.create_class("3b", ["ada"], lesson="what-can-i-know")

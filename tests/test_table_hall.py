@@ -925,8 +925,18 @@ def test_a_lesson_slips_code_leads_to_its_lessons_page(tmp_path):
     assert no_lesson.value.code == "no_lesson"
     with pytest.raises(WireError, match="No lesson slip has this code"):
         hall.lesson_address("ZZZZZZZZZZ")
+    # wrong codes count with the class's, as a seat slip's address does: past
+    # class_wrong_codes they are answered late
+    assert hall.wrong_code_delay() == 0
+    for _ in range(LIMITS["class_wrong_codes"]):
+        with pytest.raises(WireError):
+            hall.lesson_address("ZZZZZZZZZZ")
+    assert hall.wrong_code_delay() > 0
     with pytest.raises(WireError, match="lesson's name"):
         hall.create_class({"name": "3d", "students": 2, "lesson": "../etc"})
+    served = make_hall(tmp_path / "other.sqlite", questions={"roman-dice": {"q1"}})
+    with pytest.raises(WireError, match="no lesson 'jactus-odd' here: one of roman-dice"):
+        served.create_class({"name": "3d", "students": 2, "lesson": "jactus-odd"})
     # kept: a restarted server still knows each code's lesson
     again = make_hall(tmp_path / "class.sqlite")
     again.pages, again.public = hall.pages, hall.public
@@ -934,15 +944,17 @@ def test_a_lesson_slips_code_leads_to_its_lessons_page(tmp_path):
 
 
 def test_a_database_from_before_lesson_slips_opens_and_keeps_its_codes(tmp_path):
-    """The students' table gained a lesson: a database made before opens, and its codes
-    still join (and open no lesson page)."""
+    """A database made before lesson slips (no table of the codes' lessons) opens, and
+    its codes still join (and open no lesson page); its students' table is as it was,
+    so an older version of the package still adds students to a database made now."""
     import sqlite3
     path = tmp_path / "old.sqlite"
     storage = SQLiteStorage(str(path))
     storage.add_students("3a", {"cy": storage.hash_code("KM4TPXRA3C")})
     storage.close()
     db = sqlite3.connect(path)                   # as it was made before lesson slips
-    db.execute("ALTER TABLE students DROP COLUMN lesson")
+    db.execute("DROP TABLE student_lessons")
+    db.execute("INSERT INTO students VALUES (?,?,?)", ("older-version", "3a", "di"))
     db.commit()
     db.close()
     hall = make_hall(path)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import html
+import ipaddress
 import itertools
 import json
 import logging
@@ -534,7 +535,8 @@ class Hall:
         if counts:
             said += " (" + ", ".join(f"{n} {status}" for status, n in counts.items()) + ")"
         if self.answers_kept:
-            said += f" and {self.answers_kept} lesson answer{'s' if self.answers_kept != 1 else ''}"
+            said += (f" and {self.answers_kept} lesson check"
+                     f"{'s' if self.answers_kept != 1 else ''}")
         if self.unrestored:
             said += (f"; {len(self.unrestored)} could not come back (the dashboard says "
                      "why): " + ", ".join(sorted(self.unrestored)))
@@ -1074,6 +1076,9 @@ class Hall:
         if not isinstance(lesson, str) or (lesson and not ANSWER_ID.fullmatch(lesson)):
             raise WireError("bad_request", "a class's lesson is a lesson's name (letters, "
                                            "digits and . _ -), as its page's file is named")
+        if lesson and self.questions is not None and lesson not in self.questions:
+            raise WireError("bad_request", f"no lesson {lesson!r} here: one of "
+                                           + ", ".join(sorted(self.questions)))
         name = spec.get("name")
         if not isinstance(name, str) or not 1 <= len(name.strip()) <= 80:
             raise WireError("bad_request", "a class's name is text of 1 to 80 characters")
@@ -1106,6 +1111,7 @@ class Hall:
         code = _slip_code(code)
         lesson = self.storage.lesson_of(self.storage.hash_code(code))
         if lesson is None:
+            self._join_failed(None)           # in the class's count, as a seat slip's
             raise WireError("unknown_code", "No lesson slip has this code: check it on "
                                             "your slip (letters and digits).", 404)
         if not lesson or not self.pages:
@@ -1719,10 +1725,16 @@ def trustworthy(scheme: str, host: str) -> bool:
     (True, False)
     >>> trustworthy("https", "192.168.1.20"), trustworthy("http", "class.localhost")
     (True, True)
+    >>> trustworthy("http", "127.example.com"), trustworthy("http", "::1")
+    (False, True)
     """
     host = host.lower().strip("[]")
-    return (scheme == "https" or host in ("localhost", "::1") or host.endswith(".localhost")
-            or host.startswith("127."))
+    if scheme == "https" or host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:                           # a name: 127.example.com is not us
+        return False
 
 
 class _Handler(_UnderPolicy, tornado.web.RequestHandler):
@@ -1774,7 +1786,7 @@ class _Handler(_UnderPolicy, tornado.web.RequestHandler):
             # asking: only our own clients send JSON.
             raise WireError("bad_request", "a request body is JSON, sent as "
                                            "Content-Type: application/json", 415)
-        if len(self.request.body) > LIMITS["body_bytes"]:
+        if len(self.request.body) > LIMITS["body_bytes"]:    # a backstop: _Spoke refuses
             raise WireError("too_big", f"a request body is at most {LIMITS['body_bytes']} "
                                        "bytes", 413)
         if not self.request.body:
@@ -2748,6 +2760,7 @@ class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
         self._writing = writing
 
     def stop(self) -> None:
+        """Stop listening, and looking at stuck answers."""
         if self._write_check is not None:
             self._write_check.stop()
         super().stop()
@@ -2837,9 +2850,10 @@ class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
             log.warning("no file left for a new connection (%s): closing %d connections "
                         "whose request has not come, and pausing new ones", exc.strerror,
                         len(closing))
-        # and every answer that was stuck at the last look and still is
-        closing += [stream for stream in self._writing
-                    if not stream.closed() and stream.writing()]
+        # and every answer stuck for a while (a page still loading is not)
+        closing += [stream for stream, since in self._writing.items()
+                    if now - since >= 2 * self._check_every and not stream.closed()
+                    and stream.writing()]
         for stream in closing:
             self._read(stream)
             stream.close()
@@ -2864,32 +2878,41 @@ class _Spoke(tornado.httputil.HTTPMessageDelegate):
         self.stream, self.server = stream, server
 
     def headers_received(self, start_line: Any, headers: Any) -> Any:
+        host = headers.get("Host", "")
+        if not re.fullmatch(r"[^:\[\]]*(:[0-9]{0,5})?|\[[0-9A-Fa-f:.]*\](:[0-9]{0,5})?",
+                            host):
+            # tornado reads the port with int(): 5,000 digits made a traceback a request
+            self._refuse(400, "bad_request", "the request's Host is no host and port",
+                         host="")
+            return None
         length = headers.get("Content-Length", "").strip()
         # digits as tornado reads them (not str.isdigit: '²' is one, and int() refuses
         # it; nor 5,000 digits, which int() refuses too): tornado judges the rest
         if re.fullmatch(r"[0-9]+", length) and (
                 len(length) > 12 or int(length) > LIMITS["body_bytes"]):
-            self._too_big(headers.get("Host", ""))
+            self._refuse(413, "too_big", f"a request body is at most "
+                                         f"{LIMITS['body_bytes']} bytes", host)
             return None
         return self.delegate.headers_received(start_line, headers)
 
-    def _too_big(self, host: str) -> None:
-        """413 ``too_big`` (with the headers every answer carries), then the connection
-        is closed: its body is never read. A client that does not read the answer
-        within ``body_seconds`` is closed all the same."""
+    def _refuse(self, status: int, code: str, text: str, host: str) -> None:
+        """Answer ``status`` with the error ``code`` (and the headers every answer
+        carries), then close the connection: the request's body is never read. A
+        client that does not read the answer within ``body_seconds`` is closed all the
+        same."""
         self.server._quiet.discard(self.stream)
-        stream = self.request_conn.detach()     # tornado reads and answers no more
-        body = json.dumps(WireError("too_big", f"a request body is at most "
-                                    f"{LIMITS['body_bytes']} bytes", 413).message())
-        scheme = "https" if isinstance(stream, tornado.iostream.SSLIOStream) else "http"
-        heeded = trustworthy(scheme, tornado.httputil.split_host_and_port(host.lower())[0])
-        head = ["HTTP/1.1 413 Payload Too Large",
+        scheme = "https" if isinstance(self.stream, tornado.iostream.SSLIOStream) else "http"
+        heeded = trustworthy(scheme, re.sub(r":[0-9]*$", "", host.lower()))
+        body = json.dumps(WireError(code, text, status).message())
+        reason = {400: "Bad Request", 413: "Payload Too Large"}[status]
+        head = [f"HTTP/1.1 {status} {reason}",
                 "Content-Type: application/json; charset=utf-8",
                 f"Content-Length: {len(body.encode())}", "Connection: close",
                 "Cache-Control: no-store",
                 *(f"{name}: {value}" for name, value in SECURITY_HEADERS.items()
                   if name != "Cache-Control" and (heeded or
                                                   name != "Cross-Origin-Opener-Policy"))]
+        stream = self.request_conn.detach()     # tornado reads and answers no more
         try:
             sent = stream.write(("\r\n".join(head) + "\r\n\r\n" + body).encode())
         except tornado.iostream.StreamClosedError:       # the client went at once
@@ -2917,7 +2940,7 @@ class _Spoke(tornado.httputil.HTTPMessageDelegate):
 
 class _FewNotes(logging.Filter):
     """Tornado's one line per broken request ("Timeout reading body", "Malformed HTTP
-    message"), at most one a minute, saying how many like it were left out (one
+    message", "Unsatisfiable read": headers too long), at most one a minute, saying how many like it were left out (one
     student's script wrote 41,830 of them in 70 s).
 
     >>> few, clock = _FewNotes(), [100.0]
@@ -2930,7 +2953,7 @@ class _FewNotes(logging.Filter):
     (True, 'Timeout reading body from x (and 2 more like it since the last said)')
     """
 
-    NOTES = ("Timeout reading body", "Malformed HTTP message")
+    NOTES = ("Timeout reading body", "Malformed HTTP message", "Unsatisfiable read")
 
     def __init__(self, every: float = 60.0) -> None:
         super().__init__()

@@ -181,10 +181,11 @@ class Storage(ABC):
     def find_student(self, code_hash: str) -> tuple[str, str] | None:
         """``(class, student)`` of a student's join code (its hash)."""
 
-    @abstractmethod
     def lesson_of(self, code_hash: str) -> str | None:
         """The lesson a student's join code (its hash) opens: ``""`` when its class
-        named none, ``None`` for no such code."""
+        named none, ``None`` for no such code. (A storage of its own that keeps no
+        lessons may leave this as it is: its lesson slips then open no page.)"""
+        return "" if self.find_student(code_hash) is not None else None
 
     @abstractmethod
     def add_student_credential(self, credential_hash: str, class_name: str,
@@ -262,7 +263,8 @@ CREATE UNIQUE INDEX IF NOT EXISTS moves_client ON moves (table_id, client_id)
     WHERE client_id IS NOT NULL;
 CREATE TABLE IF NOT EXISTS students (
     hash TEXT PRIMARY KEY, class TEXT NOT NULL, student TEXT NOT NULL,
-    lesson TEXT NOT NULL DEFAULT '', UNIQUE (class, student));
+    UNIQUE (class, student));
+CREATE TABLE IF NOT EXISTS student_lessons (hash TEXT PRIMARY KEY, lesson TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS student_credentials (
     hash TEXT PRIMARY KEY, class TEXT NOT NULL, student TEXT NOT NULL,
     created REAL NOT NULL DEFAULT 0);
@@ -332,10 +334,6 @@ class SQLiteStorage(Storage):
                 self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
-            if "lesson" not in [row[1] for row in self._db.execute(
-                    "PRAGMA table_info(students)")]:   # a database from before lesson slips
-                self._db.execute("ALTER TABLE students ADD COLUMN lesson TEXT NOT NULL "
-                                 "DEFAULT ''")
             columns = [row[1] for row in self._db.execute(
                 "PRAGMA table_info(student_credentials)")]
             if "created" not in columns:         # a database from before expiry: its
@@ -469,17 +467,21 @@ class SQLiteStorage(Storage):
 
     def add_students(self, class_name: str, codes: dict[str, str],
                      lesson: str = "") -> None:
-        self._write([("INSERT INTO students (hash, class, student, lesson) VALUES (?,?,?,?) "
-                      "ON CONFLICT(class, student) DO UPDATE SET hash = excluded.hash, "
-                      "lesson = excluded.lesson", (h, class_name, name, lesson))
-                     for name, h in codes.items()])
+        # The lesson in a table of its own: a database keeps working with a version of
+        # the package from before lesson slips (its students table is as it was)
+        self._write([("INSERT INTO students VALUES (?,?,?) ON CONFLICT(class, student) DO "
+                      "UPDATE SET hash = excluded.hash", (h, class_name, name))
+                     for name, h in codes.items()]
+                    + [("INSERT OR REPLACE INTO student_lessons VALUES (?,?)", (h, lesson))
+                       for h in codes.values() if lesson])
 
     def find_student(self, code_hash: str) -> tuple[str, str] | None:
         rows = self._read("SELECT class, student FROM students WHERE hash = ?", (code_hash,))
         return (rows[0][0], rows[0][1]) if rows else None
 
     def lesson_of(self, code_hash: str) -> str | None:
-        rows = self._read("SELECT lesson FROM students WHERE hash = ?", (code_hash,))
+        rows = self._read("SELECT l.lesson FROM students s LEFT JOIN student_lessons l "
+                          "ON l.hash = s.hash WHERE s.hash = ?", (code_hash,))
         return (rows[0][0] or "") if rows else None
 
     def add_student_credential(self, credential_hash: str, class_name: str,

@@ -45,15 +45,18 @@ def alive_html(beat: int, warning: str, css_class: str) -> str:
 
 
 class Heartbeat:
-    """Signs of life to a page (``widget``, to display), every :data:`HEARTBEAT`
-    seconds on ``loop`` (the kernel's event loop; None: one sign only) for as long as
-    the kernel runs."""
+    """Signs of life to a page (``widget``, to display; a new one unless given), every
+    :data:`HEARTBEAT` seconds on ``loop`` (the kernel's event loop; None: one sign
+    only) for as long as the kernel runs."""
 
-    def __init__(self, warning: str, css_class: str, loop: Any = None) -> None:
+    def __init__(self, warning: str, css_class: str, loop: Any = None,
+                 widget: W.HTML | None = None) -> None:
         self.warning, self.css_class, self.loop = warning, css_class, loop
         self.beats = 0
-        self.widget = W.HTML()
-        self.widget.add_class(f"{css_class}-alive")
+        if widget is None:
+            widget = W.HTML()
+            widget.add_class(f"{css_class}-alive")
+        self.widget = widget
         self.beat()
 
     def beat(self) -> None:

@@ -28,7 +28,7 @@ JupyterLab) shows:
   it saves it.
 
 When its table server goes away the dashboard says so at once, and again when it is
-back; in Voila, a page whose kernel has gone says so by itself (:func:`alive_html`).
+back; in Voila, a page whose kernel has gone says so by itself (:mod:`.alive`).
 
 Downloads are links holding their file (``data:`` addresses): nothing is written where a
 web server could serve it. Each looks like a button and says so, "⬇ Download …"
@@ -66,7 +66,7 @@ from ..core.bots import bot_names
 from ..table.client import ClassroomError, TeacherClient, TeacherWatch
 from ..table.local import Table, kernel_loop
 from . import alive
-from .alive import HEARTBEAT, STALE_AFTER
+from .alive import STALE_AFTER
 
 __all__ = ["Dashboard", "TablesNotAllMade", "join_slips", "tally", "split_class", "shown"]
 
@@ -297,16 +297,6 @@ STALE_WARNING = (
     "restarted, reload the page (F5), or open the dashboard again from the "
     "<code>.dashboard.html</code> file beside the database. If the page was only busy, "
     "this goes away by itself.")
-
-
-def alive_html(beat: int) -> str:
-    """A sign of life from the dashboard's kernel (:func:`.alive.alive_html`): so a page
-    whose kernel is gone says so by itself, with no code of its own.
-
-    >>> "animation:janus-stale 0s linear 7s forwards" in alive_html(1)
-    True
-    """
-    return alive.alive_html(beat, STALE_WARNING, "janus-dashboard-stale")
 
 
 def _answer_kind(row: dict[str, Any]) -> tuple[str, ...]:
@@ -584,7 +574,7 @@ class Dashboard(W.VBox):
     """Every table live, and the class's answers: see the module's docstring."""
 
     def __init__(self, url: str, token: str, *, pages: str | None = None,
-                 server_for_pages: str | None = None, seats_server: str | None = None,
+                 seats_server: str | None = None,
                  lessons: dict[str, str] | None = None, today: list[str] | None = None,
                  heartbeat: bool | None = None, **kwargs: Any) -> None:
         """``seats_server``: the table server's address as the students' devices reach
@@ -593,7 +583,7 @@ class Dashboard(W.VBox):
         :func:`served_lessons`). ``today``: the lessons of the day, first in the
         *Lesson codes* menu, the first of them chosen (default
         :func:`lessons_of_the_day`). ``heartbeat``: send the page signs of life, so that it
-        says so when its kernel is gone (:meth:`_beat`; default: in Voila, whose page
+        says so when its kernel is gone (:class:`.alive.Heartbeat`; default: in Voila, whose page
         has no kernel indicator of its own, unlike JupyterLab's)."""
         super().__init__()
         served = dict(served_lessons() if lessons is None else lessons)
@@ -606,7 +596,8 @@ class Dashboard(W.VBox):
         self.pages = pages if pages is not None else info.get("pages", "")
         # The address a seat page's kernel uses for the server (the same machine runs
         # both when the classroom command started them).
-        self.server_for_pages = server_for_pages or info.get("server") or self.client.url
+        #: Where the table server sends a lesson slip's short address ("": nowhere)
+        self.server_pages = info.get("pages", "")
         # The address the students' own devices open (the slips' short addresses).
         self.seats_server = seats_server or students_address(self.client.url, self.pages)
         self.watch = TeacherWatch(url, token, **kwargs)
@@ -624,9 +615,10 @@ class Dashboard(W.VBox):
         self.watch.on(self._on_news)
         self._refresh_overview()
         self._refresh_answers()
-        self.beats = 0
+        self.heartbeat: alive.Heartbeat | None = None
         if in_voila() if heartbeat is None else heartbeat:
-            self._beat()
+            self.heartbeat = alive.Heartbeat(STALE_WARNING, "janus-dashboard-stale",
+                                             kernel_loop(), widget=self.alive)
 
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
@@ -847,17 +839,6 @@ class Dashboard(W.VBox):
                 "are live again.</div>")
         else:
             self.link.value = ""
-
-    def _beat(self) -> None:
-        """A sign of life to the page, every :data:`HEARTBEAT` seconds while the kernel
-        runs (:func:`alive_html`): when the kernel stops (the classroom command stopped
-        or restarted, the page's Voila gone), the signs stop and the page itself says,
-        after :data:`STALE_AFTER` seconds, that it must be reloaded."""
-        self.beats += 1
-        self.alive.value = alive_html(self.beats)
-        loop = kernel_loop()
-        if loop is not None:
-            loop.call_later(HEARTBEAT, self._beat)
 
     def _reload_answers(self) -> None:
         """The class's answers as the server has them (after the link was away)."""
@@ -1108,7 +1089,8 @@ class Dashboard(W.VBox):
         # The slip's short address is the table server's: it sends the student on to
         # the lesson's page with the code (the page's own address, with the server's
         # and the code, was too long to type)
-        short = f"{self.seats_server.rstrip('/')}/lesson" if self.pages and lesson else ""
+        short = (f"{self.seats_server.rstrip('/')}/lesson" if self.server_pages and lesson
+                 else "")
         rows = [{"where": f"{self.lessons.get(lesson, lesson) or 'lesson'} · {student}",
                  "code": code,
                  "address": f"{short}?code={code}" if short else "",
