@@ -536,7 +536,7 @@ def test_the_jinns_key_lists_the_moves_it_counts():
 def test_the_docs_say_where_assessed_work_belongs():
     docs = (ROOT / "docs" / "lessons.md").read_text()
     assert "can ask the kernel anything" in docs and "assessed work belongs in Voila" in docs
-    assert "voila notebooks/<lesson>.ipynb" in docs and "--format nbgrader" in docs
+    assert "voila <lesson>.ipynb" in docs and "--format nbgrader" in docs
     for name in exercise_sets():
         notes = "\n".join(c.source for c in real(name).cells
                           if "teacher" in c.metadata.get("tags", []))
