@@ -505,6 +505,7 @@ class GuardedKernelManager(AsyncMappingKernelManager):
         super().__init__(**kwargs)
         self._page_of: dict[str, tuple[str, str | None]] = {}   # kernel → (page, client)
         self._alone_since: dict[str, float] = {}
+        self._busy_at: dict[str, float] = {}    # when a check last saw it run code
         self._starting: list[tuple[str, str | None]] = []
         self._checker: Any = None
         self._pooled: set[str] = set()          # in a pool, nobody's page yet
@@ -633,6 +634,7 @@ class GuardedKernelManager(AsyncMappingKernelManager):
     def _forget(self, kernel_id: str) -> None:
         self._page_of.pop(kernel_id, None)
         self._alone_since.pop(kernel_id, None)
+        self._busy_at.pop(kernel_id, None)
         self._pooled.discard(kernel_id)
         self._pool_made.discard(kernel_id)
         self._query_claimed.discard(kernel_id)
@@ -669,13 +671,14 @@ class GuardedKernelManager(AsyncMappingKernelManager):
             if since is None or self._kernel_connections.get(kernel_id, 0) > 0:
                 continue
             kernel = self.get_kernel(kernel_id)
-            last = getattr(kernel, "last_activity", None)
-            quiet = now - since
-            if last is not None:        # its notebook still running counts as life
-                from jupyter_server._tz import utcnow
-                quiet = min(quiet, (utcnow() - last).total_seconds())
-            if quiet >= self.unconnected_timeout and \
-                    getattr(kernel, "execution_state", "") != "busy":
+            # Its notebook running counts as life, as seen at these checks: not the
+            # kernel's last_activity, which every message it sends renews (a page's
+            # signs of life, every 2 s, kept every closed page's kernel for ever)
+            if getattr(kernel, "execution_state", "") == "busy":
+                self._busy_at[kernel_id] = now
+                continue
+            quiet = now - max(since, self._busy_at.get(kernel_id, since))
+            if quiet >= self.unconnected_timeout:
                 self.log.info("janus_widgets: shutting down kernel %s: no page connected "
                               "for %.0f s", kernel_id, quiet)
                 try:

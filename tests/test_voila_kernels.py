@@ -34,6 +34,14 @@ PAGE = {"cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "me
                                     "name": "python3"}},
         "nbformat": 4, "nbformat_minor": 5}
 
+#: A page that sends its own signs of life every 2 s (a classroom's lesson page, the
+#: dashboard: :class:`janus_widgets.widgets.alive.Heartbeat`).
+BEATING = {**PAGE, "cells": [{**PAGE["cells"][0], "source": [
+    "from janus_widgets.table.local import kernel_loop\n",
+    "from janus_widgets.widgets.alive import Heartbeat\n",
+    "beat = Heartbeat('gone', 'janus-test-stale', kernel_loop())\n",
+    "display(beat.widget)"]}]}
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -46,6 +54,7 @@ def server(tmp_path_factory):
     (folder / "voila.json").write_text(json.dumps(config))
     for name in ("a", "b"):
         (folder / f"{name}.ipynb").write_text(json.dumps(PAGE))
+    (folder / "beating.ipynb").write_text(json.dumps(BEATING))
     with voila_tree(folder, folder / "voila.log") as base:
         yield base
 
@@ -150,6 +159,17 @@ def test_kernels_are_capped_and_unconnected_ones_shut_down(server):
         assert load(server + "voila/render/a.ipynb")[0] == 200
     finally:
         pages.close()
+
+
+def test_a_page_with_signs_of_life_is_shut_down_when_no_page_is_connected(server):
+    """A kernel's own messages are no page: every message renewed its last activity,
+    and a lesson page's signs of life (every 2 s) kept its kernel for ever once its
+    page had closed (a second wave of 30 pages then met the cap of 40 and was refused)."""
+    status, html = load(server + "voila/render/beating.ipynb")
+    assert status == 200
+    beating = kernel_of(html)
+    waited = wait_gone(server, beating, within=TIMEOUT + 10)
+    assert waited <= TIMEOUT + 5
 
 
 def test_this_machine_has_no_cap_of_its_own_unless_asked():
