@@ -125,6 +125,15 @@ def none_closed(socks: list[socket.socket], wait: float = 0.5) -> bool:
     return True
 
 
+def oldest_go_newest_stay(url: str, quiet: list[socket.socket], oldest: int,
+                          kept: str, closed: str) -> None:
+    """A student's page still loads at once, the ``oldest`` of ``quiet`` were closed
+    (else: ``kept``) and its newest 20 were not (else: ``closed``)."""
+    assert answers_soon(url, 5) < 2
+    assert all(closed_by_server(s, 5) for s in quiet[:oldest]), kept
+    assert none_closed(quiet[-20:]), closed
+
+
 def answers_soon(url: str, within: float) -> float:
     start = time.monotonic()
     with urllib.request.urlopen(url + "/seat", timeout=within) as answer:
@@ -155,33 +164,29 @@ def test_past_the_limit_the_oldest_silent_connections_are_closed(tmp_path, more_
         with urllib.request.urlopen(url + "/seat", timeout=5) as answer:
             assert "Server" not in answer.headers, "the server's name and version"
         quiet = silent(port, WAITING + 50)
-        assert answers_soon(url, 5) < 2
-        assert all(closed_by_server(s, 5) for s in quiet[:40]), "the oldest were kept"
-        assert none_closed(quiet[-20:]), "the newest were closed"
+        oldest_go_newest_stay(url, quiet, 40, "the oldest were kept",
+                              "the newest were closed")
         for s in quiet:
             s.close()
         upgrade = (b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
                    b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                    b"Sec-WebSocket-Version: 13\r\n\r\n")
         quiet = silent(port, WAITING + 50, upgrade)
-        assert answers_soon(url, 5) < 2
-        assert all(closed_by_server(s, 5) for s in quiet[:40]), "old sockets were kept"
-        assert none_closed(quiet[-20:]), "the newest sockets were closed"
+        oldest_go_newest_stay(url, quiet, 40, "old sockets were kept",
+                              "the newest sockets were closed")
         for s in quiet:
             s.close()
         # answered once, then kept alive and silent: waiting again, for the next request
         quiet = silent(port, WAITING + 50, b"GET /seat/icon.png HTTP/1.1\r\nHost: x\r\n\r\n")
-        assert answers_soon(url, 5) < 2
-        assert all(closed_by_server(s, 5) for s in quiet[:40]), "kept-alive ones were kept"
-        assert none_closed(quiet[-20:]), "the newest kept-alive ones were closed"
+        oldest_go_newest_stay(url, quiet, 40, "kept-alive ones were kept",
+                              "the newest kept-alive ones were closed")
         for s in quiet:
             s.close()
         # a request whose body never finishes waits too (it was on no list: 20,000 such
         # locked every new page out for their 30 s)
         quiet = silent(port, WAITING + 50, SLOW_BODY)
-        assert answers_soon(url, 5) < 2
-        assert all(closed_by_server(s, 5) for s in quiet[:40]), "slow bodies were kept"
-        assert none_closed(quiet[-20:]), "the newest slow bodies were closed"
+        oldest_go_newest_stay(url, quiet, 40, "slow bodies were kept",
+                              "the newest slow bodies were closed")
     finally:
         for s in quiet:
             s.close()
@@ -253,9 +258,8 @@ def test_a_body_too_long_is_refused_unread_and_bodies_hold_little_memory(tmp_pat
             s.sendall(head + b" " * (LIMITS["body_bytes"] - 1))
             quiet.append(s)
             time.sleep(0.002)                # in the order sent: the oldest are first
-        assert answers_soon(url, 5) < 2
-        assert all(closed_by_server(s, 5) for s in quiet[:30]), "the oldest were kept"
-        assert none_closed(quiet[-20:]), "the newest were closed"
+        oldest_go_newest_stay(url, quiet, 30, "the oldest were kept",
+                              "the newest were closed")
     finally:
         for s in quiet:
             s.close()
