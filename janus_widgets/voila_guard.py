@@ -362,8 +362,10 @@ def sound_v1_frame(frame: bytes | str) -> bool:
 
 def install() -> bool:
     """Guard every Voila application made in this process from now on (once per process;
-    returns whether this call installed it): :class:`PageGuard` on its responses, legacy
-    kernel WebSockets refused, the pages its kernel manager refuses not rendered."""
+    returns whether this call installed it): the table server's guarded HTTP server
+    (:func:`janus_widgets.table.server.guarded_http_server`: idle and slow connections
+    closed, long bodies refused), :class:`PageGuard` on its responses, legacy kernel
+    WebSockets refused, the pages its kernel manager refuses not rendered."""
     from voila.app import Voila
     from voila.handler import VoilaHandler
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
@@ -442,6 +444,22 @@ def install() -> bool:
         async for chunk in get_generator(self, path):
             yield chunk
 
+    voila_listen = Voila.listen
+
+    def guarded_listen(self: Any) -> Any:
+        # Voila's own HTTP server kept idle connections for ever: 1,100 of them from one
+        # student's script (past a laptop's 1,024 files) and no lesson page loaded
+        from .table.server import guarded_http_server
+        app = self.app
+
+        def listen(port: int, address: str = "", **kwargs: Any) -> Any:
+            server = guarded_http_server(app)
+            server.listen(port, address=address, backlog=2048)
+            return server
+        app.listen = listen
+        return voila_listen(self)
+
+    Voila.listen = guarded_listen  # type: ignore[method-assign]
     Voila.init_handlers = guarded_init_handlers  # type: ignore[method-assign]
     VoilaKernelWebsocketHandler.pre_get = v1_only_pre_get  # type: ignore[method-assign]
     VoilaKernelWebsocketHandler.on_message = sound_frames_only  # type: ignore[method-assign]

@@ -172,6 +172,26 @@ def test_a_page_with_signs_of_life_is_shut_down_when_no_page_is_connected(server
     assert waited <= TIMEOUT + 5
 
 
+def test_voilas_http_server_is_the_guarded_one(server):
+    """The class's Voila runs the table server's guarded HTTP server: its own kept idle
+    connections for ever, and 1,100 of them (past a laptop's 1,024 files) locked every
+    lesson page out. Seen from outside: a body announced too long is refused unread with
+    the guard's 413, and a Host tornado would choke on with its 400, no traceback."""
+    import socket
+    port = int(server.rstrip("/").rsplit(":", 1)[1])
+    for request, status in ((b"POST /voila/render/a.ipynb HTTP/1.1\r\nHost: x\r\n"
+                             b"Content-Length: 9999999\r\n\r\n", b"413"),
+                            (b"GET /voila/render/a.ipynb HTTP/1.1\r\nHost: a:" + b"9" * 5000
+                             + b"\r\n\r\n", b"400")):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(request)
+        answer = s.recv(4096)
+        s.close()
+        assert answer.split(b" ")[1] == status, answer[:200]
+        assert b"application/json" in answer
+    assert load(server + "voila/render/a.ipynb")[0] in (200, 503)   # it serves on
+
+
 def test_this_machine_has_no_cap_of_its_own_unless_asked():
     """The teacher's browser on the server's machine (and a reverse proxy there) is not
     one student: loopback addresses have no per-client cap unless ``cap_loopback``."""

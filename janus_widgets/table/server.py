@@ -2664,21 +2664,7 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
     if certfile:
         ssl_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         ssl_ctx.load_cert_chain(certfile, keyfile)
-    files = _more_files()
-    if files is not None and files < 2 * LIMITS["waiting_connections"]:
-        log.warning("this system lets the server hold %d connections at once (ulimit -n): "
-                    "a class needs a few hundred; when they are all in use, the ones whose "
-                    "request has not all come are closed to make room", files)
-    tornado_notes = logging.getLogger("tornado.general")
-    if FEW_NOTES not in tornado_notes.filters:
-        tornado_notes.addFilter(FEW_NOTES)
-    # A request whose headers or body never finish is dropped (idle sockets would hold
-    # the server's connections, and every student's page with them).
-    server = _GuardedHTTPServer(make_app(hall), ssl_options=ssl_ctx,
-                                max_body_size=LIMITS["body_bytes"],
-                                max_header_size=LIMITS["header_bytes"],
-                                idle_connection_timeout=LIMITS["idle_seconds"],
-                                body_timeout=LIMITS["body_seconds"])
+    server = guarded_http_server(make_app(hall), ssl_options=ssl_ctx)
     # A class arrives at once: the default backlog (128) drops the rest of their first
     # connections, whose browsers then wait a second or more to try again.
     server.listen(port, address=host, backlog=2048)
@@ -2708,6 +2694,29 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
         await server.close_all_connections()
         hall.close()
         storage.close()
+
+
+def guarded_http_server(app: tornado.web.Application,
+                        **kwargs: Any) -> tornado.httpserver.HTTPServer:
+    """An HTTP server for ``app`` that one student's script cannot lock the class out
+    of (:class:`_GuardedHTTPServer`): the table server's, and the class's Voila pages'
+    (:func:`janus_widgets.voila_guard.install`). It raises this process's limit of open
+    files as far as the system takes, and says so in the log when that is low.
+    ``kwargs``: tornado's (``ssl_options``)."""
+    files = _more_files()
+    if files is not None and files < 2 * LIMITS["waiting_connections"]:
+        log.warning("this system lets the server hold %d connections at once (ulimit -n): "
+                    "a class needs a few hundred; when they are all in use, the ones whose "
+                    "request has not all come are closed to make room", files)
+    tornado_notes = logging.getLogger("tornado.general")
+    if FEW_NOTES not in tornado_notes.filters:
+        tornado_notes.addFilter(FEW_NOTES)
+    # A request whose headers or body never finish is dropped (idle sockets would hold
+    # the server's connections, and every student's page with them).
+    return _GuardedHTTPServer(app, max_body_size=LIMITS["body_bytes"],
+                              max_header_size=LIMITS["header_bytes"],
+                              idle_connection_timeout=LIMITS["idle_seconds"],
+                              body_timeout=LIMITS["body_seconds"], **kwargs)
 
 
 class _GuardedHTTPServer(tornado.httpserver.HTTPServer):
