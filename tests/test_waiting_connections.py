@@ -125,6 +125,14 @@ def none_closed(socks: list[socket.socket], wait: float = 0.5) -> bool:
     return True
 
 
+def stop(proc: subprocess.Popen, held: list[socket.socket]) -> None:
+    """Close the test's connections, then stop its server."""
+    for s in held:
+        s.close()
+    proc.terminate()
+    proc.wait(timeout=15)
+
+
 def oldest_go_newest_stay(url: str, quiet: list[socket.socket], oldest: int,
                           kept: str, closed: str) -> None:
     """A student's page still loads at once, the ``oldest`` of ``quiet`` were closed
@@ -188,10 +196,7 @@ def test_past_the_limit_the_oldest_silent_connections_are_closed(tmp_path, more_
         oldest_go_newest_stay(url, quiet, 40, "slow bodies were kept",
                               "the newest slow bodies were closed")
     finally:
-        for s in quiet:
-            s.close()
-        proc.terminate()
-        proc.wait(timeout=15)
+        stop(proc, quiet)
 
 
 def test_a_server_with_no_file_left_pauses_and_says_so_once(tmp_path):
@@ -212,10 +217,7 @@ def test_a_server_with_no_file_left_pauses_and_says_so_once(tmp_path):
         time.sleep(1.0)
         assert answers_soon(url, 10) < 5, "slow bodies held the files"
     finally:
-        for s in quiet:
-            s.close()
-        proc.terminate()
-        proc.wait(timeout=15)
+        stop(proc, quiet)
     log = (tmp_path / "server.log").read_text()
     assert "no file left for a new connection" in log
     assert log.count("no file left") <= 2 and "Traceback" not in log, log[-3000:]
@@ -261,10 +263,7 @@ def test_a_body_too_long_is_refused_unread_and_bodies_hold_little_memory(tmp_pat
         oldest_go_newest_stay(url, quiet, 30, "the oldest were kept",
                               "the newest were closed")
     finally:
-        for s in quiet:
-            s.close()
-        proc.terminate()
-        proc.wait(timeout=15)
+        stop(proc, quiet)
 
 
 def test_the_servers_file_limit_is_raised_as_far_as_the_system_takes(monkeypatch):
@@ -343,9 +342,6 @@ def test_an_answer_nobody_reads_is_dropped_and_odd_lengths_are_no_traceback(tmp_
         time.sleep(0.5)
         assert open_files(proc.pid) <= sockets_before, "a refused request's socket was kept"
     finally:
-        for s in stuck:
-            s.close()
-        proc.terminate()
-        proc.wait(timeout=15)
+        stop(proc, stuck)
     log = (tmp_path / "server.log").read_text()
     assert "Traceback" not in log, log[-3000:]

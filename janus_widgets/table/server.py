@@ -1707,14 +1707,23 @@ class _UnderPolicy:
     """A handler whose every answer, errors too, carries :data:`SECURITY_HEADERS`."""
 
     def set_default_headers(self) -> None:
-        for name, value in SECURITY_HEADERS.items():
+        request = self.request  # type: ignore[attr-defined]
+        for name, value in answer_headers(request.protocol, request.host_name).items():
             self.set_header(name, value)  # type: ignore[attr-defined]
         self.clear_header("Server")  # type: ignore[attr-defined]  # no version to read
-        request = self.request  # type: ignore[attr-defined]
-        if not trustworthy(request.protocol, request.host_name):
-            # The browser ignores it there, and says so as an error in every page's
-            # console (a class at the laptop's address over plain HTTP)
-            self.clear_header("Cross-Origin-Opener-Policy")  # type: ignore[attr-defined]
+
+
+def answer_headers(scheme: str, host: str) -> dict[str, str]:
+    """:data:`SECURITY_HEADERS` as an answer at ``scheme://host`` carries them:
+    ``Cross-Origin-Opener-Policy`` only where the browser heeds it (elsewhere it says so
+    as an error in every page's console: a class at the laptop's plain HTTP address).
+
+    >>> "Cross-Origin-Opener-Policy" in answer_headers("http", "192.168.1.20")
+    False
+    """
+    heeded = trustworthy(scheme, host)
+    return {name: value for name, value in SECURITY_HEADERS.items()
+            if heeded or name != "Cross-Origin-Opener-Policy"}
 
 
 def trustworthy(scheme: str, host: str) -> bool:
@@ -2911,16 +2920,15 @@ class _Spoke(tornado.httputil.HTTPMessageDelegate):
         same."""
         self.server._quiet.discard(self.stream)
         scheme = "https" if isinstance(self.stream, tornado.iostream.SSLIOStream) else "http"
-        heeded = trustworthy(scheme, re.sub(r":[0-9]*$", "", host.lower()))
+        headers = answer_headers(scheme, re.sub(r":[0-9]*$", "", host.lower()))
         body = json.dumps(WireError(code, text, status).message())
         reason = {400: "Bad Request", 413: "Payload Too Large"}[status]
         head = [f"HTTP/1.1 {status} {reason}",
                 "Content-Type: application/json; charset=utf-8",
                 f"Content-Length: {len(body.encode())}", "Connection: close",
                 "Cache-Control: no-store",
-                *(f"{name}: {value}" for name, value in SECURITY_HEADERS.items()
-                  if name != "Cache-Control" and (heeded or
-                                                  name != "Cross-Origin-Opener-Policy"))]
+                *(f"{name}: {value}" for name, value in headers.items()
+                  if name != "Cache-Control")]
         stream = self.request_conn.detach()     # tornado reads and answers no more
         try:
             sent = stream.write(("\r\n".join(head) + "\r\n\r\n" + body).encode())
