@@ -310,6 +310,17 @@ def test_a_lessons_checks_reach_the_teachers_tally(room, browser):
     # typed, then Check: one check (the box confirming as it lost the focus made two)
     assert len(answers) == 1 and answers[0]["tries"] == 1, answers
     assert not widget_errors(lesson)
+    # reloaded (F5, as the page says after a restart): ada's answer and its verdict are
+    # back in the box, and the class is not sent it again
+    lesson.reload(wait_until="commit")
+    again = lesson.locator(".janus-exercise").first
+    again.locator(".janus-exercise-earlier").wait_for(timeout=180_000)
+    assert again.locator("input").input_value() == str(mistake.resolve())
+    assert "common mistake" in again.locator(".janus-exercise-verdict").inner_text()
+    time.sleep(1)
+    assert [a["tries"] for a in room.teacher.answers("jactus-odds")
+            if a["student"] == "5c/ada"] == [1]
+    assert not widget_errors(lesson)
     lesson.context.close()
     dash.context.close()
 

@@ -26,10 +26,12 @@ def fresh_link(monkeypatch):
     monkeypatch.setattr(class_link, "SEND_TIMEOUT", 0.5)
     class_link.use(None)
     class_link._unsent.clear()
+    class_link._waiting.clear()
     yield
     class_link.use(None)
     class_link.flush(5)
     class_link._unsent.clear()
+    class_link._waiting.clear()
 
 
 @pytest.fixture
@@ -183,6 +185,72 @@ def test_a_changed_answer_is_checked_again_and_an_empty_box_is_no_check(monkeypa
     sent = checks_sent(monkeypatch, confirm)
     assert [(answer, verdict) for _, _, answer, verdict, _ in sent] == [
         ("1/3", "wrong"), ("1/2", "right"), ("1/3", "wrong")]
+
+
+# --- a reloaded page shows the student's earlier answers ---------------------------------
+class Kept:
+    """A class link whose server kept some of this student's checks (``own``: lesson →
+    question → answer), and counts the checks sent and the times it was read."""
+
+    def __init__(self, own: dict[str, dict[str, str]], fails: bool = False) -> None:
+        self.own, self.fails, self.sent, self.read = own, fails, [], 0
+
+    def own_checks(self, lesson: str, *, timeout: float = 10) -> dict[str, str]:
+        self.read += 1
+        if self.fails:
+            raise ConnectionError("the server is away")
+        return dict(self.own.get(lesson, {}))
+
+    def send(self, *check: object, **kwargs: object) -> None:
+        self.sent.append(check)
+
+
+THIRD = Exercise("q2", "One face of three?", lambda: Fraction(1, 3), lesson="coins")
+
+
+def test_a_reloaded_page_shows_the_earlier_answers_and_sends_nothing_again(monkeypatch):
+    monkeypatch.setattr(class_link, "_joined", None)
+    link = Kept({"coins": {"q1": "1/3"}})
+    early = HALF.widget()                       # drawn before the page knows its student
+    assert early.answer_box.value == "" and link.read == 0
+    class_link.use(link)                        # the page joins its class
+    assert early.answer_box.value == "1/3"
+    assert "Not right" in early.verdict.value and "janus-exercise-earlier" in early.verdict.value
+    late, other = HALF.widget(), THIRD.widget()   # drawn once it joined: at once
+    assert (late.answer_box.value, other.answer_box.value) == ("1/3", "")
+    assert link.read == 1                       # the lesson's checks, read once
+    class_link.flush(5)
+    assert link.sent == []                      # the class has them: not sent again
+    late.answer_box.value = "1/2"               # a new answer is a new check, as ever
+    assert "Right" in late.verdict.value and "earlier" not in late.verdict.value
+    class_link.flush(5)
+    assert [c[:4] for c in link.sent] == [("coins", "q1", "1/2", "right")]
+
+
+def test_an_answer_typed_before_the_page_joined_is_never_replaced(monkeypatch):
+    monkeypatch.setattr(class_link, "_joined", None)
+    panel = HALF.widget()
+    panel.answer_box.value = "1/2"              # checked on the page (no class yet)
+    typed = THIRD.widget()
+    typed.answer_box.continuous_update = True   # typed, not confirmed
+    typed.answer_box.value = "2/3"
+    class_link.use(Kept({"coins": {"q1": "1/3", "q2": "1/4"}}))
+    assert panel.answer_box.value == "1/2" and "Right" in panel.verdict.value
+    assert typed.answer_box.value == "2/3"
+
+
+def test_a_server_that_cannot_say_leaves_the_boxes_empty_and_the_page_working(monkeypatch):
+    monkeypatch.setattr(class_link, "_joined", None)
+    link = Kept({"coins": {"q1": "1/3"}}, fails=True)
+    class_link.use(link)
+    panels = [HALF.widget(), THIRD.widget()]
+    assert [p.answer_box.value for p in panels] == ["", ""] and link.read == 1
+    panels[0].answer_box.value = "1/2"
+    assert "Right" in panels[0].verdict.value
+    # a page joined to no class never asks
+    class_link.use(None)
+    monkeypatch.setattr(class_link, "_joined", (("", ""), None))
+    assert HALF.widget().answer_box.value == "" and not class_link._waiting
 
 
 @pytest.mark.parametrize("query", [None, "", "theme=dark", "server=http%3A%2F%2Fh%3A1"])

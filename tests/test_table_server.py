@@ -872,10 +872,16 @@ def test_a_class_list_codes_students_and_their_answers_reach_only_the_teacher(
                if a["student"] == "3k/ada"]
     assert claimed == [(str(theirs["ada"].answer), "right"),
                        (str(theirs["ben"].answer), "wrong"), ("banana", "invalid")]
-    # a student's credential reads nothing: not the answers, not a table
-    for path in ("/api/answers", "/api/tables"):
+    # a student's credential reads nothing of the class: not its answers, not a table
+    for path in ("/api/answers", "/api/answers?every=1", "/api/tables"):
         status, answer = http(server, "GET", path, ada._credential)
         assert status in (401, 403) and "answers" not in answer and "tables" not in answer
+    # ... and its own last checks of a lesson, which a reloaded page shows again
+    assert ada.own_checks("jactus-odds") == {"q1": "banana"}
+    assert ben.own_checks("jactus-odds") == {"q1": str(slip.value)}
+    assert ben.own_checks("roman-dice") == {}
+    status, answer = http(server, "GET", "/api/answers?lesson=jactus-odds", "x" * 32)
+    assert status == 401 and "answers" not in answer
     with pytest.raises(ClassroomError, match="no student has the code"):
         classroom.join_class(server.url, "QQQQQQ")
     with pytest.raises(ClassroomError, match="no question"):

@@ -526,9 +526,22 @@ class Exercise:
             last[:] = [text]
             verdict.value = check_answer(self, text)._repr_html_()
 
+        def show_earlier(text: str) -> None:
+            # The student's answer from before the page was reloaded, and its verdict
+            # (the class has it already: not sent again); never over one typed since.
+            if last or box.value.strip():
+                return
+            last[:] = [text]
+            box.value = text
+            verdict.value = (self.check(text)._repr_html_()
+                             + f"<div class='{EARLIER_CLASS}' style='color:#555'>"
+                               "Your answer from before: your teacher has it.</div>")
+
         button.on_click(lambda _: check(box.value))
         # Enter, or leaving the box for the button, confirms the answer too.
         box.observe(lambda change: check(change["new"]), names="value")
+        from .class_link import restore
+        restore(self.lesson, self.key, show_earlier)
         # a question a panel of the page answers says so, as the printed sheet does
         needs = (f"<br><i class='janus-exercise-computer'>Needs the computer: "
                  f"{html.escape(self.computer)}.</i>" if self.computer else "")
@@ -849,6 +862,8 @@ def exercise_sets(student: str | None = None) -> Mapping[str, ExerciseSet]:
 
 
 _NOT_YET = object()
+#: The class of the line under an answer a reloaded page showed again.
+EARLIER_CLASS = "janus-exercise-earlier"
 
 
 def _students_id_on_this_page() -> Any:

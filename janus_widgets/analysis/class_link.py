@@ -34,9 +34,10 @@ import logging
 import os
 import threading
 import urllib.parse
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["use", "current", "report", "flush", "from_query_string", "query",
+__all__ = ["use", "current", "report", "restore", "flush", "from_query_string", "query",
            "wait_for_page", "preheated", "warm_up", "WARM_UP_STUDENT", "SEND_TIMEOUT",
            "KEEP"]
 
@@ -63,9 +64,51 @@ _joined: tuple[tuple[str, str], Any] | None = None
 
 
 def use(link: Any) -> None:
-    """Send the checks of this page through ``link`` (a :class:`ClassLink`)."""
+    """Send the checks of this page through ``link`` (a :class:`ClassLink`); the
+    exercise boxes already on the page show the student's earlier answers
+    (:func:`restore`)."""
     global _link
     _link = link
+    _earlier.clear()
+    if link is not None:
+        waiting = _waiting[:]
+        del _waiting[:]
+        for lesson, question, show in waiting:
+            restore(lesson, question, show)
+
+
+#: Exercise boxes made before the page joined its class (a preheated page draws them
+#: before its student is known): shown their earlier answers once it joins.
+_waiting: list[tuple[str, str, Callable[[str], None]]] = []
+#: The student's last answers, read once per lesson: lesson → question → answer.
+_earlier: dict[str, dict[str, str]] = {}
+
+
+def restore(lesson: str, question: str, show: Callable[[str], None]) -> None:
+    """Have ``show(answer)`` put the student's last checked answer to ``question`` back
+    in its box, if the class has one: a page reloaded (after a restart, or by mistake)
+    shows what the student already did. At once when the page is joined to a class;
+    when it joins, for a box made before; never for a page of no class. The answers
+    are read from the server once per lesson, within :data:`SEND_TIMEOUT` seconds (a
+    server that does not answer: the boxes stay empty, as before).
+
+    >>> use(None); shown = []
+    >>> restore("jactus-odds", "q1", shown.append); shown     # no class: nothing
+    []
+    """
+    if _link is None:
+        if _joined is None:                     # not joined yet: once it joins
+            _waiting.append((lesson, question, show))
+        return
+    if lesson not in _earlier:
+        try:
+            _earlier[lesson] = _link.own_checks(lesson, timeout=SEND_TIMEOUT)
+        except Exception:  # noqa: BLE001 - the lesson goes on without them
+            log.debug("the earlier checks of %s could not be read", lesson, exc_info=True)
+            _earlier[lesson] = {}
+    answer = _earlier[lesson].get(question)
+    if answer:
+        show(answer)
 
 
 def current() -> Any:
@@ -207,7 +250,7 @@ NOT_JOINED_CLASS = "janus-not-joined"
 LESSON_STALE = (
     "<b>&#9888; This page has lost its link to your class</b>: your checks do not reach "
     "your teacher now. If your teacher restarted the class, reload this page (F5): your "
-    "numbers stay the same, and every check your teacher already has is kept. If the page "
+    "numbers stay the same, and the answers you checked come back. If the page "
     "was only busy, this goes away by itself.")
 #: The class of that warning on the page.
 LESSON_STALE_CLASS = "janus-lesson-stale"

@@ -970,8 +970,9 @@ class RemoteTable(SeatMirror, _Link):
 
 class ClassLink:
     """A student's lesson page joined to the class: ``classroom.join_class(url, code)``.
-    :meth:`send` passes one exercise check to the server (for the teacher's tally); it
-    reads nothing back, least of all another student's answers."""
+    :meth:`send` passes one exercise check to the server (for the teacher's tally);
+    :meth:`own_checks` reads this student's own last checks of a lesson back (a
+    reloaded page shows them again), and nothing of another student's."""
 
     def __init__(self, url: str, credential: str, class_name: str, student: str, *,
                  context: ssl.SSLContext | None = None) -> None:
@@ -994,6 +995,14 @@ class ClassLink:
                        "verdict": verdict, "mistake": mistake[:200]},
                  timeout=timeout, context=self._context)
         self.sent += 1
+
+    def own_checks(self, lesson: str, *, timeout: float = 10) -> dict[str, str]:
+        """This student's last answer to each question of ``lesson`` they checked, as
+        they typed it: question → answer (:class:`ClassroomError` as :meth:`send`)."""
+        answer = _request(self.url, "GET", "/api/answers?"
+                          + urllib.parse.urlencode({"lesson": lesson}),
+                          secret=self._credential, timeout=timeout, context=self._context)
+        return {row["question"]: row["answer"] for row in answer["answers"]}
 
     def __repr__(self) -> str:
         return f"<ClassLink {self.class_name}/{self.student} at {self.url}>"

@@ -1503,6 +1503,27 @@ class Hall:
             conn.send({"type": "answer", "answer": {**row.__dict__, "tries": tries}})
         return row
 
+    def own_answers(self, student: str, lesson: str) -> list[dict[str, str]]:
+        """``student``'s last check of each question of ``lesson`` (the answer as sent
+        and the server's verdict), in the order they were last checked: what their
+        reloaded page shows again. Nothing of another student's.
+
+        >>> from janus_widgets.table.storage import SQLiteStorage
+        >>> hall = Hall(SQLiteStorage(":memory:"), "token-of-the-doctest")
+        >>> for who, question, answer in [("3b/ada", "q1", "1/36"), ("3b/bo", "q1", "1/6"),
+        ...                               ("3b/ada", "q2", "5"), ("3b/ada", "q1", "1/18")]:
+        ...     _ = hall.add_answer(who, {"lesson": "l", "question": question,
+        ...                               "answer": answer, "verdict": "wrong"})
+        >>> [(a["question"], a["answer"]) for a in hall.own_answers("3b/ada", "l")]
+        [('q2', '5'), ('q1', '1/18')]
+        """
+        last: dict[str, dict[str, str]] = {}
+        for row in self.storage.answers_of(student, lesson):
+            last.pop(row.question, None)
+            last[row.question] = {"question": row.question, "answer": row.answer,
+                                  "verdict": row.verdict}
+        return list(last.values())
+
     def answers(self, lesson: str | None = None, every: bool = False
                 ) -> list[dict[str, Any]]:
         """The class's checks (of one lesson) for the teacher's tally: one row per
@@ -1893,26 +1914,41 @@ class JoinHandler(_Handler):
 
 class AnswersHandler(_Handler):
     def get(self) -> None:
-        self.teacher()
+        """The teacher: the class's checks (``?lesson=``, ``?every=1``). A student's
+        page (its credential): its own last check of each question of ``?lesson=``,
+        which a reloaded page shows again; counted with the student's answers."""
         lesson = self.get_query_argument("lesson", None)
         if lesson is not None and not ANSWER_ID.fullmatch(lesson):
             raise WireError("bad_request", "?lesson= is a lesson's id: 1 to 64 letters, "
                                            "digits and . _ -")
+        if self.hall.who(self.credential())[0] != "teacher":
+            if lesson is None:
+                raise WireError("teacher_only", "only the teacher's token reads the "
+                                                "class's answers; a student's page reads "
+                                                "its own, of one lesson: ?lesson=", 403)
+            student, _ = self.student()
+            self.hall.count_answer(student)
+            self.reply({"answers": self.hall.own_answers(student, lesson)})
+            return
         every = self.get_query_argument("every", "") in ("1", "true", "yes")
         self.reply({"answers": self.hall.answers(lesson, every)})
 
-    async def post(self) -> None:
+    def student(self) -> tuple[str, str | None]:
+        """Who sends (or reads) checks: ``(student, whose numbers the page drew)``, a
+        class list's ``class/name`` and the name, or a seat's ``table/seat`` and
+        ``None``; :class:`WireError` ``student_only`` for any other credential."""
         secret = self.credential()
         role, served, seat = self.hall.who(secret)
-        numbers_of: str | None = None      # whose numbers the page drew: a class list's
         if role == "student":
             class_name, name = self.hall.student_of(secret)
-            student, numbers_of = f"{class_name}/{name}", name
-        elif role == "seat" and served is not None:
-            student = f"{served.id}/{seat_name(seat)}"
-        else:
-            raise WireError("student_only", "answers are sent by a student's page (a "
-                                            "student's or a seat's credential)", 403)
+            return f"{class_name}/{name}", name
+        if role == "seat" and served is not None:
+            return f"{served.id}/{seat_name(seat)}", None
+        raise WireError("student_only", "answers are sent by a student's page (a "
+                                        "student's or a seat's credential)", 403)
+
+    async def post(self) -> None:
+        student, numbers_of = self.student()
         hall = self.hall
         data = self.body()
         # counted now, before the check's work: answers sent at once wait for no check

@@ -207,6 +207,12 @@ class Storage(ABC):
     def answers(self, lesson: str | None = None) -> list[AnswerRow]:
         """Every exercise check kept (of one lesson), oldest first."""
 
+    def answers_of(self, student: str, lesson: str) -> list[AnswerRow]:
+        """One student's checks of one lesson, oldest first (what their reloaded page
+        shows again). A storage of its own may leave this as it is: it reads them out
+        of :meth:`answers`."""
+        return [row for row in self.answers(lesson) if row.student == student]
+
     @abstractmethod
     def set_throws(self, experiment: str, student: str, tally: str, at: float) -> None:
         """Keep a student's tally of a class experiment (JSON), replacing theirs."""
@@ -272,6 +278,7 @@ CREATE TABLE IF NOT EXISTS answers (
     id INTEGER PRIMARY KEY, lesson TEXT NOT NULL, question TEXT NOT NULL,
     student TEXT NOT NULL, answer TEXT NOT NULL, verdict TEXT NOT NULL,
     mistake TEXT NOT NULL, at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS answers_of_student ON answers (student, lesson);
 CREATE TABLE IF NOT EXISTS throws (
     experiment TEXT NOT NULL, student TEXT NOT NULL, tally TEXT NOT NULL, at REAL NOT NULL,
     PRIMARY KEY (experiment, student));
@@ -514,6 +521,11 @@ class SQLiteStorage(Storage):
             sql += " WHERE lesson = ?"
             args = (lesson,)
         return [AnswerRow(*row) for row in self._read(sql + " ORDER BY id", args)]
+
+    def answers_of(self, student: str, lesson: str) -> list[AnswerRow]:
+        return [AnswerRow(*row) for row in self._read(
+            "SELECT lesson, question, student, answer, verdict, mistake, at FROM answers "
+            "WHERE student = ? AND lesson = ? ORDER BY id", (student, lesson))]
 
     def set_throws(self, experiment: str, student: str, tally: str, at: float) -> None:
         self._write([("INSERT INTO throws VALUES (?,?,?,?) ON CONFLICT(experiment, student) "
