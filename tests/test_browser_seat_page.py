@@ -275,14 +275,20 @@ def test_a_seat_page_plays_steps_saves_and_fits_1366x768(browser, server, teache
                 page.click(button)
             assert download.value.suggested_filename.endswith(ending)
             assert Path(download.value.path()).stat().st_size > 500
-        # Big: the board grows and its text is at least 14 px.
+        ARTIFACTS.mkdir(exist_ok=True)
+        # Big (a projector): the board grows, its text is at least 14 px, and the step
+        # bar and the status line stay on the screen with it (beside it)
         small = page.locator("#board").bounding_box()["width"]
         page.click("#big")
         page.wait_for_function("() => document.body.classList.contains('big')")
         page.wait_for_timeout(100)
         assert page.locator("#board").bounding_box()["width"] > small
         assert seat.text_px(frame) >= 14
-        ARTIFACTS.mkdir(exist_ok=True)
+        for part in ("#board", "#stepbar", "#status-turn"):
+            box = page.locator(part).bounding_box()
+            assert 0 <= box["y"] and box["y"] + box["height"] <= 768, ("Big", part, box)
+            assert box["x"] + box["width"] <= 1366, ("Big", part, box)
+        page.screenshot(path=str(ARTIFACTS / f"seat-page-{name}-1366x768-big.png"))
         page.click("#big")
         page.screenshot(path=str(ARTIFACTS / f"seat-page-{name}-1366x768.png"))
         # the screen reader's sentences end once each ("threw 2 4. A to move")

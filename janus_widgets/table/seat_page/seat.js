@@ -270,6 +270,8 @@ let scale = 1;              // CSS pixels per drawing unit
 
 // Big: the smallest text on the board is at least this many CSS pixels.
 const BIG_TEXT_PX = 14;
+// Big on a wide screen: the column beside the board (its least width and the gap).
+const BESIDE_PX = 240 + 12;
 
 function smallestText(drawing) {
   let smallest = Infinity;
@@ -288,8 +290,12 @@ function fitBoard(drawing) {
   // screen, and its box scrolls sideways.
   const big = document.body.classList.contains("big");
   const stage = $("stage");
-  const width = stage.clientWidth || drawing.width;
-  const reserve = big ? 50 : ($("top").offsetHeight + $("stepbar").offsetHeight + 90);
+  // Big on a wide screen: the step bar and the status line are beside the board (see
+  // seat.css), in a column of at least BESIDE_PX.
+  const beside = big && getComputedStyle(stage).display === "grid";
+  const width = (stage.clientWidth || drawing.width) - (beside ? BESIDE_PX : 0);
+  const reserve = beside ? $("top").offsetHeight + 40
+    : big ? 50 : ($("top").offsetHeight + $("stepbar").offsetHeight + 90);
   const room = Math.max(200, window.innerHeight - reserve);
   scale = Math.min(width / drawing.width, room / drawing.height);
   if (big) scale = Math.max(scale, BIG_TEXT_PX / smallestText(drawing));
