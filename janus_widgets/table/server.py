@@ -1809,6 +1809,20 @@ class _Handler(_UnderPolicy, tornado.web.RequestHandler):
         if role != "teacher":
             raise WireError("teacher_only", "only the teacher's token may do this", 403)
 
+    def students_page(self) -> tuple[str, str | None] | None:
+        """The student whose page sent this, if a student's page did: ``(who, whose
+        numbers the page drew)``, a class list's ``class/name`` and the name, or a
+        seat's ``table/seat`` and ``None`` (the class's numbers); ``None`` for the
+        teacher."""
+        secret = self.credential()
+        role, served, seat = self.hall.who(secret)
+        if role == "student":
+            class_name, name = self.hall.student_of(secret)
+            return f"{class_name}/{name}", name
+        if role == "seat" and served is not None:
+            return f"{served.id}/{seat_name(seat)}", None
+        return None
+
     def body(self) -> Any:
         kind = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
         if self.request.body and kind != "application/json":
@@ -1934,18 +1948,13 @@ class AnswersHandler(_Handler):
         self.reply({"answers": self.hall.answers(lesson, every)})
 
     def student(self) -> tuple[str, str | None]:
-        """Who sends (or reads) checks: ``(student, whose numbers the page drew)``, a
-        class list's ``class/name`` and the name, or a seat's ``table/seat`` and
-        ``None``; :class:`WireError` ``student_only`` for any other credential."""
-        secret = self.credential()
-        role, served, seat = self.hall.who(secret)
-        if role == "student":
-            class_name, name = self.hall.student_of(secret)
-            return f"{class_name}/{name}", name
-        if role == "seat" and served is not None:
-            return f"{served.id}/{seat_name(seat)}", None
-        raise WireError("student_only", "answers are sent by a student's page (a "
-                                        "student's or a seat's credential)", 403)
+        """Who sends (or reads) checks (:meth:`_Handler.students_page`);
+        :class:`WireError` ``student_only`` for any other credential."""
+        page = self.students_page()
+        if page is None:
+            raise WireError("student_only", "answers are sent by a student's page (a "
+                                            "student's or a seat's credential)", 403)
+        return page
 
     async def post(self) -> None:
         student, numbers_of = self.student()
@@ -1979,14 +1988,10 @@ class ExperimentHandler(_Handler):
     mistaken one (DELETE ``?student=class/name``)."""
 
     def student(self) -> str | None:
-        secret = self.credential()
-        role, served, seat = self.hall.who(secret)
-        if role == "student":
-            class_name, name = self.hall.student_of(secret)
-            return f"{class_name}/{name}"
-        if role == "seat" and served is not None:
-            return f"{served.id}/{seat_name(seat)}"
-        if role == "teacher":
+        page = self.students_page()
+        if page is not None:
+            return page[0]
+        if self.hall.who(self.credential())[0] == "teacher":
             return None
         raise WireError("student_only", "an experiment's tallies are sent and read by a "
                                         "student's page or the teacher", 403)
