@@ -41,6 +41,7 @@ from typing import Any
 from .resources import NOTEBOOKS, notebooks_folder
 from . import teacher_link
 from .widgets.pages import PINNED_SERVER
+from .table.page_pass import key_file
 from .table.server import address_for_pages, default_token_file, run_until_stopped
 
 __all__ = ["main", "build_pages", "voila_command", "voila_servers", "pool_settings",
@@ -254,7 +255,8 @@ def max_kernels(pools: dict[str, int], students: int) -> int:
 
 def voila_command(folder: Path, host: str, port: int, *, page: str | None = None,
                   refused: tuple[str, ...] = (), pools: dict[str, int] | None = None,
-                  students: int = STUDENTS, status_file: Path | None = None) -> list[str]:
+                  students: int = STUDENTS, status_file: Path | None = None,
+                  pages_key_file: str | None = None) -> list[str]:
     """The command that serves ``folder`` (or only its notebook ``page``) with Voila on
     ``host:port``, guarded (:func:`janus_widgets.nodelay.run_voila`: theme and template
     overrides off, the security headers, the kernel caps), never rendering ``refused``;
@@ -263,9 +265,18 @@ def voila_command(folder: Path, host: str, port: int, *, page: str | None = None
                "--no-browser", f"--port={port}", f"--Voila.ip={host}",
                "--Voila.port_retries=0"]
     command += [f"--GuardedKernelManager.refused_pages={name}" for name in refused]
+    if pages_key_file:     # a lesson slip's pass counts a student's pages, not an address's
+        command.append(f"--GuardedKernelManager.pages_key_file={pages_key_file}")
     if page is None:
         command += pool_settings(pools or {}, students, status_file)
     return command
+
+
+def _pages_key_file(db: str | None) -> str | None:
+    """The class's pages key beside the database (:mod:`.table.page_pass`), as a path
+    the pages' Voila finds from its own folder."""
+    kept = key_file(db) if db else None
+    return str(Path(kept).resolve()) if kept else None
 
 
 def _local(host: str) -> str:
@@ -300,7 +311,8 @@ def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, st
     return [
         (voila_command(folder, args.host, pages_port, refused=("teacher.ipynb",),
                        pools=pools, students=students,
-                       status_file=folder / ".runtime" / POOL_STATUS),
+                       status_file=folder / ".runtime" / POOL_STATUS,
+                       pages_key_file=_pages_key_file(getattr(args, "db", None))),
          # The lessons join this classroom's table server only: a link naming another
          # would have a page's kernel, on this computer, send requests wherever it says.
          {**os.environ, "JUPYTER_RUNTIME_DIR": str(folder / ".runtime"),

@@ -27,11 +27,13 @@ any request or any link. This module closes what Voila 0.5 leaves open:
   (:func:`sound_v1_frame`) closes its socket unread (one 16-byte frame saying 50 million
   had every lesson page of the class wait 13 s and Voila take 680 MB more).
 * **Kernels without end.** Every load of a page starts a kernel. The
-  :class:`GuardedKernelManager` caps the kernels of one page, of one client address and
+  :class:`GuardedKernelManager` caps the kernels of one page, of one client and
   of the whole server (``max_kernels_per_page``, ``max_kernels_per_client``,
   ``max_kernels``; a page beyond a cap says so, 503) and shuts down a kernel whose page
   has not connected within ``unconnected_timeout`` seconds (60) or has left that long
-  ago.
+  ago. A client is an address, or a lesson slip's code when the request shows the
+  code's pass (``pages_key_file``, :mod:`janus_widgets.table.page_pass`): students
+  behind one address, a school's proxy, are counted each on their own.
 
 * **A pool of preheated pages** (``VoilaConfiguration.preheat_kernel``, what the
   ``classroom`` command turns on for the lessons of the day): a pool's kernels start and
@@ -70,6 +72,8 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from tornado import web
 from tornado.httputil import HTTPHeaders
 from traitlets import Bool, Dict, Float, Int, List, Unicode
+
+from .table.page_pass import holds, read_or_make_key
 
 __all__ = ["install", "security_headers", "local_only", "GuardedKernelManager",
            "KERNEL_PROTOCOL", "TEMPLATE_SCRIPTS", "OVERRIDES_OFF", "PageFull",
@@ -110,8 +114,11 @@ _EXECUTABLE = re.compile(rb"\btype\s*=\s*[\"']?(?:text/javascript|module)\b", re
 _HAS_TYPE = re.compile(rb"\btype\s*=", re.I)
 _HAS_SRC_OR_NONCE = re.compile(rb"\b(?:src|nonce)\s*=", re.I)
 _known_hashes: frozenset[bytes] | None = None
-#: The address of the client whose request is rendering a page (set by the handler, read
-#: where the page's kernel is started, in the same task).
+#: How a client that showed a lesson slip's pass is named: ``code:`` and the code.
+CODE_CLIENT = "code:"
+#: The client whose request is rendering a page (its address, or its lesson slip's code:
+#: :meth:`GuardedKernelManager.client_of`; set by the handler, read where the page's
+#: kernel is started, in the same task).
 _CLIENT: contextvars.ContextVar[str | None] = contextvars.ContextVar("janus_client",
                                                                      default=None)
 #: The page (the address as asked, made plain) whose request is being rendered.
@@ -439,7 +446,9 @@ def install() -> bool:
         refused = getattr(self.kernel_manager, "refused_pages", ())
         if notebook in {posixpath.normpath("/" + p).lstrip("/") for p in refused}:
             raise web.HTTPError(404)
-        _CLIENT.set(self.request.remote_ip)
+        client_of = getattr(self.kernel_manager, "client_of", None)
+        _CLIENT.set(client_of(self.request.remote_ip, self.request.query_arguments)
+                    if client_of else self.request.remote_ip)
         _PAGE.set(posixpath.normpath("/" + self.request.path))
         async for chunk in get_generator(self, path):
             yield chunk
@@ -475,7 +484,8 @@ class GuardedKernelManager(AsyncMappingKernelManager):
     """Voila's kernel manager with caps and a deadline (and, made, :func:`install`).
 
     A page (the address a kernel was started for) has at most ``max_kernels_per_page``
-    kernels, one client (the address a request comes from) ``max_kernels_per_client``,
+    kernels, one client (the address a request comes from, or the lesson slip's code it
+    holds with its pass: :meth:`client_of`) ``max_kernels_per_client``,
     the server ``max_kernels``: a load beyond any is answered 503 with a sentence that
     says which cap and what to do. This machine's own requests (loopback) have no
     per-client cap, unless ``cap_loopback``: the teacher's browser, and every client
@@ -494,8 +504,9 @@ class GuardedKernelManager(AsyncMappingKernelManager):
     max_kernels_per_page = Int(40, config=True,
                                help="kernels one page (one notebook) runs at most")
     max_kernels_per_client = Int(6, config=True,
-                                 help="kernels the requests of one client address start at "
-                                      "most (this machine's own requests: no cap)")
+                                 help="kernels the requests of one client (an address, or "
+                                      "a lesson slip's code with its pass) start at most "
+                                      "(this machine's own requests: no cap)")
     cap_loopback = Bool(False, config=True,
                         help="count this machine's own requests per client as well")
     unconnected_timeout = Float(60.0, config=True,
@@ -514,6 +525,10 @@ class GuardedKernelManager(AsyncMappingKernelManager):
                  help="pages kept ready with a preheating Voila: notebook (its path under "
                       "the served folder) → how many; every other notebook has none "
                       "(this sets Voila's kernel_pools_config)")
+    pages_key_file = Unicode("", config=True,
+                             help="the class's pages key (janus_widgets.table.page_pass): "
+                                  "a request with a lesson slip's code and its pass counts "
+                                  "for that student, not for its address")
     pool_status_file = Unicode("", config=True,
                                help="a JSON file where the pools' state is written (pages "
                                     "ready, warming, their memory) as it changes")
@@ -522,6 +537,7 @@ class GuardedKernelManager(AsyncMappingKernelManager):
         install()
         super().__init__(**kwargs)
         self._page_of: dict[str, tuple[str, str | None]] = {}   # kernel → (page, client)
+        self._pages_key: bytes | None = None    # read at the first request with a pass
         self._alone_since: dict[str, float] = {}
         self._busy_at: dict[str, float] = {}    # when a check last saw it run code
         self._starting: list[tuple[str, str | None]] = []
@@ -537,6 +553,28 @@ class GuardedKernelManager(AsyncMappingKernelManager):
                 "default": {"pool_size": 0},
                 **{page: {"pool_size": size} for page, size in self.pools.items()
                    if posixpath.normpath(page) not in self._refused()}}
+
+    def client_of(self, address: str, query: dict[str, list[bytes]]) -> str:
+        """Who a page's request counts for: ``code:`` and the lesson slip's code when
+        the request holds the code's pass (the table server sent the student here;
+        students behind one address, a school's proxy, are then counted each on their
+        own), else its address."""
+        codes, passes = query.get("code", []), query.get("pass", [])
+        if self.pages_key_file and len(codes) == 1 and len(passes) == 1:
+            if self._pages_key is None:
+                try:
+                    self._pages_key = read_or_make_key(self.pages_key_file)
+                except (OSError, ValueError) as exc:
+                    self.log.error("the class's pages key %s cannot be read: %s",
+                                   self.pages_key_file, exc)
+                    return address
+            try:
+                code, given = codes[0].decode("ascii"), passes[0].decode("ascii")
+            except UnicodeDecodeError:
+                return address
+            if holds(self._pages_key, code, given):
+                return f"{CODE_CLIENT}{code}"
+        return address
 
     def _refused(self) -> set[str]:
         return {posixpath.normpath("/" + page).lstrip("/") for page in self.refused_pages}
@@ -567,7 +605,9 @@ class GuardedKernelManager(AsyncMappingKernelManager):
                            "a page you no longer use, or try again in a minute.")
         if self._counted(client) and \
                 self._count(client=client) >= self.max_kernels_per_client:
-            raise PageFull(f"This page cannot open now: your computer has "
+            whose = ("your lesson slip's code has" if client and
+                     client.startswith(CODE_CLIENT) else "your computer has")
+            raise PageFull(f"This page cannot open now: {whose} "
                            f"{_times(self.max_kernels_per_client, 'page')} of this server "
                            "open already, its limit. Close one you no longer use, or try "
                            "again in a minute.")

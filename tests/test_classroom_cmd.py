@@ -83,6 +83,22 @@ def test_the_dashboard_is_told_the_lessons_of_the_day(tmp_path, monkeypatch):
     assert lessons_of_the_day(dashboard_env) == []          # none named: none of before
 
 
+def test_the_class_pages_count_a_lesson_slips_pages_by_its_pass(tmp_path, monkeypatch):
+    """The pages' Voila reads the key beside the database (the table server sends a
+    lesson slip's code on with its pass): from its own folder, so by its full path; the
+    dashboard's has none."""
+    from argparse import Namespace
+
+    from janus_widgets.classroom_cmd import voila_servers
+    monkeypatch.chdir(tmp_path)
+    args = Namespace(host="127.0.0.1", port=8866, pages_port=None, db="classroom.sqlite",
+                     dashboard_host="127.0.0.1", dashboard_port=None, pools={}, students=4)
+    (pages, _, _), (dashboard, _, _) = voila_servers(args, tmp_path / "classroom-pages")
+    assert f"--GuardedKernelManager.pages_key_file={tmp_path}/classroom.sqlite.pages-key" \
+        in pages
+    assert not any("pages_key_file" in part for part in dashboard)
+
+
 def run_classroom(folder: Path, *extra: str, env: dict[str, str]) -> tuple[
         subprocess.Popen, str]:
     """Start ``python -m janus_widgets classroom`` in ``folder``; it and what it printed

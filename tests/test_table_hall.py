@@ -920,6 +920,14 @@ def test_a_lesson_slips_code_leads_to_its_lessons_page(tmp_path):
     query = parse_qs(address.query)
     assert query["server"] == ["http://127.0.0.1:8866"]
     assert hall.join_class(query["code"][0])[:2] == ("3b", "ada")    # the code joins
+    assert "pass" not in query                      # no key for the pages: no pass
+    # the classroom's pages count a student's pages by the code's pass, not by the
+    # address (a school's students behind one): only the class's own servers make it
+    from janus_widgets.table.page_pass import key_file, page_pass, read_or_make_key
+    hall.pages_key = read_or_make_key(key_file(str(tmp_path / "class.sqlite")))
+    query = parse_qs(urlparse(hall.lesson_address(typed)).query)
+    assert query["pass"] == [page_pass(hall.pages_key, query["code"][0])]
+    assert query["pass"] != [page_pass(b"another key, not the class's own", query["code"][0])]
     with pytest.raises(WireError, match="opens no lesson page") as no_lesson:
         hall.lesson_address(plain["bo"])
     assert no_lesson.value.code == "no_lesson"

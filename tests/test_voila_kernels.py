@@ -205,3 +205,37 @@ def test_this_machine_has_no_cap_of_its_own_unless_asked():
     for student in ("10.0.0.7", "192.168.1.23", "fe80::1", "2001:db8::5"):
         assert counted(default, student), student
     assert not counted(default, None)
+
+
+def test_students_behind_one_address_are_counted_by_their_slips_pass(tmp_path):
+    """A school's students may all reach the class's pages through one address (a proxy,
+    a NAT): counted by address, six lesson pages opened for the whole class and the rest
+    were refused "your computer has 6 pages". A request with a lesson slip's code and
+    its pass (the table server sends a slip's code on with it) counts for that code; a
+    made-up pass, or none, for the address, as before."""
+    from html import unescape
+
+    from janus_widgets.table.page_pass import page_pass, read_or_make_key
+    key_path = tmp_path / "class.sqlite.pages-key"
+    key = read_or_make_key(str(key_path))
+    config = json.loads((ROOT / "notebooks" / "voila.json").read_text())
+    config["GuardedKernelManager"] = {"max_kernels_per_client": 2, "cap_loopback": True,
+                                      "pages_key_file": str(key_path)}
+    (tmp_path / "voila.json").write_text(json.dumps(config))
+    (tmp_path / "a.ipynb").write_text(json.dumps(PAGE))
+
+    with voila_tree(tmp_path, tmp_path / "voila.log") as base:
+        def page(code: str, given: str | None = None) -> tuple[int, str]:
+            given = page_pass(key, code) if given is None else given
+            return load(f"{base}voila/render/a.ipynb?code={code}&pass={given}")
+
+        for code in ("AAAAAAAAAA", "BBBBBBBBBB", "CCCCCCCCCC"):    # one address, three
+            for _ in range(2):                                    # students, 2 pages each
+                assert page(code)[0] == 200, code
+        status, html = page("AAAAAAAAAA")
+        assert status == 503 and "your lesson slip's code has 2 pages" in unescape(html)
+        # a made-up pass, a pass of another code, none: the address's pages
+        assert page("DDDDDDDDDD", "0" * 32)[0] == 200
+        assert page("EEEEEEEEEE", page_pass(key, "AAAAAAAAAA"))[0] == 200
+        status, html = load(f"{base}voila/render/a.ipynb?code=FFFFFFFFFF")
+        assert status == 503 and "your computer has 2 pages" in html

@@ -66,6 +66,7 @@ from .local import Table
 from .client import SeatMirror
 from .collector import OldObjectsFrozen
 from .narrate import sentence
+from .page_pass import key_file, page_pass, read_or_make_key
 from .seat_pages import (CSP, PAGE_FILES, SECURITY_HEADERS, PageError, PageView,
                          first_screen_html, message_text, page_file_served)
 from .storage import AnswerRow, MoveRow, SQLiteStorage, Storage, StorageError, TableRow
@@ -468,6 +469,9 @@ class Hall:
         self.tables: dict[str, ServedTable] = {}
         self.teachers: set[Connection] = set()
         self.pages = ""                       # where the seat pages are (for join slips)
+        #: the class's pages' key: a lesson slip's code is sent on with its pass
+        #: (:mod:`.page_pass`), so the pages count a student's pages, not an address's
+        self.pages_key: bytes | None = None
         #: Sockets open and not signed in yet (see SocketHandler.open).
         self.unsigned = Waiting()
         self.public = ""                      # the address those pages use for us
@@ -1117,7 +1121,10 @@ class Hall:
         if not lesson or not self.pages:
             raise WireError("no_lesson", "This code opens no lesson page here: ask your "
                                          "teacher which page to open.", 404)
-        query = urllib.parse.urlencode({"server": self.public, "code": code})
+        fields = {"server": self.public, "code": code}
+        if self.pages_key:            # the pages count this student's pages, not an address's
+            fields["pass"] = page_pass(self.pages_key, code)
+        query = urllib.parse.urlencode(fields)
         return f"{self.pages.rstrip('/')}/voila/render/lessons/{lesson}.ipynb?{query}"
 
     def join_class(self, code: Any, address: str = "") -> tuple[str, str, str]:
@@ -2710,6 +2717,9 @@ async def serve(host: str = "127.0.0.1", port: int = 8866, db: str = "classroom.
     hall = Hall(storage, token, bot_delay=bot_delay, loop=lambda: loop, questions=questions,
                 hints=hints, answer_check=answer_check)
     hall.pages = pages
+    kept = key_file(db)
+    if pages and kept:
+        hall.pages_key = read_or_make_key(kept)
     ssl_ctx = None
     if certfile:
         ssl_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
