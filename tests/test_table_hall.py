@@ -970,3 +970,29 @@ def test_a_database_from_before_lesson_slips_opens_and_keeps_its_codes(tmp_path)
     assert hall.join_class("KM4TPXRA3C")[:2] == ("3a", "cy")
     with pytest.raises(WireError, match="opens no lesson page"):
         hall.lesson_address("KM4TPXRA3C")
+
+
+def test_more_codes_for_a_class_add_students_and_never_take_anyones_place(tmp_path):
+    """Lesson codes made again for a class by a number (a latecomer, a second group)
+    named them student-1… again: the first students' codes stopped working, and each
+    newcomer took a first student's place, numbers and checks. They are numbered after
+    the last now; a name given again still gets a new code (a lost slip)."""
+    hall = make_hall(tmp_path / "class.sqlite")
+    try:
+        _, first = hall.create_class({"name": "7a", "students": 3})
+        _, late = hall.create_class({"name": "7a", "students": 2})
+        assert list(late) == ["student-4", "student-5"]
+        for name, code in {**first, **late}.items():
+            assert hall.join_class(code)[:2] == ("7a", name)
+        _, other = hall.create_class({"name": "7b", "students": 1})    # each class its own
+        assert list(other) == ["student-1"]
+        _, again = hall.create_class({"name": "7a", "students": ["student-2"]})
+        assert hall.join_class(again["student-2"])[:2] == ("7a", "student-2")
+        with pytest.raises(WireError, match="no student has the code"):
+            hall.join_class(first["student-2"])
+        # kept: a restarted server numbers on
+        hall.storage.close()
+        hall = make_hall(tmp_path / "class.sqlite")
+        assert list(hall.create_class({"name": "7a", "students": 1})[1]) == ["student-6"]
+    finally:
+        hall.storage.close()

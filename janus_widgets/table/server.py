@@ -1072,7 +1072,17 @@ class Hall:
         """A class list for a lesson: ``{"name": "3b", "students": ["ada", …] or 25,
         "lesson": "what-can-i-know"}`` (the lesson is optional: a lesson slip's short
         address, ``/lesson?code=…``, opens it); one join code per student (a name again
-        gets a new code)."""
+        gets a new code). A number of students for a class that has a list already adds
+        that many after the last (``student-31`` on): the students already there keep
+        their codes, and each newcomer gets numbers of their own.
+
+        >>> from janus_widgets.table.storage import SQLiteStorage
+        >>> hall = Hall(SQLiteStorage(":memory:"), "token-of-the-doctest")
+        >>> list(hall.create_class({"name": "7a", "students": 2})[1])
+        ['student-1', 'student-2']
+        >>> list(hall.create_class({"name": "7a", "students": 1})[1])
+        ['student-3']
+        """
         if not isinstance(spec, dict) or set(spec) - {"name", "students", "lesson"}:
             raise WireError("bad_request", "a class is {\"name\": …, \"students\": [names] "
                                            "or a number, \"lesson\": its lesson (if any)}")
@@ -1090,7 +1100,11 @@ class Hall:
         if isinstance(students, int) and not isinstance(students, bool):
             if not 1 <= students <= 500:
                 raise WireError("bad_request", "a class has 1 to 500 students")
-            names = [f"student-{k}" for k in range(1, students + 1)]
+            numbered = [int(m.group(1)) for m in map(
+                re.compile(r"student-(\d+)").fullmatch, self.storage.students_of(name.strip()))
+                if m]
+            after = max(numbered, default=0)
+            names = [f"student-{k}" for k in range(after + 1, after + students + 1)]
         elif isinstance(students, list) and 1 <= len(students) <= 500 and all(
                 isinstance(x, str) and re.fullmatch(r"[\w.@+-]{1,80}", x.strip())
                 for x in students):

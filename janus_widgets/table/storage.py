@@ -181,6 +181,11 @@ class Storage(ABC):
     def find_student(self, code_hash: str) -> tuple[str, str] | None:
         """``(class, student)`` of a student's join code (its hash)."""
 
+    def students_of(self, class_name: str) -> list[str]:
+        """The names on a class's list. (A storage of its own may leave this as it is:
+        a class made again by a number of students then renames its first ones.)"""
+        return []
+
     def lesson_of(self, code_hash: str) -> str | None:
         """The lesson a student's join code (its hash) opens: ``""`` when its class
         named none, ``None`` for no such code. (A storage of its own that keeps no
@@ -485,6 +490,10 @@ class SQLiteStorage(Storage):
     def find_student(self, code_hash: str) -> tuple[str, str] | None:
         rows = self._read("SELECT class, student FROM students WHERE hash = ?", (code_hash,))
         return (rows[0][0], rows[0][1]) if rows else None
+
+    def students_of(self, class_name: str) -> list[str]:
+        return [row[0] for row in self._read(
+            "SELECT student FROM students WHERE class = ? ORDER BY rowid", (class_name,))]
 
     def lesson_of(self, code_hash: str) -> str | None:
         rows = self._read("SELECT l.lesson FROM students s LEFT JOIN student_lessons l "
