@@ -528,12 +528,26 @@ class Hall:
         >>> t = hall.create_table({"game": "jactus", "players": 2})
         >>> Hall(hall.storage, "token", bot_delay=0).restored_text()
         'Brought back from the database: 1 table (1 playing), as they were.'
+
+        A game played to its end is finished, not playing:
+
+        >>> served, _ = hall.create_table({"game": "janus", "players": 2, "seed": 1})
+        >>> for k in range(200):                      # each seat's last legal move
+        ...     state = served.table.state
+        ...     if state.is_over:
+        ...         break
+        ...     _ = hall.play(served, state.current_player, state.legal_moves()[-1].notation,
+        ...                   f"m{k}")
+        >>> Hall(hall.storage, "token", bot_delay=0).restored_text()
+        'Brought back from the database: 2 tables (1 playing, 1 finished), as they were.'
         """
         if not self.tables and not self.unrestored and not self.answers_kept:
             return ""
         counts = {}
         for served in self.tables.values():
-            counts[served.status] = counts.get(served.status, 0) + 1
+            kind = ("finished" if served.status == "playing" and served.table.state.is_over
+                    else served.status)
+            counts[kind] = counts.get(kind, 0) + 1
         tables = len(self.tables)
         said = f"{tables} table{'s' if tables != 1 else ''}"
         if counts:
