@@ -446,7 +446,8 @@ def test_script_in_the_address_never_runs_and_bad_codes_say_what_to_do(browser, 
     seat = SeatPage(browser, f"{server.url}/seat?code=ZZZZZZZZ")
     try:
         seat.page.wait_for_function(
-            "() => document.getElementById('join-message').textContent.includes('No seat')")
+            "() => document.getElementById('join-message').textContent.includes("
+            "'No seat has this code here: check the code and the address on your slip')")
     finally:
         seat.close()
     ended = make_table(teacher, "jactus")

@@ -178,7 +178,8 @@ def test_a_lesson_slips_short_address_is_a_form_with_no_script(server, teacher):
     status, _, body = get(server, "/lesson?code=" + "%22%3E%3Cb%3E" * 5)
     assert b"10 letters and digits on your lesson slip" in body     # too long for one
     status, _, body = get(server, "/lesson?code=ZZZZZZZZZZ")
-    assert status == 404 and b"No lesson slip has this code" in body
+    assert status == 404 and b"No lesson slip has this code here: check the code and " \
+        b"the address on your slip" in body
     codes = teacher.create_class("3b", ["ada"], lesson="what-can-i-know")
     status, _, body = get(server, f"/lesson?code={codes['ada']}")  # a server with no pages
     assert status == 404 and b"opens no lesson page here" in body

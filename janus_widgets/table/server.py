@@ -1144,8 +1144,10 @@ class Hall:
         lesson = self.storage.lesson_of(self.storage.hash_code(code))
         if lesson is None:
             self._join_failed(None)           # in the class's count, as a seat slip's
-            raise WireError("unknown_code", "No lesson slip has this code: check it on "
-                                            "your slip (letters and digits).", 404)
+            raise WireError("unknown_code", "No lesson slip has this code here: check the "
+                                            "code and the address on your slip (letters "
+                                            "and digits; another class has another "
+                                            "address).", 404)
         if not lesson or not self.pages:
             raise WireError("no_lesson", "This code opens no lesson page here: ask your "
                                          "teacher which page to open.", 404)

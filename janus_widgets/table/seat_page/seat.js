@@ -70,7 +70,8 @@ function join(code) {
 function refusal(msg) {
   const said = typeof msg.error === "string" ? msg.error : "the server refused the code";
   return {
-    unknown_code: "No seat has this code: check it on your slip (letters and digits).",
+    unknown_code: "No seat has this code here: check the code and the address on your " +
+      "slip (letters and digits; another class has another address).",
     ended: "This table has ended: ask your teacher for a new slip.",
   }[msg.code] || said;
 }
