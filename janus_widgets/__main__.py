@@ -162,11 +162,15 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("lessons", "worksheet"):
         return _lesson_command(args)
     if args.command == "serve":
+        # One server a database: serve holds it as a classroom does (a second one on
+        # it would overwrite the first's tables).
+        from .classroom_cmd import run_holding, table_server_address
         from .table.server import main as serve_main
         args.questions = lesson_questions()
         args.hints = solver_hints()
         args.answer_check = answer_check()
-        return serve_main(args)
+        return run_holding(args.db, "serve", table_server_address(args),
+                           lambda: serve_main(args))
     if args.command == "classroom":
         from .classroom_cmd import main as classroom_main
         args.questions = lesson_questions()

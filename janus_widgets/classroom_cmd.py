@@ -20,10 +20,17 @@ when it is opened (:mod:`janus_widgets.analysis.preheat`). The command prints wh
 pages cost in memory and when they are ready; pages taken are made again in the
 background, a few at a time. A page opened when none is ready starts on its own, as
 every page does without ``--lesson``.
+
+**One classroom a database**: a classroom (or ``serve``) holds its database for as long
+as it runs (:func:`hold_database`: an OS lock on a file beside it, which the OS lets go
+of when the process ends, even killed), so a second one started in the same folder says
+where the first one is and stops before it touches the database, the pages or the
+dashboard's link.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -145,6 +152,108 @@ def _write_manifest(folder: Path, digests: dict[str, str]) -> None:
     partial = folder / (MANIFEST + ".partial")
     partial.write_text(text, encoding="utf-8")
     os.replace(partial, folder / MANIFEST)
+
+
+class DatabaseInUse(RuntimeError):
+    """The database cannot be held for this process: another classroom or table
+    server runs on it (or no lock file can be made beside it)."""
+
+
+def lock_file(db: str | Path) -> Path:
+    """The lock file a running classroom or table server holds beside its database.
+
+    >>> lock_file("class/classroom.sqlite").as_posix()
+    'class/classroom.sqlite.lock'
+    """
+    return Path(f"{db}.lock")
+
+
+#: What each command that holds a database is, in the message a second one gets.
+HOLDERS = {"classroom": "another classroom", "serve": "a table server (janus-widgets serve)"}
+
+
+@contextlib.contextmanager
+def hold_database(db: str | Path, command: str, address: str) -> Iterator[Path]:
+    """Hold ``db`` for this process while the ``with`` block runs: an exclusive
+    ``flock`` on :func:`lock_file`, which the OS releases when the process ends however
+    it ends (a file left by a process killed with ``kill -9`` holds nothing). The file
+    says who holds it (``command``, its ``address``, the process id; never a token),
+    for the message :class:`DatabaseInUse` gives a second one. Where the OS has no
+    ``flock`` (Windows), nothing is held."""
+    try:
+        import fcntl
+    except ImportError:                      # pragma: no cover - Windows
+        yield lock_file(db)
+        return
+    path = lock_file(db)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise DatabaseInUse(f"cannot make the lock file {path} beside the database "
+                            f"({exc.strerror or exc}): start in a folder you may write "
+                            "to, or give another --db") from None
+    with os.fdopen(fd, "r+", encoding="utf-8") as handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise DatabaseInUse(_held_by(handle.read(), db)) from None
+        try:
+            handle.seek(0)
+            handle.truncate()
+            handle.write(json.dumps({"command": command, "address": address,
+                                     "pid": os.getpid()}) + "\n")
+            handle.flush()
+            yield path
+        finally:
+            handle.seek(0)
+            handle.truncate()            # the lock goes when the file is closed
+            handle.flush()
+
+
+def _held_by(text: str, db: str | Path) -> str:
+    """The message for a second classroom on ``db``, from its lock file's ``text``.
+
+    >>> import os; here = os.path.join(os.getcwd(), "classroom.sqlite")
+    >>> print(_held_by('{"command": "classroom", "address": "http://10.0.0.5:8866", '
+    ...                '"pid": 41}', here))  # doctest: +NORMALIZE_WHITESPACE
+    another classroom is running in this folder (database classroom.sqlite; its table
+    server at http://10.0.0.5:8866, process 41): stop it (Ctrl-C in its terminal), or
+    start this one in a folder of its own; two at once would overwrite each other's
+    tables, pages and dashboard link
+    >>> print(_held_by("", "/srv/3b/c.sqlite"))  # doctest: +NORMALIZE_WHITESPACE
+    another classroom is running in /srv/3b (database c.sqlite): stop it (Ctrl-C in its
+    terminal), or start this one in a folder of its own; two at once would overwrite
+    each other's tables, pages and dashboard link
+    """
+    try:
+        holder = json.loads(text)
+    except ValueError:
+        holder = {}
+    holder = holder if isinstance(holder, dict) else {}
+    who = HOLDERS.get(str(holder.get("command")), "another classroom")
+    database = Path(db).resolve()
+    folder = ("this folder" if database.parent == Path.cwd().resolve()
+              else str(database.parent))
+    known = [f"database {database.name}"]
+    if isinstance(holder.get("address"), str) and holder["address"]:
+        known.append(f"its table server at {holder['address']}")
+    if isinstance(holder.get("pid"), int):
+        known[-1] += f", process {holder['pid']}"
+    return (f"{who} is running in {folder} ({'; '.join(known)}): stop it (Ctrl-C in its "
+            "terminal), or start this one in a folder of its own; two at once would "
+            "overwrite each other's tables, pages and dashboard link")
+
+
+def run_holding(db: str | Path, command: str, address: str, run: Callable[[], int]) -> int:
+    """``run()`` while holding ``db`` (:func:`hold_database`); 1, after saying why on
+    stderr, when another classroom or table server holds it."""
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(hold_database(db, command, address))
+        except DatabaseInUse as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        return run()
 
 
 def _lan_address() -> str:
@@ -328,7 +437,14 @@ def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, st
 
 
 def main(args: Any) -> int:
-    """Run the classroom until Ctrl-C."""
+    """Run the classroom until Ctrl-C, holding its database (:func:`hold_database`):
+    1 at once if another classroom or table server runs on it."""
+    return run_holding(args.db, "classroom", table_server_address(args),
+                       lambda: _run(args))
+
+
+def _run(args: Any) -> int:
+    """Run the classroom until Ctrl-C (its database held)."""
     host, port = args.host, args.port
     pages_port = args.pages_port or port + 1
     dashboard_host = getattr(args, "dashboard_host", None) or "127.0.0.1"

@@ -6,6 +6,7 @@ table server and its Voilas) as a teacher would."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -97,6 +98,66 @@ def test_the_class_pages_count_a_lesson_slips_pages_by_its_pass(tmp_path, monkey
     assert f"--GuardedKernelManager.pages_key_file={tmp_path}/classroom.sqlite.pages-key" \
         in pages
     assert not any("pages_key_file" in part for part in dashboard)
+
+
+def refused(folder: Path, *command: str, timeout: float = 30) -> subprocess.CompletedProcess:
+    """Run ``python -m janus_widgets COMMAND…`` in ``folder``, expected to stop at once;
+    one that runs on is stopped (its whole group: a classroom's Voilas too) after
+    ``timeout`` seconds, and the test fails."""
+    proc = subprocess.Popen([sys.executable, "-m", "janus_widgets", *command], cwd=folder,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    try:
+        out = proc.communicate(timeout=timeout)[0]
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        out = proc.communicate()[0]
+        raise AssertionError(f"`{' '.join(command)}` did not stop at once:\n{out[-2000:]}")
+    return subprocess.CompletedProcess(command, proc.returncode, out)
+
+
+def test_a_second_classroom_or_server_on_a_running_ones_database_is_refused(tmp_path):
+    """Two classrooms in one folder: the second started on the same database, wrote its
+    pages and the dashboard's link over the first's, and a move failed ("the move could
+    not be stored (expected 12, found 13 …)"). A running server holds its database: a
+    classroom or a serve started on it stops at once, says where the first one is and
+    what to do, and writes nothing; the first goes on."""
+    from browser_support import free_port, wait_http
+    from server_support import table_server
+    with table_server(tmp_path) as first:
+        lock = tmp_path / "classroom.sqlite.lock"
+        assert json.loads(lock.read_text()) == {
+            "command": "serve", "address": first.url, "pid": first.proc.pid}
+        for command in (["classroom", "--no-browser"], ["serve"]):
+            done = refused(tmp_path, *command, "--db", "classroom.sqlite",
+                           "--port", str(free_port()))
+            said = done.stdout
+            assert done.returncode == 1, said
+            assert ("error: a table server (janus-widgets serve) is running in this "
+                    f"folder (database classroom.sqlite; its table server at {first.url}, "
+                    f"process {first.proc.pid}): stop it (Ctrl-C in its terminal), or "
+                    "start this one in a folder of its own") in said, said
+            assert first.token not in said
+        assert not (tmp_path / "classroom-pages").exists()
+        assert not (tmp_path / "classroom.sqlite.dashboard.html").exists()
+        wait_http(first.url + "/api/status", timeout=5, proc=first.proc)   # untouched
+
+
+def test_a_lock_left_by_a_killed_server_does_not_block_its_restart(tmp_path):
+    """The lock is the OS's, held by the process: ``kill -9`` leaves the file, and it
+    holds nothing; the same command starts again on the same database."""
+    from janus_widgets.classroom_cmd import hold_database
+    from server_support import table_server
+    with table_server(tmp_path) as server:
+        lock = tmp_path / "classroom.sqlite.lock"
+        killed = server.proc.pid
+        server.kill()
+        assert json.loads(lock.read_text())["pid"] == killed      # left as it was
+        server.start()                            # fails if it refuses to start
+        assert json.loads(lock.read_text())["pid"] == server.proc.pid != killed
+    with hold_database(tmp_path / "classroom.sqlite", "classroom", "http://h:1") as held:
+        assert json.loads(held.read_text())["command"] == "classroom"
+    assert lock.read_text() == ""               # let go of, and said so
 
 
 def run_classroom(folder: Path, *extra: str, env: dict[str, str]) -> tuple[
