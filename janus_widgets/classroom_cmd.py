@@ -42,6 +42,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -52,7 +53,9 @@ from .table.page_pass import key_file
 from .table.server import address_for_pages, default_token_file, run_until_stopped
 
 __all__ = ["main", "build_pages", "voila_command", "voila_servers", "pool_settings",
-           "lesson_pools", "NOTEBOOKS", "MANIFEST", "PAGE_MB", "STUDENTS", "POOL_STATUS"]
+           "lesson_pools", "hold_database", "run_holding", "DatabaseInUse", "lock_file",
+           "check_ports", "classroom_ports", "PortError", "NOTEBOOKS", "MANIFEST", "PAGE_MB",
+           "STUDENTS", "POOL_STATUS"]
 
 # NOTEBOOKS: the package's notebooks (the pages are made from them; janus_widgets.resources
 # finds the packaged ones, or a clone's notebooks/).
@@ -256,6 +259,110 @@ def run_holding(db: str | Path, command: str, address: str, run: Callable[[], in
         return run()
 
 
+class PortError(ValueError):
+    """A port the classroom needs is taken, out of range, or given twice."""
+
+
+def classroom_ports(args: Any) -> list[tuple[str, str, int, str]]:
+    """The three ports a classroom listens on, each as the option that sets it, the
+    address it listens on, the port and what it is for: ``--port`` N (the table
+    server), the lesson pages N+1 and the dashboard N+2 unless ``--pages-port`` and
+    ``--dashboard-port`` say otherwise (the dashboard's port follows the pages')."""
+    pages_port = getattr(args, "pages_port", None) or args.port + 1
+    dashboard_host = getattr(args, "dashboard_host", None) or "127.0.0.1"
+    dashboard_port = getattr(args, "dashboard_port", None) or pages_port + 1
+    return [("--port", args.host, args.port, "the table server"),
+            ("--pages-port", args.host, pages_port, "the lesson pages"),
+            ("--dashboard-port", dashboard_host, dashboard_port, "your dashboard")]
+
+
+def listen_error(host: str, port: int) -> OSError | None:
+    """Why a server could not listen on ``host:port`` now (None: it could), found the
+    way the servers listen (tornado's ``bind_sockets``), the sockets closed at once."""
+    from tornado.netutil import bind_sockets
+    try:
+        sockets = bind_sockets(port, address=host or None)
+    except OSError as exc:
+        return exc
+    for sock in sockets:
+        sock.close()
+    return None
+
+
+def check_ports(args: Any, error: Callable[[str, int], OSError | None] = listen_error,
+                ) -> None:
+    """Raise :class:`PortError` (which port, what it is for, what is wrong with it, and
+    a value to give instead) unless every port of the classroom (:func:`classroom_ports`)
+    is a port, its own, and free to listen on: checked before anything starts.
+
+    >>> from argparse import Namespace
+    >>> taken = lambda host, port: OSError(98, "Address in use") if port == 19011 else None
+    >>> check_ports(Namespace(host="0.0.0.0", port=19010), taken)
+    Traceback (most recent call last):
+    ...
+    janus_widgets.classroom_cmd.PortError: port 19011 (the lesson pages) is in use; a classroom needs 19010, 19011 and 19012 free: choose another --port, such as 19020
+    """
+    import errno
+    ports = classroom_ports(args)
+    given = {option for option, *_ in ports
+             if option == "--port" or getattr(args, option[2:].replace("-", "_"), None)}
+    numbers = [port for _, _, port, _ in ports]
+    needs = f"a classroom needs {numbers[0]}, {numbers[1]} and {numbers[2]} free"
+    for option, host, port, what in ports:
+        change = option if option in given else "--port"
+        if not 1 <= port <= 65535:
+            raise PortError(f"port {port} ({what}) is not a port (they go from 1 to "
+                            f"65535); {needs}: choose another {change}"
+                            + _instead(args, change, error, start=8860))
+    for k, (option, _, port, what) in enumerate(ports):
+        for other_option, _, other_port, other_what in ports[k + 1:]:
+            if port == other_port:
+                raise PortError(f"port {port} is given to {what} ({option}) and to "
+                                f"{other_what} ({other_option}): each needs a port of "
+                                "its own")
+    for option, host, port, what in ports:
+        problem = error(host, port)
+        if problem is None:
+            continue
+        start = None
+        change = option if option in given else "--port"
+        if problem.errno == errno.EADDRINUSE:
+            said = f"port {port} ({what}) is in use; {needs}"
+        elif problem.errno == errno.EACCES:
+            said = (f"port {port} ({what}) is the administrator's only (as every port "
+                    f"below 1024 is); {needs}")
+            start = 8860
+        elif problem.errno == errno.EADDRNOTAVAIL or isinstance(problem, socket.gaierror):
+            host_option = "--dashboard-host" if option == "--dashboard-port" else "--host"
+            raise PortError(f"{host_option} {host} ({what}) is not an address of this "
+                            "machine: give one of its addresses, 0.0.0.0 for all of them, "
+                            "or 127.0.0.1 for this machine only")
+        else:
+            said = (f"cannot listen on {host}:{port} ({what}): "
+                    f"{problem.strerror or problem}; {needs}")
+        raise PortError(f"{said}: choose another {change}"
+                        + _instead(args, change, error, start=start))
+
+
+def _instead(args: Any, option: str, error: Callable[[str, int], OSError | None], *,
+             start: int | None = None, tries: int = 40) -> str:
+    """", such as N": a value of ``option`` with which every port of the classroom is
+    free (the round ten above ``start``, by default the port now, or the next round
+    tens), or "" if none of ``tries`` is."""
+    import argparse
+    attribute = option[2:].replace("-", "_")
+    if start is None:
+        start = {o: port for o, _, port, _ in classroom_ports(args)}[option]
+    for k in range(1, tries + 1):
+        value = (start // 10 + k) * 10
+        ports = classroom_ports(argparse.Namespace(**{**vars(args), attribute: value}))
+        numbers = [port for _, _, port, _ in ports]
+        if len(set(numbers)) == 3 and all(1 <= n <= 65535 for n in numbers) and all(
+                error(host, port) is None for _, host, port, _ in ports):
+            return f", such as {value}"
+    return ""
+
+
 def _lan_address() -> str:
     """This machine's address on the class's network (for the printed links)."""
     try:
@@ -412,9 +519,7 @@ def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, st
     another (another origin, out of the class's reach). The dashboard's is told the
     lessons of the day (``--lesson``), which its *Lesson codes* menu offers first."""
     from .widgets.dashboard import LESSONS_OF_THE_DAY
-    pages_port = args.pages_port or args.port + 1
-    dashboard_host = getattr(args, "dashboard_host", None) or "127.0.0.1"
-    dashboard_port = getattr(args, "dashboard_port", None) or pages_port + 1
+    _, (_, _, pages_port, _), (_, dashboard_host, dashboard_port, _) = classroom_ports(args)
     pools = getattr(args, "pools", None) or {}
     students = getattr(args, "students", None) or STUDENTS
     return [
@@ -445,10 +550,8 @@ def main(args: Any) -> int:
 
 def _run(args: Any) -> int:
     """Run the classroom until Ctrl-C (its database held)."""
-    host, port = args.host, args.port
-    pages_port = args.pages_port or port + 1
-    dashboard_host = getattr(args, "dashboard_host", None) or "127.0.0.1"
-    dashboard_port = getattr(args, "dashboard_port", None) or pages_port + 1
+    host = args.host
+    _, (_, _, pages_port, _), (_, dashboard_host, dashboard_port, _) = classroom_ports(args)
     folder = Path(args.pages or Path(args.db).resolve().parent / "classroom-pages")
     import importlib.util
     if importlib.util.find_spec("voila") is None:
@@ -458,6 +561,7 @@ def _run(args: Any) -> int:
               file=sys.stderr)
         return 2
     try:
+        check_ports(args)
         written = build_pages(folder)
         lessons_here = sorted(p.stem for p in (folder / "lessons").glob("*.ipynb"))
         args.students = getattr(args, "students", None) or STUDENTS

@@ -160,6 +160,77 @@ def test_a_lock_left_by_a_killed_server_does_not_block_its_restart(tmp_path):
     assert lock.read_text() == ""               # let go of, and said so
 
 
+def test_a_port_taken_is_named_with_what_it_is_for_before_anything_starts(tmp_path):
+    """A classroom listens on three ports (--port N, its lesson pages N+1, the dashboard
+    N+2); with N+1 taken it said only "Voila stopped at start (exit code 1)". Every port
+    is tried before anything starts: the one taken is named, with what it is for, the
+    three a classroom needs, and a --port with all three free."""
+    import socket
+
+    from janus_widgets.classroom_cmd import listen_error
+    for _ in range(20):                      # N free, N+1 ours, N+2 free
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if port + 2 > 65535 or listen_error("127.0.0.1", port + 2):
+            continue
+        taken = socket.socket()
+        try:
+            taken.bind(("127.0.0.1", port + 1))
+        except OSError:
+            taken.close()
+            continue
+        break
+    else:
+        pytest.skip("no three ports in a row were free")
+    with taken:
+        taken.listen()
+        done = refused(tmp_path, "classroom", "--no-browser", "--port", str(port),
+                       "--db", "classroom.sqlite")
+    said = done.stdout
+    suggested = re.search(rf"error: port {port + 1} \(the lesson pages\) is in use; a "
+                          rf"classroom needs {port}, {port + 1} and {port + 2} free: "
+                          r"choose another --port, such as (\d+)\n", said)
+    assert done.returncode == 2 and suggested, said
+    other = int(suggested.group(1))
+    assert other % 10 == 0 and other > port + 2
+    assert not (tmp_path / "classroom-pages").exists()       # nothing was started
+
+
+def test_each_port_problem_says_which_option_to_change():
+    from argparse import Namespace
+
+    from janus_widgets.classroom_cmd import PortError, check_ports
+    in_use = OSError(98, "Address already in use")
+
+    def problem(args: Namespace, busy: set[int], error: OSError = in_use) -> str:
+        with pytest.raises(PortError) as caught:
+            check_ports(args, lambda host, port: error if port in busy else None)
+        return str(caught.value)
+    room = {"host": "0.0.0.0", "port": 19010, "pages_port": None, "dashboard_host": None,
+            "dashboard_port": None}
+    # the dashboard's port given: that option is the one to change
+    said = problem(Namespace(**{**room, "dashboard_port": 19015}), {19015, 19020})
+    assert said == ("port 19015 (your dashboard) is in use; a classroom needs 19010, "
+                    "19011 and 19015 free: choose another --dashboard-port, such as 19030")
+    said = problem(Namespace(**{**room, "pages_port": 19010}), set())
+    assert said == ("port 19010 is given to the table server (--port) and to the lesson "
+                    "pages (--pages-port): each needs a port of its own")
+    said = problem(Namespace(**{**room, "port": 65534}), set())
+    assert said.startswith("port 65536 (your dashboard) is not a port (they go from 1 to "
+                           "65535); a classroom needs 65534, 65535 and 65536 free: choose "
+                           "another --port, such as 8870")
+    said = problem(Namespace(**{**room, "port": 80}), {80, 81, 82},
+                   OSError(13, "Permission denied"))
+    assert said == ("port 80 (the table server) is the administrator's only (as every "
+                    "port below 1024 is); a classroom needs 80, 81 and 82 free: choose "
+                    "another --port, such as 8870")
+    said = problem(Namespace(**{**room, "dashboard_host": "192.0.2.7"}), {19012},
+                   OSError(99, "Cannot assign requested address"))
+    assert said.startswith("--dashboard-host 192.0.2.7 (your dashboard) is not an address "
+                           "of this machine")
+
+
 def run_classroom(folder: Path, *extra: str, env: dict[str, str]) -> tuple[
         subprocess.Popen, str]:
     """Start ``python -m janus_widgets classroom`` in ``folder``; it and what it printed
