@@ -548,8 +548,24 @@ def main(args: Any) -> int:
                        lambda: _run(args))
 
 
+def quiet_terminal(verbose: bool) -> None:
+    """Keep the classroom's terminal (maybe on the projector) to what the teacher needs.
+    The table server runs in this process, where nothing set up Python's logging: each
+    request it refuses (4xx) reached the terminal as a line of tornado's, through
+    logging's last resort ("404 GET /voila/static/voila.js (127.0.0.1) 0.59ms", once
+    for each poll of another classroom's start). Without ``--verbose`` only a
+    request's line for a server error (5xx) shows; with it, every request's and
+    every note of the server's (as ``serve`` shows them), with Voila's own log."""
+    import logging
+    if verbose:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    else:
+        logging.getLogger("tornado.access").setLevel(logging.ERROR)
+
+
 def _run(args: Any) -> int:
     """Run the classroom until Ctrl-C (its database held)."""
+    quiet_terminal(bool(getattr(args, "verbose", False)))
     host = args.host
     _, (_, _, pages_port, _), (_, dashboard_host, dashboard_port, _) = classroom_ports(args)
     folder = Path(args.pages or Path(args.db).resolve().parent / "classroom-pages")

@@ -231,6 +231,54 @@ def test_each_port_problem_says_which_option_to_change():
                            "of this machine")
 
 
+@pytest.fixture(scope="module")
+def running_classroom(tmp_path_factory):
+    """One classroom started as a teacher starts it (no browser to open), on this
+    machine's loopback address: its table server's address, its dashboard's, and the
+    file its terminal's output goes to."""
+    from browser_support import free_port
+    folder = tmp_path_factory.mktemp("running-classroom")
+    port, pages_port, dashboard_port = (free_port() for _ in range(3))
+    terminal = folder / "terminal.txt"
+    with open(terminal, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "janus_widgets", "classroom", "--no-browser",
+             "--port", str(port), "--pages-port", str(pages_port), "--dashboard-port",
+             str(dashboard_port), "--students", "27", "--bot-delay", "0"],
+            stdout=out, stderr=subprocess.STDOUT, cwd=folder, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 240
+        while "Ctrl-C stops" not in terminal.read_text():
+            assert proc.poll() is None and time.monotonic() < deadline, \
+                "the classroom did not start:\n" + terminal.read_text()[-3000:]
+            time.sleep(0.3)
+        yield (f"http://127.0.0.1:{port}", f"http://127.0.0.1:{dashboard_port}", terminal)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+
+
+@pytest.mark.slow
+def test_a_request_refused_prints_nothing_on_the_terminal(running_classroom):
+    """28 lines of "404 GET /voila/static/voila.js (127.0.0.1)" filled a classroom's
+    terminal (maybe on the projector): another classroom's start, on ports that took
+    this one's, polled its table server for a Voila, and each request it refused was
+    printed through Python logging's last resort. Now the terminal says nothing of
+    them (--verbose shows every request)."""
+    from browser_support import get
+    url, _, terminal = running_classroom
+    for path in ("/voila/static/voila.js", "/nothing-here", "/api/tables"):
+        assert get(url + path)[0] in (401, 403, 404), path
+    time.sleep(1)
+    printed = terminal.read_text()
+    assert "Ctrl-C stops" in printed
+    assert not re.search(r"\b40[134] GET", printed), printed
+
+
 def run_classroom(folder: Path, *extra: str, env: dict[str, str]) -> tuple[
         subprocess.Popen, str]:
     """Start ``python -m janus_widgets classroom`` in ``folder``; it and what it printed
