@@ -517,8 +517,9 @@ def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, st
     but the teacher's dashboard) on ``--host``, and the dashboard alone on
     ``--dashboard-host``, this machine's loopback address unless the teacher asks for
     another (another origin, out of the class's reach). The dashboard's is told the
-    lessons of the day (``--lesson``), which its *Lesson codes* menu offers first."""
-    from .widgets.dashboard import LESSONS_OF_THE_DAY
+    lessons of the day (``--lesson``), which its *Lesson codes* menu offers first, and
+    the class size (``--students``), its number of students."""
+    from .widgets.dashboard import CLASS_SIZE, LESSONS_OF_THE_DAY
     _, (_, _, pages_port, _), (_, dashboard_host, dashboard_port, _) = classroom_ports(args)
     pools = getattr(args, "pools", None) or {}
     students = getattr(args, "students", None) or STUDENTS
@@ -537,7 +538,8 @@ def voila_servers(args: Any, folder: Path) -> list[tuple[list[str], dict[str, st
           # The dashboard talks to this classroom's table server only: a link naming
           # another server (where the token typed would go) is refused by the page.
           PINNED_SERVER: table_server_address(args),
-          LESSONS_OF_THE_DAY: ",".join(PurePosixPath(page).stem for page in pools)},
+          LESSONS_OF_THE_DAY: ",".join(PurePosixPath(page).stem for page in pools),
+          CLASS_SIZE: str(students)},
          f"http://{_local(dashboard_host)}:{dashboard_port}/voila/static/voila.js")]
 
 

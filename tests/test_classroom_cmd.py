@@ -84,6 +84,23 @@ def test_the_dashboard_is_told_the_lessons_of_the_day(tmp_path, monkeypatch):
     assert lessons_of_the_day(dashboard_env) == []          # none named: none of before
 
 
+def test_the_dashboard_is_told_the_class_size(tmp_path, monkeypatch):
+    """`classroom --students 30` and the dashboard's Lesson codes offered codes for 24:
+    the command tells its dashboard's Voila the class size as it tells the lessons of
+    the day, with or without a lesson named."""
+    from argparse import Namespace
+
+    from janus_widgets.classroom_cmd import voila_servers
+    from janus_widgets.widgets.dashboard import CLASS_SIZE, class_size_of_the_day
+    monkeypatch.setenv(CLASS_SIZE, "7")                      # left from before
+    for pools in ({}, {"lessons/roman-dice.ipynb": 30}):
+        args = Namespace(host="127.0.0.1", port=8866, pages_port=None,
+                         dashboard_host="127.0.0.1", dashboard_port=None, pools=pools,
+                         students=30)
+        (_, dashboard_env, _) = voila_servers(args, tmp_path)[1]
+        assert class_size_of_the_day(dashboard_env) == 30
+
+
 def test_the_class_pages_count_a_lesson_slips_pages_by_its_pass(tmp_path, monkeypatch):
     """The pages' Voila reads the key beside the database (the table server sends a
     lesson slip's code on with its pass): from its own folder, so by its full path; the

@@ -520,6 +520,31 @@ def test_the_lessons_of_the_day_come_first_and_the_first_is_chosen(monkeypatch):
     assert board.lesson_box.value == "game-design-lab" and board.today == []
 
 
+def test_the_lesson_codes_are_for_the_classrooms_own_class_size(monkeypatch):
+    """`classroom --students 30` and the Lesson codes tab still offered codes for 24
+    students: the dashboard takes the class size its classroom tells it."""
+    monkeypatch.setattr(dashboard_module, "TeacherClient", FakeClient)
+    monkeypatch.setattr(dashboard_module, "TeacherWatch", FakeWatch)
+    monkeypatch.setenv(dashboard_module.CLASS_SIZE, "30")
+    board = Dashboard("http://server:8866", "token", lessons={"roman-dice": "Roman dice"})
+    assert board.class_size.value == 30
+    asked: list[int] = []
+
+    def create_class(name: str, n: int, lesson: str = "") -> dict[str, str]:
+        asked.append(n)
+        return {f"student-{k + 1}": f"CODE{k}" for k in range(n)}
+    board.client.create_class = create_class
+    board.class_box.value = "3b"
+    board.class_button.click()                     # Make the codes, the number untouched
+    assert asked == [30] and "Download the lesson slips (30, to print)" in \
+        board.class_link.value
+    monkeypatch.delenv(dashboard_module.CLASS_SIZE)             # no classroom command
+    board = Dashboard("http://server:8866", "token", lessons={"roman-dice": "Roman dice"})
+    assert board.class_size.value == dashboard_module.DEFAULT_CLASS_SIZE == 24
+    assert Dashboard("http://server:8866", "token", lessons={"roman-dice": "Roman dice"},
+                     students=12).class_size.value == 12
+
+
 # --- join slips ------------------------------------------------------------------------------
 def test_a_slip_has_a_qr_code_and_a_short_address_on_the_table_server(board):
     import base64

@@ -18,7 +18,8 @@ JupyterLab) shows:
   ``<server>/seat?code=CODE``, and the page to open to type the code instead);
 * **Lesson codes**: a class list for a lesson chosen from those the class's pages serve
   (the lessons of the day first, the first of them chosen: :func:`lessons_of_the_day`;
-  one code per student) and its slips;
+  one code per student, as many as the classroom's ``--students``:
+  :func:`class_size_of_the_day`) and its slips;
 * **Answers**: the class's exercise checks tallied per question, each as its lesson
   shows it (number and title, in the lesson's order; its id in the tooltip), live
   (tried, right, checks, the commonest kinds of mistake with how many students made
@@ -516,6 +517,30 @@ def lessons_of_the_day(environ: dict[str, str] | None = None) -> list[str]:
     return [name.strip() for name in raw.split(",") if name.strip()]
 
 
+#: The environment variable the ``classroom`` command sets for its dashboard's Voila: the
+#: class size it was given (``--students``), the *Lesson codes* tab's number of students.
+CLASS_SIZE = "JANUS_CLASSROOM_STUDENTS"
+#: The *Lesson codes* tab's number of students where no ``classroom`` command said one,
+#: and the most it takes.
+DEFAULT_CLASS_SIZE = 24
+MAX_CLASS_SIZE = 500
+
+
+def class_size_of_the_day(environ: dict[str, str] | None = None) -> int:
+    """The class size the ``classroom`` command was started with (``--students``), as
+    it tells its dashboard (:data:`CLASS_SIZE`); :data:`DEFAULT_CLASS_SIZE` elsewhere,
+    or for a value that is no class size.
+
+    >>> class_size_of_the_day({CLASS_SIZE: "30"}), class_size_of_the_day({})
+    (30, 24)
+    >>> class_size_of_the_day({CLASS_SIZE: "0"}), class_size_of_the_day({CLASS_SIZE: "x"})
+    (24, 24)
+    """
+    raw = (os.environ if environ is None else environ).get(CLASS_SIZE, "").strip()
+    size = int(raw) if raw.isascii() and raw.isdigit() else 0
+    return size if 1 <= size <= MAX_CLASS_SIZE else DEFAULT_CLASS_SIZE
+
+
 def _lesson_titles(folder: Path) -> dict[str, str]:
     """Every lesson notebook in ``folder``: its file stem → its title (the first
     heading), in the order of the file names; notebooks that are no lesson (or cannot
@@ -576,13 +601,15 @@ class Dashboard(W.VBox):
     def __init__(self, url: str, token: str, *, pages: str | None = None,
                  seats_server: str | None = None,
                  lessons: dict[str, str] | None = None, today: list[str] | None = None,
-                 heartbeat: bool | None = None, **kwargs: Any) -> None:
+                 students: int | None = None, heartbeat: bool | None = None,
+                 **kwargs: Any) -> None:
         """``seats_server``: the table server's address as the students' devices reach
         it, for the slips' short addresses (default :func:`students_address`).
         ``lessons``: the lessons the class's pages serve, file stem → title (default
         :func:`served_lessons`). ``today``: the lessons of the day, first in the
         *Lesson codes* menu, the first of them chosen (default
-        :func:`lessons_of_the_day`). ``heartbeat``: send the page signs of life, so that it
+        :func:`lessons_of_the_day`). ``students``: the class size, the *Lesson codes*
+        tab's number of students (default :func:`class_size_of_the_day`). ``heartbeat``: send the page signs of life, so that it
         says so when its kernel is gone (:class:`.alive.Heartbeat`; default: in Voila, whose page
         has no kernel indicator of its own, unlike JupyterLab's)."""
         super().__init__()
@@ -591,6 +618,8 @@ class Dashboard(W.VBox):
         self.today = [stem for stem in dict.fromkeys(
             lessons_of_the_day() if today is None else today) if stem in served]
         self.lessons = {**{stem: served[stem] for stem in self.today}, **served}
+        #: How many students the *Lesson codes* tab makes codes for, unless changed there.
+        self.students = class_size_of_the_day() if students is None else students
         self.client = TeacherClient(url, token, **kwargs)
         info = self.client.info()
         self.pages = pages if pages is not None else info.get("pages", "")
@@ -701,8 +730,8 @@ class Dashboard(W.VBox):
             style=form["style"], layout=W.Layout(width="34em"))
         self.class_box = W.Text(value="", description="class", placeholder="e.g. 3b",
                                 **form)
-        self.class_size = W.BoundedIntText(value=24, min=1, max=500, description="students",
-                                           **form)
+        self.class_size = W.BoundedIntText(value=self.students, min=1, max=MAX_CLASS_SIZE,
+                                           description="students", **form)
         self.class_button = W.Button(description="Make the codes", icon="key",
                                      layout=W.Layout(width="auto"))
         self.class_link = W.HTML()
