@@ -154,7 +154,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["nbgrader"]:            # everything after it is nbgrader's
-        return _nbgrader(argv[1:])
+        return _nbgrader(argv[1:], _subcommand(parser, "nbgrader"))
     args = parser.parse_args(argv)
     if args.command == "notebooks":
         from .notebooks_cmd import main as notebooks_main
@@ -297,16 +297,43 @@ def _add_server_commands(sub: argparse._SubParsersAction) -> None:
     room.add_argument("--verbose", action="store_true", help="show Voila's own log")
 
 
-def _nbgrader(args: list[str]) -> int:
+def _subcommand(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The parser of the command line's subcommand ``name`` (for its help)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[name]
+    raise LookupError(f"the command line has no subcommands, so no {name!r}")
+
+
+#: What asks ``nbgrader`` for its help (nbgrader's own options, and argparse's).
+HELP_FLAGS = ("-h", "--help", "--help-all")
+#: How to install nbgrader with the package.
+NBGRADER_INSTALL = "pip install 'janus_widgets[nbgrader]'"
+
+
+def _nbgrader(args: list[str], helper: argparse.ArgumentParser | None = None) -> int:
     """Run nbgrader with ``args`` in this environment, its ``bin`` first on ``PATH``
     (nbgrader calls ``alembic`` by name: from an environment that is not activated it
-    fails with ``FileNotFoundError: 'alembic'``)."""
+    fails with ``FileNotFoundError: 'alembic'``). ``--help`` (or no arguments) first
+    shows the command's own help (``helper``'s), then nbgrader's if it is installed,
+    else how to install it: help never needs nbgrader."""
     import importlib.util
     import os
     import subprocess
-    if importlib.util.find_spec("nbgrader") is None:
-        print("error: nbgrader is not installed in this environment: pip install "
-              "'janus_widgets[nbgrader]'", file=sys.stderr)
+    installed = importlib.util.find_spec("nbgrader") is not None
+    if not args or args[0] in HELP_FLAGS:
+        if helper is not None:
+            helper.print_help()
+        if not installed:
+            print(f"\nnbgrader is not installed in this environment: {NBGRADER_INSTALL}"
+                  " (then this help goes on with nbgrader's own)")
+            return 0
+        print("\nnbgrader's own help:", flush=True)
+        args = args or ["--help"]
+    elif not installed:
+        print(f"error: nbgrader is not installed in this environment: {NBGRADER_INSTALL} "
+              "(janus-widgets nbgrader --help says what this command does)",
+              file=sys.stderr)
         return 2
     bin_dir = str(Path(sys.executable).parent)
     env = {**os.environ, "PATH": os.pathsep.join(p for p in (bin_dir,
@@ -326,8 +353,19 @@ def _add_lesson_commands(sub: argparse._SubParsersAction) -> None:
     books.add_argument("--force", action="store_true",
                        help="replace files you changed since, or that this command did "
                             "not write, and another version's or edition's notebooks")
-    sub.add_parser("nbgrader", help="run nbgrader of this environment (its tools found "
-                                    "without activating it): nbgrader ARGS…")
+    grader = sub.add_parser(
+        "nbgrader", usage="%(prog)s [--help] ARGS…", help="run nbgrader of this environment (its tools found without "
+                         "activating it): nbgrader ARGS…",
+        description="Run nbgrader, the grading tool, from this environment with ARGS: "
+                    "this environment's programs come first on PATH, as nbgrader needs "
+                    "(it calls alembic by name, which fails from an environment that is "
+                    "not activated). Everything after 'nbgrader' is nbgrader's own, e.g. "
+                    "nbgrader generate_assignment lesson. nbgrader comes with "
+                    f"{NBGRADER_INSTALL}; the lessons as nbgrader source notebooks: "
+                    "lessons --format nbgrader --out DIR.")
+    grader.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
+                        help="nbgrader's command and its options (nbgrader's own help "
+                             "lists them)")
     lessons = sub.add_parser("lessons", help="write every lesson notebook in the student or "
                                              "the teacher edition, or as nbgrader source "
                                              "notebooks")

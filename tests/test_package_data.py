@@ -222,6 +222,25 @@ def test_the_command_says_what_it_wrote(tmp_path, capsys):
 
 
 # --- nbgrader with the environment's tools -------------------------------------------
+def test_nbgrader_help_needs_no_nbgrader(capsys, monkeypatch):
+    """`janus-widgets nbgrader --help` said "nbgrader is not installed…" (and failed)
+    where nbgrader is not installed: the command's own help needs no nbgrader, and says
+    how to install it; a real nbgrader command still says it is missing."""
+    import importlib.util
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "nbgrader" else find_spec(name, *a))
+    for asked in (["--help"], ["-h"], []):
+        assert cli(["nbgrader", *asked]) == 0, asked
+        out = capsys.readouterr().out
+        assert "usage: " in out and "nbgrader [--help] ARGS" in out, out
+        assert "generate_assignment lesson" in out and "alembic" in out
+        assert ("nbgrader is not installed in this environment: pip install "
+                "'janus_widgets[nbgrader]'") in out
+    assert cli(["nbgrader", "generate_assignment", "lesson"]) == 2
+    assert "nbgrader is not installed" in capsys.readouterr().err
+
+
 @pytest.mark.slow
 def test_nbgrader_runs_with_the_environments_tools_on_path(tmp_path):
     """nbgrader calls ``alembic`` by name; from an environment that is not activated
