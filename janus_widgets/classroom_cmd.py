@@ -61,10 +61,13 @@ __all__ = ["main", "build_pages", "voila_command", "voila_servers", "pool_settin
 # finds the packaged ones, or a clone's notebooks/).
 
 
-def build_pages(folder: Path, source: Path | None = None) -> list[Path]:
+def build_pages(folder: Path, source: Path | None = None, *,
+                title: str | None = None) -> list[Path]:
     """Write the class's pages into ``folder``: ``teacher.ipynb`` (the dashboard's own
-    Voila renders it), ``voila.json`` and ``lessons/<lesson>.ipynb``, the student edition of each lesson
-    (with the lessons' ``voila.json`` and ``README.md``); returns the files written.
+    Voila renders it; with ``title``, the title its page has in the browser's tab:
+    :func:`dashboard_title`), ``voila.json`` and ``lessons/<lesson>.ipynb``, the student
+    edition of each lesson (with the lessons' ``voila.json`` and ``README.md``); returns
+    the files written.
 
     Only these files are rewritten: whatever else the folder holds stays, above all
     ``janus-saves/`` (what the students and the teacher saved from the pages). A file
@@ -86,6 +89,8 @@ def build_pages(folder: Path, source: Path | None = None) -> list[Path]:
         staging = Path(tmp)
         for name in PAGES:
             shutil.copy(source / name, staging / name)
+        if title is not None:
+            _retitle(staging / "teacher.ipynb", title)
         lessons.build_editions("student", staging / "lessons", folder=source)
         made = list(PAGES) + sorted(
             p.relative_to(staging).as_posix() for p in (staging / "lessons").rglob("*")
@@ -112,7 +117,29 @@ def build_pages(folder: Path, source: Path | None = None) -> list[Path]:
     return [folder / rel for rel in made]
 
 
-#: The pages ``build_pages`` copies as they are from the project's notebooks.
+def _retitle(notebook: Path, title: str) -> None:
+    """Give ``notebook`` the ``title`` its Voila page shows (in the browser's tab): the
+    notebook's ``title`` metadata, which Voila's page takes instead of the file's name."""
+    page = json.loads(notebook.read_text(encoding="utf-8"))
+    page.setdefault("metadata", {})["title"] = title
+    notebook.write_text(json.dumps(page, indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
+
+
+def dashboard_title(args: Any) -> str:
+    """The title of a classroom's dashboard in the browser's tab: which classroom, by
+    its table server's address as the dashboard knows it (:func:`table_server_address`),
+    so that two classes' dashboards are not both "teacher".
+
+    >>> from argparse import Namespace
+    >>> dashboard_title(Namespace(host="192.0.2.2", port=19010, certfile=None))
+    'Classroom · 192.0.2.2:19010'
+    """
+    return "Classroom · " + table_server_address(args).split("://", 1)[-1]
+
+
+#: The pages ``build_pages`` copies from the project's notebooks (the dashboard's given
+#: its classroom's title).
 #: The students' seats are the table server's own static page (``/seat``): no kernel per
 #: student. Voila serves only what runs Python for a student (the lessons) and, in a
 #: Voila of its own, the teacher's dashboard.
@@ -580,7 +607,7 @@ def _run(args: Any) -> int:
         return 2
     try:
         check_ports(args)
-        written = build_pages(folder)
+        written = build_pages(folder, title=dashboard_title(args))
         lessons_here = sorted(p.stem for p in (folder / "lessons").glob("*.ipynb"))
         args.students = getattr(args, "students", None) or STUDENTS
         args.pools = lesson_pools(getattr(args, "lesson", None) or [], args.students,

@@ -296,6 +296,21 @@ def test_a_request_refused_prints_nothing_on_the_terminal(running_classroom):
     assert not re.search(r"\b40[134] GET", printed), printed
 
 
+@pytest.mark.slow
+def test_the_dashboards_tab_says_which_classroom(running_classroom):
+    """Two classes' dashboards open in one browser were both "teacher" (the notebook's
+    name): the dashboard's page is titled by its classroom's table server."""
+    import html
+
+    from browser_support import get
+    url, dashboard, _ = running_classroom
+    status, _, page = get(dashboard + "/")
+    title = re.search(r"<title>(.*?)</title>", page, re.S)
+    assert status == 200 and title, page[:2000]
+    assert html.unescape(title.group(1)).strip() == \
+        f"Classroom · {url.removeprefix('http://')}"
+
+
 def run_classroom(folder: Path, *extra: str, env: dict[str, str]) -> tuple[
         subprocess.Popen, str]:
     """Start ``python -m janus_widgets classroom`` in ``folder``; it and what it printed
