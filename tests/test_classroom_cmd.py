@@ -444,3 +444,24 @@ def test_the_memory_estimate_is_each_lessons_own(capsys):
     assert "about 13.5 GB of memory" in line and "at most 24.8 GB" in line
     say_memory({"lessons/roman-dice.ipynb": 30}, 30)
     assert "about 5.0 GB of memory (about 170 MB a page)" in capsys.readouterr().out
+
+
+def test_the_guides_give_the_commands_own_memory_figures():
+    """classroom-server.md said a lesson page takes about 100 MB (3 GB for 30) while
+    the command prints about 170 MB: every "about N MB" (or GB) in the guides is the
+    command's own figure for a page, or for 30 of them."""
+    from janus_widgets.classroom_cmd import LESSON_PAGE_MB, PAGE_MB, _gb
+    root = Path(__file__).resolve().parent.parent
+    per_page = {PAGE_MB, *LESSON_PAGE_MB.values()}
+    for_30 = {_gb(30 * mb).removesuffix(".0 GB").removesuffix(" GB") for mb in per_page}
+    said = 0
+    for guide in ("README.md", "docs/class-day.md", "docs/classroom-server.md",
+                  "docs/lessons.md"):
+        text = (root / guide).read_text(encoding="utf-8").replace("\n", " ")
+        for number, unit in re.findall(r"about (\d[\d.]*) ([MG]B)\b", text):
+            said += 1
+            if unit == "MB":
+                assert int(number) in per_page, f"{guide}: about {number} MB"
+            else:
+                assert number.removesuffix(".0") in for_30, f"{guide}: about {number} GB"
+    assert said >= 5
