@@ -163,8 +163,9 @@ def test_a_second_classroom_or_server_on_a_running_ones_database_is_refused(tmp_
 def test_a_lock_left_by_a_killed_server_does_not_block_its_restart(tmp_path):
     """The lock is the OS's, held by the process: ``kill -9`` leaves the file, and it
     holds nothing; the same command starts again on the same database."""
-    from janus_widgets.classroom_cmd import hold_database
     from server_support import table_server
+
+    from janus_widgets.classroom_cmd import hold_database
     with table_server(tmp_path) as server:
         lock = tmp_path / "classroom.sqlite.lock"
         killed = server.proc.pid
@@ -305,7 +306,7 @@ def test_the_dashboards_tab_says_which_classroom(running_classroom):
     from browser_support import get
     url, dashboard, _ = running_classroom
     status, _, page = get(dashboard + "/")
-    title = re.search(r"<title>(.*?)</title>", page, re.S)
+    title = re.search(r"<title>(.*?)</title>", page, re.DOTALL)
     assert status == 200 and title, page[:2000]
     assert html.unescape(title.group(1)).strip() == \
         f"Classroom · {url.removeprefix('http://')}"
