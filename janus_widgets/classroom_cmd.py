@@ -618,7 +618,8 @@ def _run(args: Any) -> int:
     status_file = folder / ".runtime" / POOL_STATUS
     status_file.parent.mkdir(parents=True, exist_ok=True)
     status_file.unlink(missing_ok=True)
-    say_memory(args.pools, args.students)
+    args.pools = {page: size for page, size in say_memory(args.pools, args.students).items()
+                  if size}
     shown = _lan_address() if host in ("0.0.0.0", "::") else host
     pages_url = f"http://{shown}:{pages_port}"
     dashboard_shown = _lan_address() if dashboard_host in ("0.0.0.0", "::") \
@@ -696,6 +697,11 @@ def _run(args: Any) -> int:
     return 0
 
 
+#: The share of the free memory the prepared pages may take at the start: the rest is
+#: for the pages taken and made again, and for everything else the machine runs.
+FIT_SHARE = 0.8
+
+
 def _gb(mb: float) -> str:
     return f"{mb / 1024:.1f} GB" if mb >= 1024 else f"{mb:.0f} MB"
 
@@ -727,12 +733,21 @@ def memory_mb(pools: dict[str, int], students: int) -> tuple[int, int]:
     return ready, ready + beyond * max((page_mb(page) for page in pools), default=PAGE_MB)
 
 
-def say_memory(pools: dict[str, int], students: int) -> None:
+def say_memory(pools: dict[str, int], students: int, free_mb: float | None = None
+               ) -> dict[str, int]:
     """Print what the pools will cost in memory (an estimate: :func:`page_mb` a page),
     at most with every student's page taken and the pools made again, and whether this
-    machine has that much free."""
+    machine has that much free (``free_mb``; ``None``: as the system says). Returns the
+    pools to prepare: as asked, or, when they would not fit in :data:`FIT_SHARE` of the
+    free memory (a machine out of memory stops every page of the class, and more),
+    smaller, each by the same share, and says so.
+
+    >>> say_memory({"lessons/roman-dice.ipynb": 30}, 30, free_mb=2000)  # doctest: +ELLIPSIS
+    Preparing 30 pages of roman-dice ... That is not enough to prepare them all: preparing 9 ...
+    {'lessons/roman-dice.ipynb': 9}
+    """
     if not pools:
-        return
+        return pools
     names = ", ".join(f"{size} page{'s' if size != 1 else ''} of "
                       f"{PurePosixPath(page).stem}" for page, size in pools.items())
     ready, most = memory_mb(pools, students)
@@ -742,16 +757,28 @@ def say_memory(pools: dict[str, int], students: int) -> None:
                                      f"{PurePosixPath(page).stem}" for page in pools))
     line = (f"Preparing {names} for a class of {students}: about {_gb(ready)} of memory "
             f"({per_page}), at most {_gb(most)} while the pages taken are made again.")
-    try:
-        import psutil
-        free = psutil.virtual_memory().available / 2**20
-        line += f" This machine has {_gb(free)} free."
-        if most > free:
-            line += (" That is not enough: name fewer lessons, or a smaller "
-                     "--students.")
-    except ImportError:  # pragma: no cover - psutil comes with ipykernel
-        pass
+    if free_mb is None:
+        try:
+            import psutil
+            free_mb = psutil.virtual_memory().available / 2**20
+        except ImportError:  # pragma: no cover - psutil comes with ipykernel
+            print(line, flush=True)
+            return pools
+    line += f" This machine has {_gb(free_mb)} free."
+    fitted = pools
+    if ready > FIT_SHARE * free_mb:
+        share = FIT_SHARE * free_mb / ready
+        fitted = {page: int(size * share) for page, size in pools.items()}
+        kept = ", ".join(f"{size} of {PurePosixPath(page).stem}"
+                         for page, size in fitted.items())
+        line += (f" That is not enough to prepare them all: preparing {kept}; the other "
+                 "pages start when a student opens them (minutes for many at once). "
+                 "Close other programs, name fewer lessons, or give a smaller --students.")
+    elif most > free_mb:
+        line += (" That is not enough once the pages taken are made again: name fewer "
+                 "lessons, or a smaller --students.")
     print(line, flush=True)
+    return fitted
 
 
 def report_pools(status_file: Path, pools: dict[str, int], *, poll: float = 2.0,

@@ -447,6 +447,24 @@ def test_the_memory_estimate_is_each_lessons_own(capsys):
     assert "about 5.0 GB of memory (about 170 MB a page)" in capsys.readouterr().out
 
 
+def test_pages_that_would_not_fit_in_memory_are_not_all_prepared(capsys):
+    """`--students 100` on a machine without the memory only warned, and went on
+    preparing pages until the machine ran out (every page of the class stops then): the
+    pages prepared now fit in the free memory, each lesson's by the same share, and the
+    teacher is told the rest start when opened."""
+    from janus_widgets.classroom_cmd import FIT_SHARE, memory_mb, say_memory
+    asked = {"lessons/solving-jactus.ipynb": 100, "lessons/roman-dice.ipynb": 100}
+    fitted = say_memory(asked, 100, free_mb=8000)
+    line = capsys.readouterr().out
+    assert memory_mb(fitted, 100)[0] <= FIT_SHARE * 8000 < memory_mb(asked, 100)[0]
+    assert fitted == {"lessons/solving-jactus.ipynb": 13, "lessons/roman-dice.ipynb": 13}
+    assert "preparing 13 of solving-jactus, 13 of roman-dice; the other pages start " \
+        "when a student opens them" in line
+    enough = {"lessons/roman-dice.ipynb": 30}
+    assert say_memory(enough, 30, free_mb=64_000) == enough
+    assert "not enough" not in capsys.readouterr().out
+
+
 def test_the_guides_give_the_commands_own_memory_figures():
     """classroom-server.md said a lesson page takes about 100 MB (3 GB for 30) while
     the command prints about 170 MB: every "about N MB" (or GB) in the guides is the
