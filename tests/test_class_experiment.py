@@ -82,7 +82,8 @@ def get(url: str, path: str, secret: str) -> dict:
     return _request(url, "GET", path, secret=secret)
 
 
-def test_three_students_pool_live_each_counts_once_and_the_teacher_clears_one(tmp_path):
+def test_three_students_pool_live_each_counts_once_and_the_teacher_clears_one(tmp_path,
+                                                                            monkeypatch):
     with table_server(tmp_path) as server:
         teacher = TeacherClient(server.url, server.token)
         codes = teacher.create_class("3b", ["ada", "bo", "cy"])
@@ -151,6 +152,17 @@ def test_three_students_pool_live_each_counts_once_and_the_teacher_clears_one(tm
             panel = experiment_page(query={"server": server.url, "token": server.token})
             assert isinstance(panel, TeacherExperiment) and panel.data["throws"] == 4
             panel.close()
+            # a classroom whose lessons of the day are others: folded, there to open
+            from janus_widgets.widgets.dashboard import LESSONS_OF_THE_DAY
+            monkeypatch.setenv(LESSONS_OF_THE_DAY, "what-can-i-know")
+            folded = experiment_page(query={"server": server.url, "token": server.token})
+            assert folded.selected_index is None and "not a lesson of today" in folded.titles[0]
+            assert folded.children[0].data["throws"] == 4
+            folded.children[0].close()
+            monkeypatch.setenv(LESSONS_OF_THE_DAY, "what-can-i-know,roman-dice")
+            shown = experiment_page(query={"server": server.url, "token": server.token})
+            assert isinstance(shown, TeacherExperiment)
+            shown.close()
         finally:
             for page in pages.values():
                 page.close()

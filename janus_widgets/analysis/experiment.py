@@ -475,8 +475,20 @@ def experiment_page(experiment: str = "talus",
         return w.HTML("<p>The class experiment (roman-dice's throws, pooled) shows here "
                       "when this page is opened as <code>teacher.ipynb?server=…&amp;"
                       "token=…</code>.</p>")
-    return TeacherExperiment(params["server"], params["token"], experiment,
-                             ROMAN_DICE_MODELS if models is None else models)
+    panel = TeacherExperiment(params["server"], params["token"], experiment,
+                              ROMAN_DICE_MODELS if models is None else models)
+    from ..widgets.dashboard import lessons_of_the_day
+    day = lessons_of_the_day()
+    if day and EXPERIMENT_LESSON not in day:
+        # another lesson today: the panel is there, folded, not in the teacher's way
+        return w.Accordion(children=[panel], selected_index=None, titles=(
+            f"Class experiment: {DICE[experiment]} ({EXPERIMENT_LESSON}'s; not a lesson "
+            "of today: open to see it)",))
+    return panel
+
+
+#: The lesson whose class experiment the dashboard shows.
+EXPERIMENT_LESSON = "roman-dice"
 
 
 # the models the roman-dice lesson compares (the share landing on a narrow side)
