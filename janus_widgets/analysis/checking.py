@@ -236,6 +236,22 @@ def significant_figures(answer: Any) -> int | None:
     return len(digits) if digits else 1
 
 
+#: The largest power of ten an answer may be written with (``1.2e-3``): ``1e30000000``
+#: is a whole number of 30 million digits, which took the table server 46 s to make
+#: (and ``1e999999999`` for ever), every page of the class waiting.
+MAX_EXPONENT = 100
+
+
+def _fraction(text: str) -> Fraction:
+    """``Fraction(text)`` of a number as :data:`_NUMBER` matches it, its power of ten
+    at most :data:`MAX_EXPONENT` either way (else ``ValueError``, before any work)."""
+    mantissa, e, power = text.lower().partition("e")
+    if e and abs(int(power)) > MAX_EXPONENT:
+        raise ValueError(f"{text!r}: a power of ten is at most {MAX_EXPONENT} either way "
+                         "here (a chance is between 0 and 1)")
+    return Fraction(text)
+
+
 def read_answer(answer: Any) -> tuple[Fraction, bool]:
     """Read an answer as ``(value, exact)``; ``exact`` is False for decimals.
 
@@ -254,6 +270,10 @@ def read_answer(answer: Any) -> tuple[Fraction, bool]:
     ((Fraction(2, 13), True), (Fraction(1, 8), False), (Fraction(1, 1296), True))
     >>> read_answer("1:1296"), read_answer("1 : 6")
     ((Fraction(1, 1296), True), (Fraction(1, 6), True))
+    >>> read_answer("1e30000000")
+    Traceback (most recent call last):
+    ...
+    ValueError: '1e30000000': a power of ten is at most 100 either way here (a chance is between 0 and 1)
     """
     if isinstance(answer, (bool, np.bool_)):
         raise ValueError("give a number, not True/False")
@@ -268,6 +288,9 @@ def read_answer(answer: Any) -> tuple[Fraction, bool]:
     if isinstance(answer, Decimal):
         if not answer.is_finite():
             raise ValueError(f"{answer!r} is not a finite number")
+        if abs(answer.adjusted()) > MAX_EXPONENT:
+            raise ValueError(f"{answer!r}: a power of ten is at most {MAX_EXPONENT} either "
+                             "way here")
         return Fraction(answer), False
     if not isinstance(answer, str):
         raise ValueError(f"{answer!r} is not a number")
@@ -280,15 +303,15 @@ def read_answer(answer: Any) -> tuple[Fraction, bool]:
                           ("/", "it divides by zero")):
         m = re.fullmatch(rf"({_NUMBER}){between}({_NUMBER})", text, re.IGNORECASE)
         if m:
-            a, b = Fraction(m.group(1)), Fraction(m.group(2))
+            a, b = _fraction(m.group(1)), _fraction(m.group(2))
             if b == 0:
                 raise ValueError(f"{answer!r}: {what}")
             return a / b, exact
     m = re.fullmatch(rf"({_NUMBER})%", text)
     if m:
-        return Fraction(m.group(1)) / 100, False
+        return _fraction(m.group(1)) / 100, False
     if re.fullmatch(_NUMBER, text):
-        return Fraction(text), re.fullmatch(r"[-+]?\d+", text) is not None
+        return _fraction(text), re.fullmatch(r"[-+]?\d+", text) is not None
     raise ValueError(f"{answer!r} is not a number")
 
 
