@@ -540,6 +540,7 @@ class GuardedKernelManager(AsyncMappingKernelManager):
         self._pages_key: bytes | None = None    # read at the first request with a pass
         self._alone_since: dict[str, float] = {}
         self._busy_at: dict[str, float] = {}    # when a check last saw it run code
+        self._connected_once: set[str] = set()  # a page was connected to it (and left?)
         self._starting: list[tuple[str, str | None]] = []
         self._checker: Any = None
         self._pooled: set[str] = set()          # in a pool, nobody's page yet
@@ -682,6 +683,7 @@ class GuardedKernelManager(AsyncMappingKernelManager):
     def notify_connect(self, kernel_id: str) -> None:
         super().notify_connect(kernel_id)
         self._alone_since.pop(kernel_id, None)
+        self._connected_once.add(kernel_id)
 
     def notify_disconnect(self, kernel_id: str) -> None:
         super().notify_disconnect(kernel_id)
@@ -693,6 +695,7 @@ class GuardedKernelManager(AsyncMappingKernelManager):
         self._page_of.pop(kernel_id, None)
         self._alone_since.pop(kernel_id, None)
         self._busy_at.pop(kernel_id, None)
+        self._connected_once.discard(kernel_id)
         self._pooled.discard(kernel_id)
         self._pool_made.discard(kernel_id)
         self._query_claimed.discard(kernel_id)
@@ -729,13 +732,16 @@ class GuardedKernelManager(AsyncMappingKernelManager):
             if since is None or self._kernel_connections.get(kernel_id, 0) > 0:
                 continue
             kernel = self.get_kernel(kernel_id)
-            # Its notebook running counts as life, as seen at these checks: not the
-            # kernel's last_activity, which every message it sends renews (a page's
-            # signs of life, every 2 s, kept every closed page's kernel for ever)
-            if getattr(kernel, "execution_state", "") == "busy":
+            # Its notebook running for its page to come counts as life, as seen at these
+            # checks: not the kernel's last_activity, which every message it sends
+            # renews (a page's signs of life, every 2 s, kept every closed page's kernel
+            # for ever). A kernel whose page came and left works for nobody, busy or
+            # not: a student's answer that kept it busy kept it, burning a core, for ever.
+            left = kernel_id in self._connected_once
+            if getattr(kernel, "execution_state", "") == "busy" and not left:
                 self._busy_at[kernel_id] = now
                 continue
-            quiet = now - max(since, self._busy_at.get(kernel_id, since))
+            quiet = now - (since if left else max(since, self._busy_at.get(kernel_id, since)))
             if quiet >= self.unconnected_timeout:
                 self.log.info("janus_widgets: shutting down kernel %s: no page connected "
                               "for %.0f s", kernel_id, quiet)

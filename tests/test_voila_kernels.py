@@ -239,3 +239,41 @@ def test_students_behind_one_address_are_counted_by_their_slips_pass(tmp_path):
         assert page("EEEEEEEEEE", page_pass(key, "AAAAAAAAAA"))[0] == 200
         status, html = load(f"{base}voila/render/a.ipynb?code=FFFFFFFFFF")
         assert status == 503 and "your computer has 2 pages" in html
+
+
+def test_a_kernel_whose_page_left_is_shut_down_busy_or_not():
+    """A hostile student typed an answer that kept their page's kernel busy (a number of
+    a billion digits) and closed the page: busy counted as life, so the kernel burned a
+    core for ever (two such pages took the teacher's laptop). A kernel whose page came
+    and left is shut down after the timeout, busy or not; one still running its notebook
+    for a page yet to come is kept while it runs."""
+    from types import SimpleNamespace
+
+    from janus_widgets.voila_guard import GuardedKernelManager
+
+    class Kernels:
+        unconnected_timeout = 60.0
+        log = SimpleNamespace(info=lambda *a: None, exception=lambda *a: None)
+
+        def __init__(self) -> None:
+            now = time.monotonic()
+            self._page_of = {"left": ("/a", None), "rendering": ("/a", None),
+                             "idle": ("/a", None)}
+            self._alone_since = {k: now - 120 for k in self._page_of}
+            self._connected_once = {"left", "idle"}
+            self._kernel_connections, self._pooled, self._busy_at = {}, set(), {}
+            self.states = {"left": "busy", "rendering": "busy", "idle": "idle"}
+            self.shut: list[str] = []
+
+        def __contains__(self, kernel_id: str) -> bool:
+            return kernel_id in self._page_of
+
+        def get_kernel(self, kernel_id: str) -> Any:
+            return SimpleNamespace(execution_state=self.states[kernel_id])
+
+        async def shutdown_kernel(self, kernel_id: str) -> None:
+            self.shut.append(kernel_id)
+
+    kernels = Kernels()
+    asyncio.run(GuardedKernelManager._shut_unconnected(kernels))
+    assert sorted(kernels.shut) == ["idle", "left"]
