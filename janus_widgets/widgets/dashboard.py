@@ -52,6 +52,7 @@ import os
 import re
 import socket
 import time
+import unicodedata
 import zipfile
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -439,9 +440,16 @@ def spreadsheet_safe(text: object) -> str:
     ("'=HYPERLINK(A1)", "'-1/2")
     >>> spreadsheet_safe("1/2"), spreadsheet_safe("")
     ('1/2', '')
+
+    Behind spaces or line breaks, and in their full-width forms, the same signs start a
+    formula too (a spreadsheet may trim the cell, or read ＝ as =):
+
+    >>> spreadsheet_safe(" =1+1"), spreadsheet_safe("\\n=1+1"), spreadsheet_safe("＝1+1")
+    ("' =1+1", "'\\n=1+1", "'＝1+1")
     """
     s = str(text)
-    return "'" + s if s.startswith(FORMULA_STARTS) else s
+    first = unicodedata.normalize("NFKC", s.lstrip(" \t\r\n\u3000\xa0"))[:1]
+    return "'" + s if s.startswith(FORMULA_STARTS) or (first and first in "=+-@") else s
 
 
 def answers_csv(answers: list[dict[str, Any]]) -> bytes:
