@@ -81,6 +81,15 @@ __all__ = ["install", "security_headers", "local_only", "GuardedKernelManager",
 
 #: The kernel WebSocket protocol every page must ask for (Voila's pages do).
 KERNEL_PROTOCOL = "v1.kernel.websocket.jupyter.org"
+#: The kernel WebSockets one page's kernel takes at once (its page has one; a reload
+#: opens the next before the last is closed). Every widget message a kernel sends goes
+#: to each of them: one student's 8 sockets that never read, and a widget value of 4 MB
+#: set again and again, grew the pages' Voila by 1 GB in 13 s.
+MAX_KERNEL_SOCKETS = 3
+#: What a kernel WebSocket may leave unread before it is closed (a page reads all).
+KERNEL_SOCKET_UNSENT = 8 * 2**20
+#: The largest message a page may send its kernel (a lesson's widgets send a few kB).
+KERNEL_MESSAGE_BYTES = 2**20
 
 #: Command-line settings that turn Voila's theme and template overrides off.
 OVERRIDES_OFF = ("--VoilaConfiguration.allow_theme_override=NO",
@@ -395,7 +404,37 @@ def install() -> bool:
                              "subprotocol (from %s)", KERNEL_PROTOCOL, self.request.remote_ip)
             raise web.HTTPError(400, reason=f"a kernel WebSocket must ask for the "
                                             f"{KERNEL_PROTOCOL} subprotocol")
+        manager = self.kernel_manager
+        if manager._kernel_connections.get(self.kernel_id, 0) >= MAX_KERNEL_SOCKETS:
+            self.log.warning("janus_widgets: refused a kernel WebSocket for %s: it has %d "
+                             "already (from %s)", self.kernel_id, MAX_KERNEL_SOCKETS,
+                             self.request.remote_ip)
+            raise web.HTTPError(429, reason=f"a page's kernel takes at most "
+                                            f"{MAX_KERNEL_SOCKETS} WebSockets at once")
         await pre_get(self)
+
+    def plain_error(self: Any, status_code: int, **kwargs: Any) -> None:
+        # jupyter_server renders an error page from a template Voila lacks: each refusal
+        # above wrote a traceback to the log instead of its answer
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(f"{status_code} {self._reason}\n")
+
+    kernel_write = VoilaKernelWebsocketHandler.write_message
+
+    def write_to_readers_only(self: Any, message: Any, binary: bool = False) -> Any:
+        connection = getattr(self, "ws_connection", None)
+        if connection is None or connection.is_closing():
+            return None                   # closed: what was for it goes nowhere
+        unsent = getattr(getattr(connection, "stream", None), "_write_buffer", ())
+        if len(unsent) > KERNEL_SOCKET_UNSENT:           # tornado's bytes not sent yet
+            self.log.warning("janus_widgets: closed a kernel WebSocket that does not read "
+                             "what it is sent (from %s)", self.request.remote_ip)
+            self.close(1008, "this page does not read its messages")
+            return None
+        sent = kernel_write(self, message, binary)
+        if sent is not None:      # a write the socket's closing cut short is no error
+            sent.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return sent
 
     kernel_message = VoilaKernelWebsocketHandler.on_message
 
@@ -472,6 +511,9 @@ def install() -> bool:
     Voila.init_handlers = guarded_init_handlers  # type: ignore[method-assign]
     VoilaKernelWebsocketHandler.pre_get = v1_only_pre_get  # type: ignore[method-assign]
     VoilaKernelWebsocketHandler.on_message = sound_frames_only  # type: ignore[method-assign]
+    VoilaKernelWebsocketHandler.write_message = write_to_readers_only  # type: ignore[method-assign]
+    VoilaKernelWebsocketHandler.write_error = plain_error  # type: ignore[method-assign]
+    VoilaKernelWebsocketHandler.max_message_size = KERNEL_MESSAGE_BYTES  # type: ignore[assignment]
     VoilaHandler.get_generator = refusing_get_generator  # type: ignore[method-assign]
     voila_app.voila_kernel_manager_factory = guarded_factory
     RequestInfoSocketHandler.get = one_query_socket  # type: ignore[method-assign]

@@ -275,5 +275,70 @@ def test_a_kernel_whose_page_left_is_shut_down_busy_or_not():
             self.shut.append(kernel_id)
 
     kernels = Kernels()
-    asyncio.run(GuardedKernelManager._shut_unconnected(kernels))
+    # on a thread of its own: this one may be running another test's event loop
+    check = threading.Thread(
+        target=lambda: asyncio.run(GuardedKernelManager._shut_unconnected(kernels)))
+    check.start()
+    check.join(30)
     assert sorted(kernels.shut) == ["idle", "left"]
+
+
+#: A page whose kernel sends about 2.5 MB a second of output for a minute once shown.
+FLOOD = {**PAGE, "cells": [{**PAGE["cells"][0], "source": [
+    "import threading, time\n",
+    "def flood():\n",
+    "    for _ in range(300):\n",
+    "        print('x' * 500_000, flush=True)\n",
+    "        time.sleep(0.2)\n",
+    "threading.Timer(1.0, flood).start()"]}]}
+
+
+def test_a_kernels_sockets_are_few_and_one_that_does_not_read_is_closed(tmp_path):
+    """One student's 8 kernel WebSockets that never read, and a widget value of 4 MB set
+    again and again (every kernel message goes to each socket), grew the pages' Voila by
+    1 GB in 13 s. A page's kernel takes at most MAX_KERNEL_SOCKETS sockets, and one that
+    leaves KERNEL_SOCKET_UNSENT bytes unread is closed; the page's own socket, which
+    reads, stays."""
+    import socket
+
+    import tornado.httpclient
+
+    from janus_widgets.voila_guard import MAX_KERNEL_SOCKETS
+    config = json.loads((ROOT / "notebooks" / "voila.json").read_text())
+    config["GuardedKernelManager"] = {"cap_loopback": True}
+    (tmp_path / "voila.json").write_text(json.dumps(config))
+    (tmp_path / "a.ipynb").write_text(json.dumps(PAGE))
+    (tmp_path / "flood.ipynb").write_text(json.dumps(FLOOD))
+    pages = Pages()
+    with voila_tree(tmp_path, tmp_path / "voila.log") as base:
+        try:
+            kernel = kernel_of(load(base + "voila/render/a.ipynb")[1])
+            for _ in range(MAX_KERNEL_SOCKETS):
+                pages.open(base, kernel)
+            with pytest.raises(tornado.httpclient.HTTPClientError, match="429"):
+                pages.open(base, kernel)
+            # the flood: a socket that never reads, beside one that does
+            flooding = kernel_of(load(base + "voila/render/flood.ipynb")[1])
+            port = int(base.rstrip("/").rsplit(":", 1)[1])
+            silent = socket.create_connection(("127.0.0.1", port), timeout=10)
+            silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            silent.sendall(
+                f"GET /api/kernels/{flooding}/channels HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                f"Sec-WebSocket-Protocol: {KERNEL_PROTOCOL}\r\n\r\n".encode())
+            pages.open(base, flooding)                     # the page's own: it reads
+
+            def connections() -> int:
+                return json.loads(load(f"{base}api/kernels/{flooding}")[1])["connections"]
+            deadline = time.monotonic() + 60
+            while connections() != 1 and time.monotonic() < deadline:
+                time.sleep(0.5)
+            assert connections() == 1, "the socket that does not read was kept"
+            assert pages.sockets[flooding].close_code is None   # the page's own stays
+            silent.close()
+            log = (tmp_path / "voila.log").read_text()
+            assert "does not read what it is sent" in log
+            assert "Traceback" not in log     # the refusal above is an answer, not an error
+        finally:
+            pages.close()
