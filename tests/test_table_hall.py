@@ -986,10 +986,16 @@ def test_more_codes_for_a_class_add_students_and_never_take_anyones_place(tmp_pa
             assert hall.join_class(code)[:2] == ("7a", name)
         _, other = hall.create_class({"name": "7b", "students": 1})    # each class its own
         assert list(other) == ["student-1"]
+        joined = {name: hall.join_class(code)[2] for name, code in first.items()}
         _, again = hall.create_class({"name": "7a", "students": ["student-2"]})
         assert hall.join_class(again["student-2"])[:2] == ("7a", "student-2")
         with pytest.raises(WireError, match="no student has the code"):
             hall.join_class(first["student-2"])
+        # a slip given again is often one lost or passed round: the pages its old code
+        # opened stop counting (a hostile student's kept credential posted for a day)
+        with pytest.raises(WireError, match="opens no seat"):
+            hall.who(joined["student-2"])
+        assert hall.student_of(joined["student-1"]) == ("7a", "student-1")
         # kept: a restarted server numbers on
         hall.storage.close()
         hall = make_hall(tmp_path / "class.sqlite")

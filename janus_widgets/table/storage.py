@@ -175,7 +175,9 @@ class Storage(ABC):
     def add_students(self, class_name: str, codes: dict[str, str],
                      lesson: str = "") -> None:
         """A lesson's class list: student name → hashed code (a name already there
-        gets the new code), and the lesson its codes open (``""``: none named)."""
+        gets the new code, and the credentials its old code gave stop working: a slip
+        given again is often one that was lost, or passed round), and the lesson its
+        codes open (``""``: none named)."""
 
     @abstractmethod
     def find_student(self, code_hash: str) -> tuple[str, str] | None:
@@ -484,6 +486,8 @@ class SQLiteStorage(Storage):
         self._write([("INSERT INTO students VALUES (?,?,?) ON CONFLICT(class, student) DO "
                       "UPDATE SET hash = excluded.hash", (h, class_name, name))
                      for name, h in codes.items()]
+                    + [("DELETE FROM student_credentials WHERE class = ? AND student = ?",
+                        (class_name, name)) for name in codes]
                     + [("INSERT OR REPLACE INTO student_lessons VALUES (?,?)", (h, lesson))
                        for h in codes.values() if lesson])
 
