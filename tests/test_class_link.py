@@ -110,14 +110,23 @@ def test_a_check_against_a_server_that_never_answers_returns_at_once(silent_serv
     assert len(class_link._unsent) == 3
 
 
-def test_refused_checks_are_dropped_quietly_and_unsent_ones_kept_in_order(answers, caplog):
+def test_refused_checks_are_dropped_quietly_and_unsent_ones_kept_in_order(answers, caplog,
+                                                                          monkeypatch):
+    import ipywidgets as w
+    note = w.HTML()
+    monkeypatch.setattr(class_link, "_refused_note", note)
     link = ClassLink(answers.url, "credential", "3b", "ada")
     class_link.use(link)
+    answers.status = 400                                  # a field refused: dropped
+    class_link.report("coins", "q1", "1/3", "wrong")
+    assert class_link.flush(5) and note.value == ""
     answers.status = 401                                  # an unknown credential
     with caplog.at_level("DEBUG", logger="janus_widgets.class_link"):
         assert class_link.report("coins", "q1", "1/3", "wrong")
         assert class_link.flush(5)                        # dropped: nothing kept
     assert "refused a check" in caplog.text and not class_link._unsent
+    # ... and the page says so: its code was given again, its checks count no more
+    assert note.value == class_link.LINK_REFUSED and "new lesson slip" in note.value
     answers.status = 503                                  # busy: kept, in order
     class_link.report("coins", "q1", "1/4", "wrong")
     class_link.report("coins", "q2", "2", "right")

@@ -219,6 +219,8 @@ def _send_unsent() -> None:
         except ClassroomError as exc:
             if 400 <= exc.status < 500 and exc.status != 429:
                 log.debug("the server refused a check, dropped: %s", exc)
+                if exc.status in (401, 403) and _refused_note is not None:
+                    _refused_note.value = LINK_REFUSED    # the page's code no longer counts
             else:
                 log.debug("a check could not be sent, kept for the next one: %s", exc)
                 with _lock:
@@ -255,6 +257,15 @@ LESSON_STALE = (
 #: The class of that warning on the page.
 LESSON_STALE_CLASS = "janus-lesson-stale"
 _heartbeat: Any = None
+#: What a lesson page says when the server refuses its checks' credential: the
+#: student's slip was made again (lost, or passed round), or the class list remade.
+LINK_REFUSED = (
+    "<b>&#9888; Your checks no longer reach your teacher</b>: the code this page was "
+    "opened with has been replaced. Open the address on your new lesson slip, or ask "
+    "your teacher.")
+#: The class of that warning on the page (shown empty until then).
+LINK_REFUSED_CLASS = "janus-link-refused"
+_refused_note: Any = None
 
 
 def _keep_alive() -> None:
@@ -331,4 +342,20 @@ def from_query_string() -> Any:
         return None
     _joined = (wanted, link)
     use(link)
+    if pinned:
+        _show_refused_note()
     return link
+
+
+def _show_refused_note() -> None:
+    """Put the (empty) line where a classroom's lesson page says its checks stopped
+    counting (:data:`LINK_REFUSED`) on the page, once: the checks are sent by a thread
+    of their own, after the cell that made the check has finished."""
+    global _refused_note
+    if _refused_note is not None:
+        return
+    import ipywidgets as w
+    from IPython.display import display
+    _refused_note = w.HTML()
+    _refused_note.add_class(LINK_REFUSED_CLASS)
+    display(_refused_note)
