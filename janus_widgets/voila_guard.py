@@ -86,8 +86,11 @@ KERNEL_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 #: to each of them: one student's 8 sockets that never read, and a widget value of 4 MB
 #: set again and again, grew the pages' Voila by 1 GB in 13 s.
 MAX_KERNEL_SOCKETS = 3
-#: What a kernel WebSocket may leave unread before it is closed (a page reads all).
-KERNEL_SOCKET_UNSENT = 8 * 2**20
+#: What a kernel WebSocket may leave unread before it is closed: a page reads all it is
+#: sent, and one 16 MiB behind (minutes of a board's frames on a class's crowded
+#: network) shows nothing current anyway. So one student's silent sockets hold at most
+#: 2 × 16 MiB for each of their pages' kernels.
+KERNEL_SOCKET_UNSENT = 16 * 2**20
 #: The largest message a page may send its kernel (a lesson's widgets send a few kB).
 KERNEL_MESSAGE_BYTES = 2**20
 
