@@ -89,8 +89,11 @@ MAX_KERNEL_SOCKETS = 3
 #: What a kernel WebSocket may leave unread before it is closed: a page reads all it is
 #: sent, and one 16 MiB behind (minutes of a board's frames on a class's crowded
 #: network) shows nothing current anyway. So one student's silent sockets hold at most
-#: 2 × 16 MiB for each of their pages' kernels.
+#: 3 × 16 MiB for each of their pages' kernels.
 KERNEL_SOCKET_UNSENT = 16 * 2**20
+#: Kernel sockets being opened (asked for, the kernel's answer awaited), per kernel
+#: manager (by id) and kernel: counted with the open ones against MAX_KERNEL_SOCKETS.
+_OPENING: dict[int, dict[str, int]] = {}
 #: The largest message a page may send its kernel (a lesson's widgets send a few kB).
 KERNEL_MESSAGE_BYTES = 2**20
 
@@ -379,6 +382,16 @@ def sound_v1_frame(frame: bytes | str) -> bool:
         a <= b for a, b in zip(offsets, offsets[1:]))
 
 
+_said: set[str] = set()
+
+
+def _say_once(log: Any, text: str) -> None:
+    """Log ``text`` as an error, once per process."""
+    if text not in _said:
+        _said.add(text)
+        log.error(text)
+
+
 def install() -> bool:
     """Guard every Voila application made in this process from now on (once per process;
     returns whether this call installed it): the table server's guarded HTTP server
@@ -407,14 +420,48 @@ def install() -> bool:
                              "subprotocol (from %s)", KERNEL_PROTOCOL, self.request.remote_ip)
             raise web.HTTPError(400, reason=f"a kernel WebSocket must ask for the "
                                             f"{KERNEL_PROTOCOL} subprotocol")
-        manager = self.kernel_manager
-        if manager._kernel_connections.get(self.kernel_id, 0) >= MAX_KERNEL_SOCKETS:
+        # Counted from before the wait for the kernel's answer (pre_get), not only once
+        # open: sockets asked for all at once would each see none open yet.
+        manager, kernel_id = self.kernel_manager, self.kernel_id
+        opening = _OPENING.setdefault(id(manager), {})
+        if manager._kernel_connections.get(kernel_id, 0) + opening.get(kernel_id, 0) \
+                >= MAX_KERNEL_SOCKETS:
             self.log.warning("janus_widgets: refused a kernel WebSocket for %s: it has %d "
-                             "already (from %s)", self.kernel_id, MAX_KERNEL_SOCKETS,
+                             "already (from %s)", kernel_id, MAX_KERNEL_SOCKETS,
                              self.request.remote_ip)
             raise web.HTTPError(429, reason=f"a page's kernel takes at most "
                                             f"{MAX_KERNEL_SOCKETS} WebSockets at once")
+        opening[kernel_id] = opening.get(kernel_id, 0) + 1
+        self._janus_opening = opening       # until open, or the request's end (counted_get)
         await pre_get(self)
+
+    def _opened(self: Any) -> None:
+        """This socket is no longer being opened: it is open (and counted by the kernel
+        manager), or it failed."""
+        opening = getattr(self, "_janus_opening", None)
+        if opening is not None:
+            self._janus_opening = None
+            left = opening.get(self.kernel_id, 0) - 1
+            if left > 0:
+                opening[self.kernel_id] = left
+            else:
+                opening.pop(self.kernel_id, None)
+
+    kernel_open = VoilaKernelWebsocketHandler.open
+
+    async def counted_open(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await kernel_open(self, *args, **kwargs)
+        finally:
+            _opened(self)
+
+    kernel_get = VoilaKernelWebsocketHandler.get
+
+    async def counted_get(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:                              # (returns when the socket closes, or failed)
+            return await kernel_get(self, *args, **kwargs)
+        finally:
+            _opened(self)                 # a handshake that failed never opened
 
     def plain_error(self: Any, status_code: int, **kwargs: Any) -> None:
         # jupyter_server renders an error page from a template Voila lacks: each refusal
@@ -428,8 +475,13 @@ def install() -> bool:
         connection = getattr(self, "ws_connection", None)
         if connection is None or connection.is_closing():
             return None                   # closed: what was for it goes nowhere
-        unsent = getattr(getattr(connection, "stream", None), "_write_buffer", ())
-        if len(unsent) > KERNEL_SOCKET_UNSENT:           # tornado's bytes not sent yet
+        # tornado's bytes not sent yet (a private name: a tornado without it is said once)
+        unsent = getattr(getattr(connection, "stream", None), "_write_buffer", None)
+        if unsent is None:
+            _say_once(self.log, "janus_widgets: cannot see a kernel WebSocket's unsent "
+                                "bytes in this tornado: sockets that do not read are kept")
+            unsent = ()
+        if len(unsent) > KERNEL_SOCKET_UNSENT:
             self.log.warning("janus_widgets: closed a kernel WebSocket that does not read "
                              "what it is sent (from %s)", self.request.remote_ip)
             self.close(1008, "this page does not read its messages")
@@ -515,6 +567,8 @@ def install() -> bool:
     VoilaKernelWebsocketHandler.pre_get = v1_only_pre_get  # type: ignore[method-assign]
     VoilaKernelWebsocketHandler.on_message = sound_frames_only  # type: ignore[method-assign]
     VoilaKernelWebsocketHandler.write_message = write_to_readers_only  # type: ignore[method-assign]
+    VoilaKernelWebsocketHandler.open = counted_open  # type: ignore[method-assign]
+    VoilaKernelWebsocketHandler.get = counted_get  # type: ignore[method-assign]
     VoilaKernelWebsocketHandler.write_error = plain_error  # type: ignore[method-assign]
     VoilaKernelWebsocketHandler.max_message_size = KERNEL_MESSAGE_BYTES  # type: ignore[assignment]
     VoilaHandler.get_generator = refusing_get_generator  # type: ignore[method-assign]

@@ -86,14 +86,32 @@ class Pages:
     def _run(self, coroutine: Any) -> Any:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(30)
 
-    def open(self, base: str, kernel: str) -> None:
+    async def _connect(self, base: str, kernel: str) -> Any:
+        """A kernel socket that reads all it is sent, as a page's does."""
         import tornado.websocket
         url = base.replace("http://", "ws://") + f"api/kernels/{kernel}/channels"
+        socket = await tornado.websocket.websocket_connect(url,
+                                                           subprotocols=[KERNEL_PROTOCOL])
 
-        async def connect() -> Any:
-            return await tornado.websocket.websocket_connect(
-                url, subprotocols=[KERNEL_PROTOCOL])
-        self.sockets[kernel] = self._run(connect())
+        async def read() -> None:
+            while await socket.read_message() is not None:
+                pass
+        asyncio.ensure_future(read())
+        return socket
+
+    def open(self, base: str, kernel: str) -> None:
+        self.sockets[kernel] = self._run(self._connect(base, kernel))
+
+    def open_at_once(self, base: str, kernel: str, n: int) -> int:
+        """Ask for ``n`` sockets to ``kernel`` at the same moment; how many opened (they
+        are kept open, and closed with the others)."""
+        async def all_at_once() -> list[Any]:
+            return await asyncio.gather(*(self._connect(base, kernel) for _ in range(n)),
+                                        return_exceptions=True)
+        opened = [s for s in self._run(all_at_once()) if not isinstance(s, Exception)]
+        for k, socket in enumerate(opened):
+            self.sockets[f"{kernel}/{k}"] = socket
+        return len(opened)
 
     def leave(self, kernel: str) -> None:
         async def close() -> None:
@@ -318,8 +336,9 @@ def test_a_kernels_sockets_are_few_and_one_that_does_not_read_is_closed(tmp_path
     with voila_tree(tmp_path, tmp_path / "voila.log") as base:
         try:
             kernel = kernel_of(load(base + "voila/render/a.ipynb")[1])
-            for _ in range(MAX_KERNEL_SOCKETS):
-                pages.open(base, kernel)
+            # asked for all at once (each waits for the kernel's answer before it opens)
+            assert pages.open_at_once(base, kernel, 2 * MAX_KERNEL_SOCKETS) == \
+                MAX_KERNEL_SOCKETS
             with pytest.raises(tornado.httpclient.HTTPClientError, match="429"):
                 pages.open(base, kernel)
             # the flood: a socket that never reads, beside one that does
