@@ -677,7 +677,7 @@ def _run(args: Any) -> int:
         print(f"Your dashboard ({where}): "
               + ("opened in your browser; to open it again, open " if opened else "open ")
               + f"{page} in your browser (it holds your token: readable by you only)")
-        if not args.pools:
+        if not args.pools and not getattr(args, "lesson", None):
             print(f"  Lesson pages start when a student opens them; {STUDENTS} at once "
                   "take minutes. Name the lesson of the day to have its pages ready: "
                   "--lesson NAME [--students N].")
@@ -771,9 +771,11 @@ def say_memory(pools: dict[str, int], students: int, free_mb: float | None = Non
         fitted = {page: int(size * share) for page, size in pools.items()}
         kept = ", ".join(f"{size} of {PurePosixPath(page).stem}"
                          for page, size in fitted.items())
-        line += (f" That is not enough to prepare them all: preparing {kept}; the other "
-                 "pages start when a student opens them (minutes for many at once). "
-                 "Close other programs, name fewer lessons, or give a smaller --students.")
+        line += (" That is not enough to prepare them all: "
+                 + (f"preparing {kept}; the other pages start" if any(fitted.values())
+                    else "none is prepared; every page starts")
+                 + " when a student opens it (minutes for many at once). Close other "
+                 "programs, name fewer lessons, or give a smaller --students.")
     elif most > free_mb:
         line += (" That is not enough once the pages taken are made again: name fewer "
                  "lessons, or a smaller --students.")

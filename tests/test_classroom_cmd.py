@@ -459,7 +459,10 @@ def test_pages_that_would_not_fit_in_memory_are_not_all_prepared(capsys):
     assert memory_mb(fitted, 100)[0] <= FIT_SHARE * 8000 < memory_mb(asked, 100)[0]
     assert fitted == {"lessons/solving-jactus.ipynb": 13, "lessons/roman-dice.ipynb": 13}
     assert "preparing 13 of solving-jactus, 13 of roman-dice; the other pages start " \
-        "when a student opens them" in line
+        "when a student opens it" in line
+    assert say_memory(asked, 100, free_mb=100) == {page: 0 for page in asked}
+    assert "none is prepared; every page starts when a student opens it" in \
+        capsys.readouterr().out
     enough = {"lessons/roman-dice.ipynb": 30}
     assert say_memory(enough, 30, free_mb=64_000) == enough
     assert "not enough" not in capsys.readouterr().out

@@ -32,9 +32,11 @@ def test_commits_reach_the_disk_by_themselves_within_sync_every(tmp_path, monkey
     synced: list[int] = []
     real = os.fsync
 
+    store = None
+
     def fsync(fd: int) -> None:
         # this store's flushes only: another test's server may still flush its own
-        if threading.current_thread() is store._flusher:
+        if store is not None and threading.current_thread() is store._flusher:
             synced.append(fd)
         real(fd)
     monkeypatch.setattr(os, "fsync", fsync)

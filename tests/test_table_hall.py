@@ -927,7 +927,6 @@ def test_a_lesson_slips_code_leads_to_its_lessons_page(tmp_path):
     hall.pages_key = read_or_make_key(key_file(str(tmp_path / "class.sqlite")))
     query = parse_qs(urlparse(hall.lesson_address(typed)).query)
     assert query["pass"] == [page_pass(hall.pages_key, query["code"][0])]
-    assert query["pass"] != [page_pass(b"another key, not the class's own", query["code"][0])]
     with pytest.raises(WireError, match="opens no lesson page") as no_lesson:
         hall.lesson_address(plain["bo"])
     assert no_lesson.value.code == "no_lesson"

@@ -99,6 +99,7 @@ def restore(lesson: str, question: str, show: Callable[[str], None]) -> None:
     if _link is None:
         if _joined is None:                     # not joined yet: once it joins
             _waiting.append((lesson, question, show))
+            del _waiting[:-KEEP]                # a notebook that never joins: the last
         return
     if lesson not in _earlier:
         try:

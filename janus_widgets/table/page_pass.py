@@ -40,14 +40,20 @@ def key_file(db: str) -> str | None:
 
 def read_or_make_key(path: str) -> bytes:
     """The key in ``path``, made (32 random bytes, owner-only) if there is none yet; two
-    processes making it at once read the one that was written first."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        pass
-    else:
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(secrets.token_hex(32) + "\n")
+    processes making it at once read the one put in place first (each writes its own
+    file whole, then links it to ``path``, which only one link can take)."""
+    if not os.path.exists(path):
+        made = f"{path}.{os.getpid()}.{secrets.token_hex(4)}"
+        fd = os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as f:
+                f.write(secrets.token_hex(32) + "\n")
+            try:
+                os.link(made, path)
+            except FileExistsError:
+                pass
+        finally:
+            os.unlink(made)
     with open(path, encoding="ascii") as f:
         text = f.read().strip()
     if len(text) < 32:

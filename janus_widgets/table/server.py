@@ -1541,9 +1541,9 @@ class Hall:
         return row
 
     def own_answers(self, student: str, lesson: str) -> list[dict[str, str]]:
-        """``student``'s last check of each question of ``lesson`` (the answer as sent
-        and the server's verdict), in the order they were last checked: what their
-        reloaded page shows again. Nothing of another student's.
+        """``student``'s last check of each question of ``lesson`` (the answer as sent;
+        the page checks it again for its verdict), in the order they were last
+        checked: what their reloaded page shows again. Nothing of another student's.
 
         >>> from janus_widgets.table.storage import SQLiteStorage
         >>> hall = Hall(SQLiteStorage(":memory:"), "token-of-the-doctest")
@@ -1557,8 +1557,7 @@ class Hall:
         last: dict[str, dict[str, str]] = {}
         for row in self.storage.answers_of(student, lesson):
             last.pop(row.question, None)
-            last[row.question] = {"question": row.question, "answer": row.answer,
-                                  "verdict": row.verdict}
+            last[row.question] = {"question": row.question, "answer": row.answer}
         return list(last.values())
 
     def answers(self, lesson: str | None = None, every: bool = False

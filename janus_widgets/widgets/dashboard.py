@@ -446,9 +446,11 @@ def spreadsheet_safe(text: object) -> str:
 
     >>> spreadsheet_safe(" =1+1"), spreadsheet_safe("\\n=1+1"), spreadsheet_safe("＝1+1")
     ("' =1+1", "'\\n=1+1", "'＝1+1")
+    >>> [spreadsheet_safe(c + "=1") for c in ("\\u2002", "\\x0b", "\\u200b", "\\ufeff")]
+    ["'\\u2002=1", "'\\x0b=1", "'\\u200b=1", "'\\ufeff=1"]
     """
     s = str(text)
-    first = unicodedata.normalize("NFKC", s.lstrip(" \t\r\n\u3000\xa0"))[:1]
+    first = unicodedata.normalize("NFKC", s).lstrip().lstrip("\u200b\u200c\u200d\ufeff")[:1]
     return "'" + s if s.startswith(FORMULA_STARTS) or (first and first in "=+-@") else s
 
 
