@@ -354,7 +354,9 @@ def test_a_kernels_sockets_are_few_and_one_that_does_not_read_is_closed(tmp_path
             pages.open(base, flooding)                     # the page's own: it reads
 
             def connections() -> int:
-                return json.loads(load(f"{base}api/kernels/{flooding}")[1])["connections"]
+                """The flooding kernel's sockets (-1: the kernel is gone)."""
+                return json.loads(load(f"{base}api/kernels/{flooding}")[1]).get(
+                    "connections", -1)
             deadline = time.monotonic() + 90
             while connections() != 1 and time.monotonic() < deadline:
                 time.sleep(0.5)
