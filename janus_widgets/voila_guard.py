@@ -91,9 +91,9 @@ MAX_KERNEL_SOCKETS = 3
 #: network) shows nothing current anyway. So one student's silent sockets hold at most
 #: 3 × 16 MiB for each of their pages' kernels.
 KERNEL_SOCKET_UNSENT = 16 * 2**20
-#: Kernel sockets being opened (asked for, the kernel's answer awaited), per kernel
-#: manager (by id) and kernel: counted with the open ones against MAX_KERNEL_SOCKETS.
-_OPENING: dict[int, dict[str, int]] = {}
+# Kernel sockets being opened (asked for, the kernel's answer awaited) are counted per
+# kernel in their kernel manager's ``_janus_opening``, with the open ones, against
+# MAX_KERNEL_SOCKETS.
 #: The largest message a page may send its kernel (a lesson's widgets send a few kB).
 KERNEL_MESSAGE_BYTES = 2**20
 
@@ -423,7 +423,7 @@ def install() -> bool:
         # Counted from before the wait for the kernel's answer (pre_get), not only once
         # open: sockets asked for all at once would each see none open yet.
         manager, kernel_id = self.kernel_manager, self.kernel_id
-        opening = _OPENING.setdefault(id(manager), {})
+        opening = manager.__dict__.setdefault("_janus_opening", {})
         if manager._kernel_connections.get(kernel_id, 0) + opening.get(kernel_id, 0) \
                 >= MAX_KERNEL_SOCKETS:
             self.log.warning("janus_widgets: refused a kernel WebSocket for %s: it has %d "

@@ -73,6 +73,9 @@ from .storage import AnswerRow, MoveRow, SQLiteStorage, Storage, StorageError, T
 
 __all__ = ["Hall", "make_app", "serve", "main", "LIMITS", "WireError", "PAGE_MESSAGES"]
 
+#: The names a class list given as a number of students has: student-1, student-2, …
+NUMBERED_STUDENT = re.compile(r"student-(\d+)")
+
 log = logging.getLogger("janus_widgets.server")
 
 #: What one connection may send: the largest message we read (bytes; tornado closes a
@@ -1115,8 +1118,7 @@ class Hall:
             if not 1 <= students <= 500:
                 raise WireError("bad_request", "a class has 1 to 500 students")
             numbered = [int(m.group(1)) for m in map(
-                re.compile(r"student-(\d+)").fullmatch, self.storage.students_of(name.strip()))
-                if m]
+                NUMBERED_STUDENT.fullmatch, self.storage.students_of(name.strip())) if m]
             after = max(numbered, default=0)
             names = [f"student-{k}" for k in range(after + 1, after + students + 1)]
         elif isinstance(students, list) and 1 <= len(students) <= 500 and all(
@@ -1971,20 +1973,21 @@ class AnswersHandler(_Handler):
         if lesson is not None and not ANSWER_ID.fullmatch(lesson):
             raise WireError("bad_request", "?lesson= is a lesson's id: 1 to 64 letters, "
                                            "digits and . _ -")
-        if self.hall.who(self.credential())[0] != "teacher":
+        page = self.students_page()
+        if page is not None:
             if lesson is None:
                 raise WireError("teacher_only", "only the teacher's token reads the "
                                                 "class's answers; a student's page reads "
                                                 "its own, of one lesson: ?lesson=", 403)
-            student, _ = self.student()
-            self.hall.count_answer(student)
-            self.reply({"answers": self.hall.own_answers(student, lesson)})
+            self.hall.count_answer(page[0])
+            self.reply({"answers": self.hall.own_answers(page[0], lesson)})
             return
+        self.teacher()
         every = self.get_query_argument("every", "") in ("1", "true", "yes")
         self.reply({"answers": self.hall.answers(lesson, every)})
 
     def student(self) -> tuple[str, str | None]:
-        """Who sends (or reads) checks (:meth:`_Handler.students_page`);
+        """Who sends a check (:meth:`_Handler.students_page`);
         :class:`WireError` ``student_only`` for any other credential."""
         page = self.students_page()
         if page is None:
